@@ -1,0 +1,86 @@
+"""Compare a scenario's ``expect:`` block with a replay's output. Family-agnostic.
+
+- a mapping matches when every key it names matches (the rest is not checked);
+- a mapping against a list checks the list entries it names by index (``players: {2: {coins: 5}}``);
+- a list matches a list of the same length entry by entry;
+- keys named in ``subsequence`` (``events``) match when the expected entries appear in order;
+- anything else must be equal, and ``true`` is not ``1``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+Key = tuple[Any, ...]
+
+
+def mismatches(expected: Any, actual: Any, key: Key = (), *, subsequence: frozenset[str] = frozenset()) -> Iterator[tuple[Key, str]]:
+    """Every place where ``actual`` differs from ``expected``, as (key path, message).
+
+    >>> list(mismatches({"a": 1, "b": [1, 2]}, {"a": 1, "b": [1, 3], "c": 0}))
+    [(('b', 1), 'expected 2, got 3')]
+    """
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for k, value in expected.items():
+            if k not in actual:
+                yield key + (k,), f"no such field in the output (fields: {', '.join(map(str, actual))})"
+            elif k in subsequence and isinstance(value, list) and isinstance(actual[k], list):
+                yield from _subsequence(value, actual[k], key + (k,))
+            else:
+                yield from mismatches(value, actual[k], key + (k,), subsequence=subsequence)
+    elif isinstance(expected, dict) and isinstance(actual, list):
+        for k, value in expected.items():
+            if not isinstance(k, int) or not 0 <= k < len(actual):
+                yield key + (k,), f"no entry {k} (there are {len(actual)})"
+            else:
+                yield from mismatches(value, actual[k], key + (k,), subsequence=subsequence)
+    elif isinstance(expected, list) and isinstance(actual, list):
+        if len(expected) != len(actual):
+            yield key, f"expected {_show(expected)}, got {_show(actual)}"
+            return
+        for index, (want, got) in enumerate(zip(expected, actual)):
+            yield from mismatches(want, got, key + (index,), subsequence=subsequence)
+    elif not _equal(expected, actual):
+        yield key, f"expected {_show(expected)}, got {_show(actual)}"
+
+
+def _subsequence(expected: list, actual: list, key: Key) -> Iterator[tuple[Key, str]]:
+    position = 0
+    for index, want in enumerate(expected):
+        while position < len(actual) and any(mismatches(want, actual[position])):
+            position += 1
+        if position == len(actual):
+            yield key + (index,), f"no event matching {_show(want)} in order after the ones before it"
+            return
+        position += 1
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    return a == b
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_show(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def count_checks(expected: Any) -> int:
+    """How many leaf values an ``expect`` block checks.
+
+    >>> count_checks({"rounds": 1, "players": {0: {"coins": 4, "hearts": 7}}})
+    3
+    """
+    if isinstance(expected, dict):
+        return sum(count_checks(v) for v in expected.values())
+    if isinstance(expected, list) and any(isinstance(v, (dict, list)) for v in expected):
+        return sum(count_checks(v) for v in expected)
+    return 1

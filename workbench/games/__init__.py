@@ -1,0 +1,105 @@
+"""Game families and the family-agnostic way in: load a variant or scenario, find its family.
+
+A family is a package under ``workbench/games/`` that provides a :class:`Family`;
+registering it in :data:`FAMILIES` is the only edit outside its folder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from workbench.errors import ScenarioError, VariantError
+from workbench.loading import Document, did_you_mean, load_document, merge, read_yaml, validate
+
+
+class Family(Protocol):
+    """What a game family offers the command line."""
+
+    game: str  #: the value of ``game:`` in a variant
+    title: str  #: the game's name for people
+    includes: tuple[str, ...]  #: list keys whose string items are paths of files to splice in
+    variant_model: type[BaseModel]
+
+    def summary(self, variant: Any) -> list[tuple[str, str]]:
+        """Short (label, text) lines describing a valid variant."""
+
+    def play(self, variant: Any, players: int, seed: int) -> dict[str, Any]:
+        """Play one seeded game with random bots; the final state with its event log."""
+
+    def replay(self, doc: Document, variant: Any) -> Any:
+        """Replay a scenario document against its (merged) variant."""
+
+    def describe(self, event: dict[str, Any]) -> str:
+        """One event of the log as a line of text."""
+
+    def state_table(self, output: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+        """Headers and rows of the final state, for the terminal."""
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        """JSON Schemas of the family's file kinds, by kind (``variant``, ``scenario``, ...)."""
+
+
+def _families() -> dict[str, Family]:
+    from workbench.games.chance_it import FAMILY as chance_it
+
+    return {family.game: family for family in (chance_it,)}
+
+
+FAMILIES: dict[str, Family] = _families()
+INCLUDES: tuple[str, ...] = tuple(sorted({key for family in FAMILIES.values() for key in family.includes}))
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A validated variant and the family that plays it."""
+
+    family: Family
+    variant: Any
+    doc: Document
+
+
+def family_of(doc: Document, error: type[VariantError] = VariantError) -> Family:
+    """The family named by a variant document's ``game:`` key."""
+    game = doc.data.get("game") if isinstance(doc.data, dict) else None
+    if game is None:
+        raise error([doc.problem(("game",), f"missing required key 'game' (one of {', '.join(FAMILIES)})")])
+    if game not in FAMILIES:
+        hint = did_you_mean(str(game), FAMILIES)
+        raise error([doc.problem(("game",), f"unknown game {game!r}{hint}; known games: {', '.join(FAMILIES)}")])
+    return FAMILIES[game]
+
+
+def load_variant(path: Path, overrides: Document | None = None) -> Loaded:
+    """Load, merge and validate a variant file; raises :class:`VariantError` with every problem."""
+    doc = load_document(Path(path), includes=INCLUDES)
+    if overrides is not None:
+        doc = merge(doc, overrides)
+    family = family_of(doc)
+    return Loaded(family, validate(family.variant_model, doc), doc)
+
+
+def replay_scenario(path: Path) -> tuple[Family, Any]:
+    """Load a scenario, its variant and overrides; replay it with the variant's family.
+
+    Returns the family and its replay result.
+    """
+    path = Path(path)
+    doc = read_yaml(path, ScenarioError)
+    if not isinstance(doc.data, dict):
+        raise ScenarioError([doc.problem((), "a scenario is a mapping of keys (variant, players, rounds, ...)")])
+    ref = doc.data.get("variant")
+    if not isinstance(ref, str):
+        raise ScenarioError([doc.problem(("variant",), "expected the path of the variant file, relative to this file")])
+    overrides = doc.data.get("overrides")
+    if overrides is not None and not isinstance(overrides, dict):
+        raise ScenarioError([doc.problem(("overrides",), "expected a mapping of variant keys")])
+    sub = None
+    if overrides:
+        marks = {key[1:]: mark for key, mark in doc.marks.items() if key[:1] == ("overrides",)}
+        sub = Document(overrides, marks, doc.path)
+    loaded = load_variant(path.parent / ref, sub)
+    return loaded.family, loaded.family.replay(doc, loaded.variant)

@@ -1,0 +1,75 @@
+"""Chance It (Zoch, 2022): dice, guide cards, stakes sheets and a market of cards."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from workbench.errors import ScenarioError
+from workbench.games.chance_it.bots import RandomBot
+from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.engine import Game, compile_variant
+from workbench.games.chance_it.scenario import Replay, Scenario, replay
+from workbench.games.chance_it.schema import RESOURCES, Card, Variant, variant_file_schema
+from workbench.games.chance_it.text import describe
+from workbench.loading import Document, validate
+from workbench.sim.seeding import stream
+
+
+class ChanceIt:
+    """The Chance It family, as the command line sees it."""
+
+    game = "chance-it"
+    title = "Chance It"
+    includes = ("cards",)
+    variant_model = Variant
+
+    def summary(self, variant: Variant) -> list[tuple[str, str]]:
+        timings = Counter()
+        for card in variant.cards:
+            timings[card.when] += card.copies
+        order = sorted(timings, key=lambda when: (when != "flash", when == "chance-it", when))
+        cards = ", ".join(f"{when} {timings[when]}" for when in order)
+        total = sum(timings.values())
+        sheets = ", ".join(f"{n} {sheet.source}" for n, sheet in sorted(variant.stakes.items()))
+        return [
+            ("players", f"{variant.players.min}-{variant.players.max}"),
+            ("cards", f"{total} in the pile, {len(variant.cards)} kinds: {cards}"),
+            ("stakes", sheets),
+        ]
+
+    def play(self, variant: Variant, players: int, seed: int) -> dict[str, Any]:
+        chance = RandomChance(stream(seed, 0, "chance"))
+        game = Game(compile_variant(variant), players, chance)
+        game.play(chance, [RandomBot(stream(seed, 0, "bot", seat)) for seat in range(players)])
+        return game.snapshot()
+
+    def replay(self, doc: Document, variant: Variant) -> Replay:
+        scenario = validate(Scenario, doc, ScenarioError)
+        return replay(scenario, doc, compile_variant(variant))
+
+    def describe(self, event: dict[str, Any]) -> str:
+        return describe(event)
+
+    def state_table(self, output: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+        headers = ["seat", *RESOURCES, "cards", "status"]
+        rows = []
+        winners = set(output["winners"])
+        for p in output["players"]:
+            status = "eliminated" if p["eliminated"] else "winner" if p["seat"] in winners else ""
+            if p["forced_in"]:
+                status = (status + " forced in").strip()
+            rows.append([str(p["seat"]), *(str(p[r]) for r in RESOURCES), " ".join(p["cards"]), status])
+        return headers, rows
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        return {
+            "variant": variant_file_schema(),
+            "cards": TypeAdapter(list[Card]).json_schema(),
+            "scenario": Scenario.model_json_schema(),
+        }
+
+
+FAMILY = ChanceIt()

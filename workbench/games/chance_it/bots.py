@@ -1,0 +1,30 @@
+"""Bots: deciders that choose for a seat from their own random stream.
+
+A bot never sees the engine's chance source, only the game it is shown and the
+legal options it is offered.
+"""
+
+from __future__ import annotations
+
+import random
+
+from workbench.games.chance_it.engine import Game, MarketMove
+from workbench.games.chance_it.rules import CardDef
+
+
+class RandomBot:
+    """Uniform over the legal options."""
+
+    __slots__ = ("rng",)
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def guide(self, game: Game, seat: int, options: tuple[str, ...]) -> str:
+        return options[int(self.rng.random() * len(options))]
+
+    def market(self, game: Game, seat: int, options: tuple[MarketMove, ...]) -> MarketMove:
+        return options[int(self.rng.random() * len(options))]
+
+    def use(self, game: Game, seat: int, options: tuple[CardDef, ...]) -> CardDef:
+        return options[int(self.rng.random() * len(options))]

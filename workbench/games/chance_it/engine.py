@@ -1,0 +1,520 @@
+"""The Chance It rules interpreter: one round loop over an explicit game state.
+
+Every random draw comes from a :class:`~workbench.games.chance_it.chance.ChanceSource`
+and every choice from a :class:`Decider` per seat, both passed in; the state holds
+neither. A replay is a scripted chance source with scripted deciders, a simulation is
+an RNG with bots: the same code path.
+
+The normative reading of the rulebook this follows is written out in the README
+(section "Rules the engine follows"); the comments below cite its rule numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol, Sequence
+
+from workbench.errors import IllegalDecision
+from workbench.games.chance_it.chance import ChanceSource
+from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules, compile_rules
+from workbench.games.chance_it.schema import RESOURCES, Variant
+
+IN, OUT, CHANCE_IT = "in", "out", "chance-it"
+GUIDES = (IN, OUT, CHANCE_IT)
+FORCED = (IN,)
+BUY, DISCARD = "buy", "discard"
+
+#: A market decision: ("buy" or "discard", card id).
+MarketMove = tuple[str, str]
+
+
+class Decider(Protocol):
+    """Makes every choice for one seat. Each method gets the legal options and returns one."""
+
+    def guide(self, game: Game, seat: int, options: tuple[str, ...]) -> str:
+        """Pick a guide card: ``in``, ``out`` or ``chance-it`` (only ``in`` when forced)."""
+
+    def market(self, game: Game, seat: int, options: tuple[MarketMove, ...]) -> MarketMove:
+        """Buy or discard one face-up card."""
+
+    def use(self, game: Game, seat: int, options: tuple[CardDef, ...]) -> CardDef:
+        """Pick which of several eligible cards (of different ids) to use."""
+
+
+class Player:
+    """One seat's state."""
+
+    __slots__ = ("seat", "res", "tableau", "eliminated", "forced_in", "guide")
+
+    def __init__(self, seat: int, start: tuple[int, ...]):
+        self.seat = seat
+        self.res = list(start)  # coins, hearts, stars
+        self.tableau: list[CardDef] = []
+        self.eliminated = False
+        self.forced_in = False  # must play IN this coming round
+        self.guide: str | None = None  # the guide played this round
+
+    @property
+    def coins(self) -> int:
+        """Coins held."""
+        return self.res[COINS]
+
+    @property
+    def hearts(self) -> int:
+        """Hearts held."""
+        return self.res[HEARTS]
+
+    @property
+    def stars(self) -> int:
+        """Stars held."""
+        return self.res[STARS]
+
+
+class Game:
+    """The explicit state of one game: players, supply, cards, round, result and event log."""
+
+    def __init__(self, rules: Rules, players: int, chance: ChanceSource, *, log: bool = True):
+        if not rules.min_players <= players <= rules.max_players:
+            raise ValueError(f"this variant is for {rules.min_players} to {rules.max_players} players, not {players}")
+        self.rules = rules
+        self.players = [Player(seat, rules.start) for seat in range(players)]
+        self.supply: list[int | None] = [
+            None if total is None else total - players * start for total, start in zip(rules.supply, rules.start)
+        ]
+        self.pile: list[CardDef] = list(rules.deck)  # the top card is pile[-1]
+        chance.deal(self.pile)
+        self.market: list[CardDef] = []
+        self.discard: list[CardDef] = []
+        self.round = 0
+        self.starting_player = 0
+        self.end_reason: str | None = None
+        self.winners: list[int] = []
+        self.events: list[dict[str, Any]] | None = [] if log else None
+        #: Called after every step with the game; a test hook, None in production runs.
+        self.after_step: Callable[[Game], None] | None = None
+        self._lay_out(chance)
+
+    @classmethod
+    def from_variant(cls, variant: Variant, players: int, chance: ChanceSource, *, log: bool = True) -> Game:
+        """Set up a game of a validated variant."""
+        return cls(compile_variant(variant), players, chance, log=log)
+
+    # --- queries --------------------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.end_reason is not None
+
+    def alive(self) -> list[Player]:
+        """Players still in the game, in seat order."""
+        return [p for p in self.players if not p.eliminated]
+
+    def turn_order(self, players: Sequence[Player]) -> list[Player]:
+        """``players`` clockwise (ascending seat, wrapping) from the starting player."""
+        start = self.starting_player
+        return sorted(players, key=lambda p: (p.seat - start) % len(self.players))
+
+    def snapshot(self, *, events: bool = True) -> dict[str, Any]:
+        """The state as plain data: the replay output format (``--json``)."""
+        out: dict[str, Any] = {
+            "rounds": self.round,
+            "end_reason": self.end_reason,
+            "winners": list(self.winners),
+            "players": [
+                {
+                    "seat": p.seat,
+                    **{name: p.res[i] for i, name in enumerate(RESOURCES)},
+                    "cards": [card.id for card in p.tableau],
+                    "eliminated": p.eliminated,
+                    "forced_in": p.forced_in,
+                }
+                for p in self.players
+            ],
+            "supply": dict(zip(RESOURCES, self.supply)),
+            "market": [card.id for card in self.market],
+            "pile": len(self.pile),
+            "discard": len(self.discard),
+        }
+        if events:
+            out["events"] = list(self.events or ())
+        return out
+
+    def log(self, kind: str, **fields: Any) -> None:
+        """Append an event to the log (when logging)."""
+        if self.events is not None:
+            self.events.append({"round": self.round, "type": kind, **fields})
+
+    # --- playing --------------------------------------------------------------------------------------------
+
+    def play_round(self, chance: ChanceSource, deciders: Sequence[Decider]) -> None:
+        """Play one round: roll, guides, stakes, action round, then pass the starting player."""
+        if self.is_over:
+            raise RuntimeError("the game is over")
+        _Round(self, chance, deciders).play()
+
+    def play(self, chance: ChanceSource, deciders: Sequence[Decider]) -> None:
+        """Play rounds until the game ends."""
+        while not self.is_over:
+            self.play_round(chance, deciders)
+
+    # --- state changes used by the round and its effects ----------------------------------------------------
+
+    def gain(self, player: Player, resource: int, amount: int) -> int:
+        """Take from the supply; a limited supply gives only what is left (rule 11)."""
+        left = self.supply[resource]
+        if left is not None:
+            if amount > left:
+                amount = left
+            self.supply[resource] = left - amount
+        player.res[resource] += amount
+        return amount
+
+    def lose(self, player: Player, resource: int, amount: int) -> int:
+        """Return to the supply what the player has, up to ``amount`` (rule 11)."""
+        have = player.res[resource]
+        if amount > have:
+            amount = have
+        player.res[resource] = have - amount
+        if self.supply[resource] is not None:
+            self.supply[resource] += amount
+        if resource == HEARTS and have == amount and amount:
+            self.eliminate(player)
+        return amount
+
+    def eliminate(self, player: Player) -> None:
+        """A player without hearts is out at once: tokens to the supply, cards to the discard (rule 12)."""
+        supply = self.supply
+        for resource, amount in enumerate(player.res):
+            if supply[resource] is not None:
+                supply[resource] += amount
+            player.res[resource] = 0
+        player.eliminated = True
+        player.forced_in = False
+        self.discard.extend(player.tableau)
+        player.tableau = []
+        self.log("eliminated", seat=player.seat)
+
+    def check_end(self) -> bool:
+        """Decide whether the game ends now (rule 13); sets the end reason and winners."""
+        alive = self.alive()
+        threshold = self.rules.end_stars
+        if any(p.res[STARS] >= threshold for p in alive):
+            self.finish("stars", alive)
+        elif len(alive) == 1:
+            self.finish("last_standing", alive)
+        elif not alive:
+            self.finish("all_eliminated", alive)
+        return self.is_over
+
+    def finish(self, reason: str, alive: list[Player]) -> None:
+        """End the game; winners are the living players best by the tiebreak (all tied ones)."""
+        order = self.rules.tiebreak
+        if alive:
+            best = max(tuple(p.res[i] for i in order) for p in alive)
+            self.winners = [p.seat for p in alive if tuple(p.res[i] for i in order) == best]
+        self.end_reason = reason
+        self.log("end", reason=reason, winners=list(self.winners))
+
+    def refill(self, chance: ChanceSource) -> None:
+        """Lay out new cards once the market is empty, reshuffling the discard if allowed (rule 8)."""
+        if not self.market:
+            if not self.pile and self.rules.reshuffle_discard and self.discard:
+                self.pile, self.discard = self.discard, []
+                chance.reshuffle(self.pile)
+                self.log("reshuffle", cards=len(self.pile))
+            if self.pile:
+                self._lay_out(chance)
+
+    def _lay_out(self, chance: ChanceSource) -> None:
+        pile = self.pile
+        self.market = [pile.pop() for _ in range(min(self.rules.face_up, len(pile)))]
+        self.log("market", cards=[card.id for card in self.market])
+
+
+class _Round:
+    """One round in progress: the game plus this round's chance source, deciders and bookkeeping."""
+
+    __slots__ = ("game", "rules", "chance", "deciders", "participants", "used", "owned_before")
+
+    def __init__(self, game: Game, chance: ChanceSource, deciders: Sequence[Decider]):
+        self.game = game
+        self.rules = game.rules
+        self.chance = chance
+        self.deciders = deciders
+        self.participants: list[Player] = []
+        self.used: dict[int, set[int]] = {}  # seat -> tableau positions used this round
+        self.owned_before: dict[int, int] = {}  # seat -> tableau size at round start
+
+    def play(self) -> None:
+        game, rules = self.game, self.rules
+        game.round += 1
+        alive = game.alive()
+        roll = sorted(self.chance.roll(rules.dice_count, rules.sides))
+        game.log("roll", seat=game.starting_player, dice=roll)
+        self.choose_guides(alive)
+        if self.stakes(alive) and self.action_round(roll):
+            self.chance_it_action()
+        if not game.is_over:
+            if game.round >= rules.max_rounds:
+                game.finish("max_rounds", game.alive())
+            else:
+                self.pass_starting_player()
+
+    def step_done(self) -> bool:
+        """End of a step: check the end (rule 13), run the test hook; True when play goes on."""
+        game = self.game
+        game.check_end()
+        if game.after_step is not None:
+            game.after_step(game)
+        return not game.is_over
+
+    # --- rules 2 and 3: guides ------------------------------------------------------------------------------
+
+    def choose_guides(self, alive: list[Player]) -> None:
+        game = self.game
+        for player in alive:
+            options = FORCED if player.forced_in else GUIDES
+            guide = self.deciders[player.seat].guide(game, player.seat, options)
+            if guide not in options:
+                why = "is forced to play in" if player.forced_in else f"must pick one of {', '.join(GUIDES)}"
+                raise IllegalDecision(game.round, player.seat, f"cannot play {guide!r}: the seat {why}")
+            player.guide = guide
+        chancers = [p for p in alive if p.guide == CHANCE_IT]
+        forced = len(chancers) >= self.rules.forced_in_after
+        for player in alive:
+            player.forced_in = forced and player.guide == CHANCE_IT
+        game.log(
+            "guides",
+            guides=[None if p.eliminated else p.guide for p in game.players],
+            forced_in=[p.seat for p in alive if p.forced_in],
+        )
+
+    # --- rule 4: stakes -------------------------------------------------------------------------------------
+
+    def stakes(self, alive: list[Player]) -> bool:
+        """Pay and collect the stakes; True when an action round follows."""
+        game, rules = self.game, self.rules
+        order = game.turn_order(alive)
+        outs = [p for p in order if p.guide == OUT]
+        ins = [p for p in order if p.guide != OUT]
+        out_sheet, in_sheet = rules.stakes[len(alive)]
+        if not ins:
+            game.log("all_out")
+            self.participants = order
+            for player in order:
+                self.apply(rules.all_out, player)
+            self.step_done()
+            return False
+        if outs:
+            take = out_sheet[len(outs) - 1]
+            for player in outs:
+                got = game.gain(player, COINS, take)
+                game.log("stakes", seat=player.seat, coins=got, hearts=0)
+        pay = in_sheet[len(ins) - 1]
+        for player in ins:
+            coins = game.lose(player, COINS, pay)
+            hearts = game.lose(player, HEARTS, pay - coins) if pay > coins else 0
+            game.log("stakes", seat=player.seat, coins=-coins, hearts=-hearts)
+        self.participants = [p for p in ins if not p.eliminated]
+        return self.step_done()
+
+    # --- rules 5 to 9: the action round ---------------------------------------------------------------------
+
+    def action_round(self, roll: list[int]) -> bool:
+        """Resolve the dice in ascending face order; True when play goes on."""
+        game, rules = self.game, self.rules
+        for player in self.participants:
+            self.used[player.seat] = set()
+            self.owned_before[player.seat] = len(player.tableau)
+        pending = list(roll)
+        while pending:
+            if not any(not p.eliminated for p in self.participants):
+                break
+            face = pending.pop(0)
+            game.log("die", face=face)
+            for player in self.participants:
+                if not player.eliminated:
+                    self.apply(rules.board[face], player)
+            self.use_cards(face)
+            if face in rules.reroll_faces:
+                rerolls = [self.chance.reroll(rules.sides)]
+                while rerolls[-1] == 1:
+                    rerolls.append(self.chance.reroll(rules.sides))
+                game.log("reroll", seat=game.starting_player, results=rerolls)
+                pending.append(rerolls[-1])
+                pending.sort()
+            if not self.step_done():
+                return False
+        return True
+
+    def use_cards(self, face: int) -> None:
+        """Each participant in turn order uses at most one eligible die card (rule 7)."""
+        for player in self.participants:
+            if player.eliminated:
+                continue
+            used = self.used[player.seat]
+            eligible = [
+                i
+                for i, card in enumerate(player.tableau[: self.owned_before[player.seat]])
+                if card.face == face and i not in used
+            ]
+            if eligible:
+                index = self.pick_card(player, eligible)
+                used.add(index)
+                self.use(player, player.tableau[index])
+
+    def pick_card(self, player: Player, eligible: list[int]) -> int:
+        """The tableau position of the card to use; the player chooses between different ids."""
+        tableau = player.tableau
+        distinct: dict[str, int] = {}
+        for i in eligible:
+            distinct.setdefault(tableau[i].id, i)
+        if len(distinct) == 1:
+            return eligible[0]
+        options = tuple(tableau[i] for i in distinct.values())
+        choice = self.deciders[player.seat].use(self.game, player.seat, options)
+        if choice not in options:
+            names = ", ".join(card.id for card in options)
+            raise IllegalDecision(self.game.round, player.seat, f"cannot use {_card_id(choice)}: the eligible cards are {names}")
+        return distinct[choice.id]
+
+    def use(self, player: Player, card: CardDef) -> None:
+        self.game.log("use", seat=player.seat, card=card.id)
+        self.apply(card.effects, player)
+
+    # --- rule 10: the CHANCE IT action ----------------------------------------------------------------------
+
+    def chance_it_action(self) -> None:
+        rules = self.rules
+        for player in self.participants:
+            if player.eliminated or player.guide != CHANCE_IT:
+                continue
+            self.game.log("chance_it", seat=player.seat)
+            self.apply(rules.chance_it, player)
+            if player.eliminated:
+                continue
+            eligible = [i for i, card in enumerate(player.tableau) if card.kind == CHANCE_IT]
+            if eligible:
+                self.use(player, player.tableau[self.pick_card(player, eligible)])
+        self.step_done()
+
+    # --- rule 14 ---------------------------------------------------------------------------------------------
+
+    def pass_starting_player(self) -> None:
+        game = self.game
+        count = len(game.players)
+        for step in range(1, count + 1):
+            candidate = game.players[(game.starting_player + step) % count]
+            if not candidate.eliminated:
+                game.starting_player = candidate.seat
+                return
+
+    # --- effects ---------------------------------------------------------------------------------------------
+
+    def apply(self, effects: Effects, player: Player) -> None:
+        """Apply effects in order for one player, stopping if the player is eliminated."""
+        for handler, argument in effects:
+            if player.eliminated:
+                return
+            handler(self, player, argument)
+
+    def market_action(self, player: Player) -> None:
+        """Buy one face-up card or discard one (rules 8 and 9)."""
+        game = self.game
+        game.refill(self.chance)
+        market = game.market
+        if not market:
+            game.log("market_empty", seat=player.seat)
+            return
+        options: list[MarketMove] = []
+        for card in dict.fromkeys(market):
+            if card.cost <= player.res[COINS]:
+                options.append((BUY, card.id))
+        options.extend((DISCARD, card.id) for card in dict.fromkeys(market))
+        options = list(dict.fromkeys(options))
+        move = self.deciders[player.seat].market(game, player.seat, tuple(options))
+        if move not in options:
+            raise IllegalDecision(game.round, player.seat, self.explain_market(player, move))
+        action, card_id = move
+        card = next(card for card in market if card.id == card_id)
+        market.remove(card)
+        if action == DISCARD:
+            game.discard.append(card)
+            game.log("discard", seat=player.seat, card=card.id)
+            game.refill(self.chance)
+            return
+        game.lose(player, COINS, card.cost)
+        game.log("buy", seat=player.seat, card=card.id, cost=card.cost)
+        game.refill(self.chance)
+        if card.kind == "flash":
+            game.discard.append(card)
+            self.apply(card.effects, player)
+        else:
+            player.tableau.append(card)
+
+    def explain_market(self, player: Player, move: Any) -> str:
+        """Why a market move is not allowed, in the designer's words."""
+        market = ", ".join(card.id for card in self.game.market)
+        if not (isinstance(move, tuple) and len(move) == 2 and move[0] in (BUY, DISCARD)):
+            return f"a market choice is buy or discard one card, got {move!r}"
+        action, card_id = move
+        card = next((card for card in self.game.market if card.id == card_id), None)
+        if card is None:
+            return f"cannot {action} {card_id}: it is not in the market (market: {market})"
+        return f"cannot buy {card_id}: it costs {card.cost} coins and the seat has {player.res[COINS]}"
+
+
+def _card_id(card: Any) -> str:
+    return getattr(card, "id", repr(card))
+
+
+# --- effect handlers: (round, player, argument) ------------------------------------------------------------------
+
+
+def _gain(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:
+    got = {RESOURCES[r]: rnd.game.gain(player, r, n) for r, n in amounts}
+    rnd.game.log("gain", seat=player.seat, **got)
+
+
+def _lose(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:
+    lost = {}
+    for r, n in amounts:
+        if player.eliminated:
+            break
+        lost[RESOURCES[r]] = rnd.game.lose(player, r, n)
+    rnd.game.log("lose", seat=player.seat, **lost)
+
+
+def _others_lose(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:
+    for other in rnd.participants:
+        if other is not player and not other.eliminated:
+            _lose(rnd, other, amounts)
+
+
+def _market(rnd: _Round, player: Player, _: None) -> None:
+    rnd.market_action(player)
+
+
+def _chance(rnd: _Round, player: Player, test: tuple[int, Effects, Effects]) -> None:
+    need, then, otherwise = test
+    result = rnd.chance.test(rnd.rules.sides)
+    success = result >= need
+    rnd.game.log("chance", seat=player.seat, need=need, result=result, success=success)
+    rnd.apply(then if success else otherwise, player)
+
+
+HANDLERS: dict[str, Callable[..., None]] = {
+    "gain": _gain,
+    "lose": _lose,
+    "others_lose": _others_lose,
+    "market": _market,
+    "chance": _chance,
+}
+
+
+def compile_variant(variant: Variant) -> Rules:
+    """Compile a validated variant for this engine."""
+    return compile_rules(variant, HANDLERS)
+
+
+__all__ = ["BUY", "CHANCE_IT", "DISCARD", "Decider", "Game", "IN", "OUT", "Player", "compile_variant"]

@@ -1,0 +1,303 @@
+"""Scripted games: a scenario file supplies every die, reroll, chance test and choice.
+
+The replay runs the same engine as a simulation, with a :class:`ScriptedChance` for
+chance and a :class:`ScriptedDecider` per seat. A script that breaks the rules stops
+with a :class:`~workbench.errors.ScenarioError` naming the round, the seat and the line.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import Field, Strict, model_validator
+
+from workbench.errors import IllegalDecision, Problem, ScenarioError
+from workbench.expect import count_checks, mismatches
+from workbench.games.chance_it.engine import BUY, DISCARD, Game, MarketMove
+from workbench.games.chance_it.rules import CardDef, Rules
+from workbench.games.chance_it.schema import Guide, Model, Resource
+from workbench.loading import Document
+
+Face = Annotated[int, Strict(), Field(ge=1, le=100)]
+Seat = Annotated[int, Strict(), Field(ge=0, le=11)]
+
+
+class Choice(Model):
+    """One decision, in the order the engine asks: buy, discard or use a card."""
+
+    seat: Seat = Field(description="The seat deciding.")
+    buy: str | None = Field(None, description="Buy this face-up card.")
+    discard: str | None = Field(None, description="Discard this face-up card.")
+    use: str | None = Field(None, description="Use this card (when several different ones are eligible).")
+
+    @model_validator(mode="after")
+    def one_action(self) -> Choice:
+        """Exactly one of buy, discard and use."""
+        given = [name for name in ("buy", "discard", "use") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise ValueError(f"a choice names exactly one of buy, discard or use, got {len(given)}")
+        return self
+
+    def describe(self) -> str:
+        """The choice as YAML-ish text."""
+        action = "buy" if self.buy else "discard" if self.discard else "use"
+        return f"{{seat: {self.seat}, {action}: {getattr(self, action)}}}"
+
+
+class ScriptRound(Model):
+    """What happens in one round: the roll, the rerolls and tests in order, the guides and the choices."""
+
+    roll: tuple[Face, ...] = Field(description="The starting player's dice.")
+    rerolls: tuple[Face, ...] = Field((), description="Results of rerolled dice, in order.")
+    chance: tuple[Face, ...] = Field((), description="Results of chance tests, in order.")
+    guides: tuple[Guide | None, ...] = Field(description="One per seat; null for a seat out of the game.")
+    choices: tuple[Choice, ...] = Field((), description="Decisions in the order the engine asks for them.")
+
+
+class PlayerExpect(Model):
+    """Expected state of one seat (any subset)."""
+
+    seat: Seat | None = None
+    coins: int | None = None
+    hearts: int | None = None
+    stars: int | None = None
+    cards: list[str] | None = None
+    eliminated: bool | None = None
+    forced_in: bool | None = None
+
+
+class Expect(Model):
+    """Expected replay output (any subset)."""
+
+    rounds: int | None = None
+    end_reason: Literal["stars", "last_standing", "all_eliminated", "max_rounds"] | None = None
+    winners: list[Seat] | None = None
+    players: Union[list[PlayerExpect], dict[Annotated[int, Strict()], PlayerExpect]] | None = None
+    supply: dict[Resource, int | None] | None = None
+    market: list[str] | None = None
+    pile: int | None = None
+    discard: int | None = None
+    events: list[dict[str, Any]] | None = Field(None, description="Events that must appear, in this order (each a subset).")
+
+
+class Scenario(Model):
+    """A scripted game of a variant, with optional expectations."""
+
+    description: str | None = Field(None, description="What this scenario shows.")
+    variant: str = Field(description="Path of the variant file, relative to this file.")
+    overrides: dict[str, Any] | None = Field(None, description="Merged onto the variant like `extends`.")
+    players: Annotated[int, Strict(), Field(ge=2, le=12)] = Field(description="Number of players.")
+    seed: Annotated[int, Strict()] = Field(0, description="Shuffles whatever `market` leaves open.")
+    market: tuple[str, ...] = Field((), description="The market pile from the top; the first face_up cards are laid out.")
+    rounds: tuple[ScriptRound, ...] = Field((), description="The scripted rounds.")
+    expect: Expect | None = Field(None, description="Any subset of the replay output.")
+
+
+@dataclass
+class Replay:
+    """The outcome of replaying one scenario."""
+
+    path: Path
+    output: dict[str, Any]
+    checks: int = 0
+    failures: list[Problem] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        """Whether every expectation held."""
+        return not self.failures
+
+
+class _Script:
+    """The scenario being replayed: where in the script we are, shared by chance and deciders."""
+
+    def __init__(self, scenario: Scenario, doc: Document, rules: Rules):
+        self.scenario = scenario
+        self.doc = doc
+        self.rules = rules
+        self.index = -1  # current round in the script
+        self.rerolls: list[int] = []
+        self.tests: list[int] = []
+        self.choices: list[tuple[int, Choice]] = []
+        self.last_key: tuple = ("rounds",)
+
+    @property
+    def round(self) -> ScriptRound:
+        return self.scenario.rounds[self.index]
+
+    def begin(self, index: int) -> None:
+        self.index = index
+        script = self.round
+        self.rerolls = list(script.rerolls)
+        self.tests = list(script.chance)
+        self.choices = list(enumerate(script.choices))
+        self.last_key = ("rounds", index)
+
+    def error(self, key: tuple, message: str) -> ScenarioError:
+        return ScenarioError([self.doc.problem(key, f"round {self.index + 1}: {message}")])
+
+    def face(self, value: int, key: tuple) -> int:
+        if value > self.rules.sides:
+            raise self.error(key, f"{value} is not a face of a {self.rules.sides}-sided die")
+        return value
+
+    def leftovers(self) -> None:
+        """Complain about script entries the round never asked for."""
+        key = ("rounds", self.index)
+        if self.rerolls:
+            raise self.error(key + ("rerolls",), f"{len(self.rerolls)} scripted reroll(s) never happened: {self.rerolls}")
+        if self.tests:
+            raise self.error(key + ("chance",), f"{len(self.tests)} scripted chance test(s) never happened: {self.tests}")
+        if self.choices:
+            position, choice = self.choices[0]
+            raise self.error(key + ("choices", position), f"the engine never asked for the choice {choice.describe()}")
+
+
+class ScriptedChance:
+    """Chance from the script: the pile order, each round's roll, rerolls and chance tests."""
+
+    def __init__(self, script: _Script):
+        self.script = script
+        self.rng = random.Random(script.scenario.seed)
+
+    def deal(self, pile: list[CardDef]) -> None:
+        """Put the scripted cards on top, in order, and shuffle the rest below them with the seed."""
+        script = self.script
+        rest = Counter(card.id for card in pile)
+        top: list[CardDef] = []
+        for index, card_id in enumerate(script.scenario.market):
+            if card_id not in script.rules.by_id:
+                raise ScenarioError([script.doc.problem(("market", index), f"no card with id '{card_id}' in the variant")])
+            if not rest[card_id]:
+                copies = sum(1 for c in script.rules.deck if c.id == card_id)
+                raise ScenarioError(
+                    [script.doc.problem(("market", index), f"'{card_id}' is listed more often than its {copies} copies")]
+                )
+            rest[card_id] -= 1
+            top.append(script.rules.by_id[card_id])
+        below: list[CardDef] = []
+        for card in script.rules.deck:
+            if rest[card.id]:
+                rest[card.id] -= 1
+                below.append(card)
+        self.rng.shuffle(below)
+        pile[:] = below + top[::-1]
+
+    def reshuffle(self, pile: list) -> None:
+        self.rng.shuffle(pile)
+
+    def roll(self, count: int, sides: int) -> list[int]:
+        script = self.script
+        roll, key = script.round.roll, ("rounds", script.index, "roll")
+        if len(roll) != count:
+            raise script.error(key, f"the roll needs {count} dice, got {len(roll)}")
+        return [script.face(value, key) for value in roll]
+
+    def reroll(self, sides: int) -> int:
+        script = self.script
+        if not script.rerolls:
+            raise script.error(
+                ("rounds", script.index, "rerolls"),
+                "too few rerolls: a die showing 1 is rerolled but the script has no more rerolls this round",
+            )
+        return script.face(script.rerolls.pop(0), ("rounds", script.index, "rerolls"))
+
+    def test(self, sides: int) -> int:
+        script = self.script
+        if not script.tests:
+            raise script.error(
+                ("rounds", script.index, "chance"),
+                "too few chance results: a chance test is rolled but the script has no more this round",
+            )
+        return script.face(script.tests.pop(0), ("rounds", script.index, "chance"))
+
+
+class ScriptedDecider:
+    """The choices of one seat, read from the script in the order the engine asks."""
+
+    def __init__(self, script: _Script, seat: int):
+        self.script = script
+        self.seat = seat
+
+    def guide(self, game: Game, seat: int, options: tuple[str, ...]) -> str:
+        script = self.script
+        script.last_key = ("rounds", script.index, "guides", seat)
+        return script.round.guides[seat]
+
+    def _next(self, wanted: str, what: str) -> Choice:
+        script = self.script
+        if not script.choices:
+            raise script.error(
+                ("rounds", script.index, "choices"),
+                f"seat {self.seat} must {what}, but the script has no more choices this round",
+            )
+        position, choice = script.choices.pop(0)
+        script.last_key = ("rounds", script.index, "choices", position)
+        if choice.seat != self.seat:
+            raise script.error(
+                script.last_key,
+                f"the engine asks seat {self.seat} to {what}, but the next scripted choice is for seat {choice.seat}",
+            )
+        if wanted == "use" and choice.use is None or wanted != "use" and choice.use is not None:
+            raise script.error(script.last_key, f"seat {self.seat} must {what}, but the script says {choice.describe()}")
+        return choice
+
+    def market(self, game: Game, seat: int, options: tuple[MarketMove, ...]) -> MarketMove:
+        market = ", ".join(card.id for card in game.market)
+        choice = self._next("market", f"buy or discard a card (market: {market})")
+        return (BUY, choice.buy) if choice.buy is not None else (DISCARD, choice.discard)
+
+    def use(self, game: Game, seat: int, options: tuple[CardDef, ...]) -> CardDef | str:
+        names = ", ".join(card.id for card in options)
+        choice = self._next("use", f"choose which card to use ({names})")
+        return next((card for card in options if card.id == choice.use), choice.use)
+
+
+def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
+    """Play the scripted rounds of ``scenario`` (read from ``doc``) under ``rules`` and check ``expect``."""
+    if not rules.min_players <= scenario.players <= rules.max_players:
+        raise ScenarioError(
+            [doc.problem(("players",), f"the variant is for {rules.min_players} to {rules.max_players} players, not {scenario.players}")]
+        )
+    script = _Script(scenario, doc, rules)
+    chance = ScriptedChance(script)
+    deciders = [ScriptedDecider(script, seat) for seat in range(scenario.players)]
+    game = Game(rules, scenario.players, chance)
+    for index, scripted in enumerate(scenario.rounds):
+        if game.is_over:
+            raise ScenarioError(
+                [doc.problem(("rounds", index), f"the game ended in round {game.round} ({game.end_reason}), "
+                             f"but the script goes on for {len(scenario.rounds) - index} more round(s)")]
+            )
+        script.begin(index)
+        _check_guides(script, game, scripted)
+        try:
+            game.play_round(chance, deciders)
+        except IllegalDecision as exc:
+            raise ScenarioError([doc.problem(script.last_key, f"round {exc.round}: seat {exc.seat}: {exc.message}")]) from None
+        script.leftovers()
+    output = game.snapshot()
+    result = Replay(doc.path, output)
+    if scenario.expect is not None:
+        expected = doc.data["expect"]
+        result.checks = count_checks(expected)
+        result.failures = [
+            doc.problem(("expect", *key), message)
+            for key, message in mismatches(expected, output, subsequence=frozenset({"events"}))
+        ]
+    return result
+
+
+def _check_guides(script: _Script, game: Game, scripted: ScriptRound) -> None:
+    key = ("rounds", script.index, "guides")
+    if len(scripted.guides) != len(game.players):
+        raise script.error(key, f"expected {len(game.players)} guides (one per seat), got {len(scripted.guides)}")
+    for player, guide in zip(game.players, scripted.guides):
+        if player.eliminated and guide is not None:
+            raise script.error(key + (player.seat,), f"seat {player.seat} is out of the game; its guide must be null")
+        if not player.eliminated and guide is None:
+            raise script.error(key + (player.seat,), f"seat {player.seat} is still in the game and needs a guide")

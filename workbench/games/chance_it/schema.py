@@ -1,0 +1,314 @@
+"""The Chance It variant format: frozen pydantic models, one per YAML mapping.
+
+The models check shape and types field by field; :meth:`Variant.check_rules` checks
+what needs several fields at once (sheet sizes against player counts, die faces
+against the dice) and names the YAML keys in its messages.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Iterator, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Strict, Tag, model_validator
+from pydantic_core import PydanticCustomError
+
+Resource = Literal["coins", "hearts", "stars"]
+#: The resources in their fixed order; the engine indexes them 0, 1, 2.
+RESOURCES: tuple[str, ...] = ("coins", "hearts", "stars")
+Guide = Literal["in", "out", "chance-it"]
+#: The guide cards in the order bots and tables list them.
+GUIDES: tuple[str, ...] = ("in", "out", "chance-it")
+
+Count = Annotated[int, Strict(), Field(ge=0, le=1_000_000)]
+Positive = Annotated[int, Strict(), Field(ge=1, le=1_000_000)]
+Amounts = Annotated[dict[Resource, Count], Field(min_length=1)]
+
+CARD_ID = r"^[a-z0-9][a-z0-9_-]*$"
+WHEN = r"^(flash|chance-it|die-[0-9]+)$"
+_DIE = re.compile(r"^die-([0-9]+)$")
+
+
+class Model(BaseModel):
+    """Base of every variant model: unknown keys are errors and values never change."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Players(Model):
+    """How many people the variant is for."""
+
+    min: Annotated[int, Strict(), Field(ge=2, le=12)] = Field(description="Fewest players.")
+    max: Annotated[int, Strict(), Field(ge=2, le=12)] = Field(description="Most players.")
+
+
+class Start(Model):
+    """What each player takes from the supply at setup."""
+
+    coins: Count = Field(0, description="Starting coins.")
+    hearts: Annotated[int, Strict(), Field(ge=1, le=1_000_000)] = Field(description="Starting hearts (at least 1).")
+    stars: Count = Field(0, description="Starting stars.")
+
+
+class Tokens(Model):
+    """A limited supply made of small (value 1) and big tokens."""
+
+    small: Count = Field(description="Small tokens, worth 1 each.")
+    big: Count = Field(0, description="Big tokens.")
+    big_value: Positive = Field(5, description="What one big token is worth.")
+
+    @property
+    def total(self) -> int:
+        """Total value of the tokens."""
+        return self.small + self.big * self.big_value
+
+
+SupplyEntry = Union[Tokens, Literal["unlimited"]]
+
+
+class Supply(Model):
+    """The physical tokens of each resource, or `unlimited`."""
+
+    coins: SupplyEntry = Field("unlimited", description="Coin tokens.")
+    hearts: SupplyEntry = Field("unlimited", description="Heart tokens.")
+    stars: SupplyEntry = Field("unlimited", description="Star tokens.")
+
+    def total(self, resource: str) -> int | None:
+        """Total value of a resource's tokens; None when unlimited."""
+        entry = getattr(self, resource)
+        return None if entry == "unlimited" else entry.total
+
+
+class Dice(Model):
+    """The dice the starting player rolls each round."""
+
+    count: Annotated[int, Strict(), Field(ge=1, le=20)] = Field(description="Dice rolled each round.")
+    sides: Annotated[int, Strict(), Field(ge=2, le=100)] = Field(description="Faces per die, numbered 1..sides.")
+
+
+class Sheet(Model):
+    """One stakes sheet: what out-players take and in-players pay, by how many chose each."""
+
+    out: tuple[Union[Count, Literal["all_out"]], ...] = Field(
+        description="out[k-1]: coins each out-player takes when k played OUT; the last entry is all_out."
+    )
+    in_: tuple[Count, ...] = Field(alias="in", description="in[m-1]: coins each in or chance-it player pays when m are in.")
+    source: Literal["printed", "proposed", "tuned"] = Field(
+        "proposed", description="printed (from the box), proposed (a guess) or tuned (by the stakes tuner)."
+    )
+
+
+class Market(Model):
+    """How the market of face-up cards works."""
+
+    face_up: Annotated[int, Strict(), Field(ge=1, le=50)] = Field(4, description="Cards laid out when the market is empty.")
+    reshuffle_discard: bool = Field(True, description="Shuffle the discard pile into a new pile when the pile runs out.")
+
+
+class End(Model):
+    """When the game ends and who wins."""
+
+    stars: Positive = Field(20, description="Stars that end the game.")
+    tiebreak: tuple[Resource, ...] = Field(("stars", "hearts", "coins"), min_length=1, description="Winner order.")
+    max_rounds: Annotated[int, Strict(), Field(ge=1, le=100_000)] = Field(200, description="Rounds after which the game stops.")
+
+
+# --- effects ----------------------------------------------------------------------------------------------------
+
+
+class Gain(Model):
+    """Take resources from the supply (a limited supply gives only what is left)."""
+
+    gain: Amounts
+
+
+class Lose(Model):
+    """Return resources to the supply (you lose only what you have)."""
+
+    lose: Amounts
+
+
+class OthersLose(Model):
+    """Every other participant of the action round loses resources (the knife)."""
+
+    others_lose: Amounts
+
+
+class ChanceTest(Model):
+    """Roll one die: `then` on a result of at least `roll`, else `else`."""
+
+    roll: Positive = Field(description="Result needed, 1..dice.sides.")
+    then: tuple[Effect, ...] = Field((), description="Effects on success.")
+    else_: tuple[Effect, ...] = Field((), alias="else", description="Effects on failure.")
+
+
+class Chance(Model):
+    """A "Chance N+" test."""
+
+    chance: ChanceTest
+
+
+#: Effects written as a bare name.
+NAMED_EFFECTS = ("market", "reroll_ones")
+_TAGS = {Gain: "gain", Lose: "lose", OthersLose: "others_lose", Chance: "chance"}
+
+
+def _effect_tag(value: Any) -> str | None:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and len(value) == 1:
+        return str(next(iter(value)))
+    return _TAGS.get(type(value))
+
+
+Effect = Annotated[
+    Union[
+        Annotated[Gain, Tag("gain")],
+        Annotated[Lose, Tag("lose")],
+        Annotated[OthersLose, Tag("others_lose")],
+        Annotated[Chance, Tag("chance")],
+        Annotated[Literal["market"], Tag("market")],
+        Annotated[Literal["reroll_ones"], Tag("reroll_ones")],
+    ],
+    Discriminator(_effect_tag, custom_error_type="effect", custom_error_message="unknown effect"),
+]
+ChanceTest.model_rebuild()
+
+
+def iter_effects(effects: tuple[Effect, ...], key: tuple) -> Iterator[tuple[tuple, Effect]]:
+    """Every effect in a list, nested `chance` branches included, with its key path."""
+    for index, effect in enumerate(effects):
+        yield key + (index,), effect
+        if isinstance(effect, Chance):
+            yield from iter_effects(effect.chance.then, key + (index, "chance", "then"))
+            yield from iter_effects(effect.chance.else_, key + (index, "chance", "else"))
+
+
+# --- cards and the variant --------------------------------------------------------------------------------------
+
+
+class Card(Model):
+    """A market card: when it is used, what it costs and does, how many copies are in the pile."""
+
+    id: Annotated[str, Field(pattern=CARD_ID, max_length=40)] = Field(description="Short unique id (lower case, digits, - and _).")
+    name: Annotated[str, Field(min_length=1, max_length=60)] = Field(description="Name printed on the card.")
+    when: Annotated[str, Field(pattern=WHEN)] = Field(description="flash, chance-it or die-N.")
+    cost: Count = Field(0, description="Coins paid to buy it.")
+    copies: Annotated[int, Strict(), Field(ge=1, le=100)] = Field(1, description="Copies in the market pile.")
+    effects: tuple[Effect, ...] = Field(min_length=1, description="What the card does.")
+    text: str | None = Field(None, description="Optional rules text for printing.")
+
+    @property
+    def face(self) -> int | None:
+        """The die face of a die card, else None."""
+        match = _DIE.match(self.when)
+        return int(match.group(1)) if match else None
+
+
+class Variant(Model):
+    """A Chance It rules variant."""
+
+    name: Annotated[str, Field(min_length=1, max_length=120)] = Field(description="The variant's name.")
+    game: Literal["chance-it"] = Field(description="The game family.")
+    description: str | None = Field(None, description="What this variant is about.")
+    players: Players
+    start: Start
+    supply: Supply = Field(Supply(), description="Physical tokens; a resource may be `unlimited`.")
+    dice: Dice
+    stakes: dict[Annotated[int, Strict()], Sheet] = Field(
+        description="One sheet per number of players still in the game, 2..players.max."
+    )
+    all_out: tuple[Effect, ...] = Field(description="Applied to every player when everybody played OUT.")
+    chance_it: tuple[Effect, ...] = Field(description="The CHANCE IT action.")
+    forced_in_after: Annotated[int, Strict(), Field(ge=1, le=12)] = Field(
+        2, description="This many or more CHANCE IT players must play IN next round."
+    )
+    board: dict[Annotated[int, Strict()], tuple[Effect, ...]] = Field(description="Die face -> effects.")
+    market: Market = Field(Market(), description="The market of face-up cards.")
+    end: End = Field(End(), description="When the game ends.")
+    cards: tuple[Card, ...] = Field(description="The market cards (inline, or paths of card files).")
+
+    @model_validator(mode="after")
+    def check_rules(self) -> Variant:
+        """Rules that involve several keys; all problems are reported together."""
+        problems = list(self._iter_problems())
+        if problems:
+            raise PydanticCustomError(
+                "rules", "{count} rule problem(s)", {"count": len(problems), "problems": problems}
+            )
+        return self
+
+    def _iter_problems(self) -> Iterator[tuple[tuple, str]]:
+        players, sides = self.players, self.dice.sides
+        if players.max < players.min:
+            yield ("players", "max"), f"max ({players.max}) is below min ({players.min})"
+        for n, sheet in sorted(self.stakes.items()):
+            if n < 2:
+                yield ("stakes", n), "a stakes sheet is for 2 or more players"
+                continue
+            for key, entries in (("out", sheet.out), ("in", sheet.in_)):
+                if len(entries) != n:
+                    yield ("stakes", n, key), f"expected {n} entries, got {len(entries)}"
+            if sheet.out and sheet.out[-1] != "all_out":
+                yield ("stakes", n, "out", len(sheet.out) - 1), f"the last out entry must be all_out, got {sheet.out[-1]!r}"
+            for index, entry in enumerate(sheet.out[:-1]):
+                if entry == "all_out":
+                    yield ("stakes", n, "out", index), "only the last out entry is all_out"
+        for n in range(2, players.max + 1):
+            if n not in self.stakes:
+                yield ("stakes",), (
+                    f"missing the {n}-player stakes sheet (needed from 2 to players.max = {players.max}, "
+                    f"since eliminations shrink the table); write one, or let `workbench tune-stakes` propose it"
+                )
+        for face in sorted(self.board):
+            if not 1 <= face <= sides:
+                yield ("board", face), f"no face {face} on a {sides}-sided die"
+        missing = [face for face in range(1, sides + 1) if face not in self.board]
+        if missing:
+            faces = ", ".join(map(str, missing))
+            yield ("board",), f"no entry for face {faces} (write `{missing[0]}: []` for a face that does nothing)"
+        for face, effects in self.board.items():
+            yield from self._check_effects(effects, ("board", face), board=True)
+        yield from self._check_effects(self.all_out, ("all_out",))
+        yield from self._check_effects(self.chance_it, ("chance_it",))
+        first_index: dict[str, int] = {}
+        for index, card in enumerate(self.cards):
+            if card.id in first_index:
+                yield ("cards", index, "id"), f"duplicate card id '{card.id}' (also cards.{first_index[card.id]})"
+            first_index.setdefault(card.id, index)
+            if card.face is not None and not 1 <= card.face <= sides:
+                yield ("cards", index, "when"), f"no face {card.face} on a {sides}-sided die"
+            yield from self._check_effects(card.effects, ("cards", index, "effects"))
+        for resource in RESOURCES:
+            total = self.supply.total(resource)
+            need = players.max * getattr(self.start, resource)
+            if total is not None and need > total:
+                yield ("start", resource), (
+                    f"{players.max} players x {getattr(self.start, resource)} {resource} = {need}, "
+                    f"but the supply holds only {total}"
+                )
+
+    def _check_effects(self, effects: tuple, key: tuple, *, board: bool = False) -> Iterator[tuple[tuple, str]]:
+        sides = self.dice.sides
+        for path, effect in iter_effects(effects, key):
+            if effect == "reroll_ones" and not (board and len(path) == 3):
+                yield path, "reroll_ones works only as a board effect (it rerolls the die being resolved)"
+            elif isinstance(effect, Chance) and not 1 <= effect.chance.roll <= sides:
+                yield path + ("chance", "roll"), f"must be 1..{sides} (the dice have {sides} sides), got {effect.chance.roll}"
+
+
+def variant_file_schema() -> dict[str, Any]:
+    """JSON Schema of a variant *file*: the variant, plus ``extends`` and card-file paths.
+
+    A file that extends another may leave out any key, so the required keys apply
+    only to files without ``extends``.
+    """
+    schema = Variant.model_json_schema(by_alias=True)
+    schema["properties"]["extends"] = {"type": "string", "description": "Path of the variant this one builds on."}
+    schema["properties"]["cards"]["items"] = {
+        "anyOf": [{"$ref": "#/$defs/Card"}, {"type": "string", "description": "Path of a card file (a list of cards)."}]
+    }
+    required = schema.pop("required")
+    schema["if"] = {"not": {"required": ["extends"]}}
+    schema["then"] = {"required": required}
+    return schema

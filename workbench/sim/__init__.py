@@ -1,0 +1,1 @@
+"""Running games in bulk: seeding, and (later) aggregation and statistics. Family-agnostic."""
