@@ -1,0 +1,100 @@
+"""The command line: schema output, play, and errors that never show a traceback."""
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from workbench.cli import app
+from workbench.games import FAMILIES
+
+ROOT = Path(__file__).parent.parent
+BASE = str(ROOT / "variants" / "chance-it.yaml")
+runner = CliRunner()
+SCHEMA_LINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
+DATA_FILES = sorted(
+    [*ROOT.glob("variants/*.yaml"), *ROOT.glob("cards/*.yaml"), *ROOT.glob("tests/scenarios/**/*.yaml")]
+)
+
+
+def test_schema_prints_variant_scenario_and_card_schemas() -> None:
+    result = runner.invoke(app, ["schema"])
+    assert result.exit_code == 0
+    schemas = json.loads(result.stdout)
+    assert set(schemas) == {"variant", "scenario", "cards"}
+    assert {"stakes", "board", "cards", "extends"} <= set(schemas["variant"]["properties"])
+    assert {"rounds", "expect", "market"} <= set(schemas["scenario"]["properties"])
+    one = json.loads(runner.invoke(app, ["schema", "scenario"]).stdout)
+    assert one == schemas["scenario"]
+
+
+def test_committed_schema_files_are_current() -> None:
+    for kind, body in FAMILIES["chance-it"].schemas().items():
+        committed = ROOT / "schemas" / f"chance-it.{kind}.schema.json"
+        assert json.loads(committed.read_text()) == body, f"run: workbench schema --out schemas --force ({kind})"
+
+
+def test_schema_out_does_not_overwrite_a_different_file_without_force(tmp_path: Path) -> None:
+    target = tmp_path / "chance-it.variant.schema.json"
+    target.write_text("{}")
+    result = runner.invoke(app, ["schema", "variant", "--out", str(tmp_path)])
+    assert result.exit_code == 1 and "--force" in result.output
+    assert target.read_text() == "{}"
+    assert runner.invoke(app, ["schema", "variant", "--out", str(tmp_path), "--force"]).exit_code == 0
+    assert json.loads(target.read_text())["title"] == "Variant"
+
+
+@pytest.mark.parametrize("path", DATA_FILES, ids=[str(p.relative_to(ROOT)) for p in DATA_FILES])
+def test_data_files_name_a_schema_that_accepts_them(path: Path) -> None:
+    first = path.read_text().splitlines()[0]
+    match = SCHEMA_LINE.match(first)
+    assert match, f"{path.name} must start with a yaml-language-server schema line"
+    schema_file = (path.parent / match.group(1)).resolve()
+    assert schema_file.is_file()
+    if "broken" in path.parts:
+        return
+    data = yaml.safe_load(path.read_text())
+    jsonschema.validate(json.loads(json.dumps(data, default=str)), json.loads(schema_file.read_text()))
+
+
+def test_play_prints_the_final_table_and_is_deterministic() -> None:
+    first = runner.invoke(app, ["play", BASE, "--players", "5", "--seed", "3", "--json"])
+    second = runner.invoke(app, ["play", BASE, "--players", "5", "--seed", "3", "--json"])
+    assert first.exit_code == 0 and first.stdout == second.stdout
+    state = json.loads(first.stdout)
+    assert len(state["players"]) == 5 and state["end_reason"] is not None
+    table = runner.invoke(app, ["play", BASE, "--players", "5", "--seed", "3"])
+    assert f"ended after {state['rounds']} round(s): {state['end_reason']}" in table.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", BASE, "--players", "7"], "--players 7: variants/chance-it.yaml is for 3 to 6 players"),
+        (["play", "missing.yaml"], "missing.yaml: file not found"),
+        (["schema", "--game", "chess"], "--game chess: unknown game"),
+        (["schema", "boards"], "unknown schema 'boards'"),
+        (["replay", "missing.yaml"], "missing.yaml: file not found"),
+    ],
+)
+def test_bad_arguments_exit_1_with_a_message(args: list[str], message: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_replay_json_prints_the_normative_output() -> None:
+    result = runner.invoke(app, ["replay", str(ROOT / "tests/scenarios/issue-example.yaml"), "--json"])
+    assert result.exit_code == 0
+    state = json.loads(result.stdout)
+    assert list(state) == ["rounds", "end_reason", "winners", "players", "supply", "market", "pile", "discard", "events"]
+    assert state["players"][2] == {
+        "seat": 2, "coins": 5, "hearts": 6, "stars": 1, "cards": ["lucky"], "eliminated": False, "forced_in": True,
+    }
+    assert state["supply"] == {"coins": 56, "hearts": 57, "stars": 117}
