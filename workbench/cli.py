@@ -81,11 +81,16 @@ def replay(
     trace: Annotated[bool, typer.Option("--trace", help="Print the event log, one line per event.")] = False,
 ) -> None:
     """Replay scripted games and check their `expect:` blocks; exit 1 if any scenario fails."""
-    failed = 0
+    failed = skipped = 0
     for path in scenarios:
         failures: list[str] = []
         with _reported(failures):
-            family, result = replay_scenario(path)
+            replayed = replay_scenario(path)
+            if replayed is None:
+                err.print(f"skip {display_path(path)}: a variant file, not a scenario", markup=False)
+                skipped += 1
+                continue
+            family, result = replayed
             if trace:
                 for event in result.output["events"]:
                     out.print(family.describe(event), markup=False)
@@ -102,7 +107,7 @@ def replay(
             if not as_json:
                 err.print(f"FAIL {display_path(path)}", markup=False)
     if len(scenarios) > 1 and not as_json:
-        out.print(f"{len(scenarios) - failed} passed, {failed} failed", markup=False)
+        out.print(f"{len(scenarios) - failed - skipped} passed, {failed} failed", markup=False)
     if failed:
         raise typer.Exit(1)
 

@@ -264,12 +264,7 @@ def validate(model: type[ModelT], doc: Document, error: type[WorkbenchError] = V
             else:
                 key = data_path(doc.data, err["loc"])
                 problems.append(doc.problem(key, explain(err, vocabulary)))
-        raise error(_unique(problems)) from None
-
-
-def _unique(problems: list[Problem]) -> list[Problem]:
-    seen: set[Problem] = set()
-    return [p for p in problems if not (p in seen or seen.add(p))]
+        raise error(sorted(dict.fromkeys(problems), key=lambda p: (str(p.file), p.line or 0))) from None
 
 
 def data_path(data: Any, loc: tuple) -> list[str]:

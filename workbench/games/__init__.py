@@ -82,13 +82,16 @@ def load_variant(path: Path, overrides: Document | None = None) -> Loaded:
     return Loaded(family, validate(family.variant_model, doc), doc)
 
 
-def replay_scenario(path: Path) -> tuple[Family, Any]:
+def replay_scenario(path: Path) -> tuple[Family, Any] | None:
     """Load a scenario, its variant and overrides; replay it with the variant's family.
 
-    Returns the family and its replay result.
+    Returns the family and its replay result, or None for a variant file (scenario
+    folders keep their variants beside the scripts, so a glob names both).
     """
     path = Path(path)
     doc = read_yaml(path, ScenarioError)
+    if isinstance(doc.data, dict) and "game" in doc.data and "variant" not in doc.data:
+        return None
     if not isinstance(doc.data, dict):
         raise ScenarioError([doc.problem((), "a scenario is a mapping of keys (variant, players, rounds, ...)")])
     ref = doc.data.get("variant")

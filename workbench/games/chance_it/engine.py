@@ -426,13 +426,12 @@ class _Round:
         if not market:
             game.log("market_empty", seat=player.seat)
             return
-        options: list[MarketMove] = []
-        for card in dict.fromkeys(market):
-            if card.cost <= player.res[COINS]:
-                options.append((BUY, card.id))
-        options.extend((DISCARD, card.id) for card in dict.fromkeys(market))
-        options = list(dict.fromkeys(options))
-        move = self.deciders[player.seat].market(game, player.seat, tuple(options))
+        kinds = dict.fromkeys(market)  # copies of a card are one compiled object
+        coins = player.res[COINS]
+        options = tuple((BUY, card.id) for card in kinds if card.cost <= coins) + tuple(
+            (DISCARD, card.id) for card in kinds
+        )
+        move = self.deciders[player.seat].market(game, player.seat, options)
         if move not in options:
             raise IllegalDecision(game.round, player.seat, self.explain_market(player, move))
         action, card_id = move
