@@ -177,9 +177,12 @@ class Game:
         player.res[resource] = have - amount
         if self.supply[resource] is not None:
             self.supply[resource] += amount
-        if resource == HEARTS and have == amount and amount:
-            self.eliminate(player)
         return amount
+
+    def settle(self, player: Player) -> None:
+        """Eliminate a player left without hearts (call after logging what they lost)."""
+        if not player.res[HEARTS] and not player.eliminated:
+            self.eliminate(player)
 
     def eliminate(self, player: Player) -> None:
         """A player without hearts is out at once: tokens to the supply, cards to the discard (rule 12)."""
@@ -315,6 +318,7 @@ class _Round:
             coins = game.lose(player, COINS, pay)
             hearts = game.lose(player, HEARTS, pay - coins) if pay > coins else 0
             game.log("stakes", seat=player.seat, coins=-coins, hearts=-hearts)
+            game.settle(player)
         self.participants = [p for p in ins if not p.eliminated]
         return self.step_done()
 
@@ -476,12 +480,10 @@ def _gain(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> 
 
 
 def _lose(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:
-    lost = {}
-    for r, n in amounts:
-        if player.eliminated:
-            break
-        lost[RESOURCES[r]] = rnd.game.lose(player, r, n)
-    rnd.game.log("lose", seat=player.seat, **lost)
+    game = rnd.game
+    lost = {RESOURCES[r]: game.lose(player, r, n) for r, n in amounts}
+    game.log("lose", seat=player.seat, **lost)
+    game.settle(player)
 
 
 def _others_lose(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:
