@@ -1,0 +1,144 @@
+"""Mergeable tallies and the intervals reported with them. Family-agnostic.
+
+Everything is kept as integer counts and sums, so merging chunks in any order gives
+exactly the same figures: the summary does not depend on ``--workers``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+
+
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a rate (95 % by default).
+
+    >>> [round(x, 4) for x in wilson(5, 10)]
+    [0.2366, 0.7634]
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    """
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def rate(successes: float, trials: int) -> dict[str, Any]:
+    """A rate with its Wilson interval, as reported in ``summary.json``.
+
+    >>> rate(1, 4)
+    {'rate': 0.25, 'low': 0.0456, 'high': 0.6994, 'n': 4}
+    """
+    low, high = wilson(successes, trials)
+    return {"rate": _round(successes / trials if trials else 0.0), "low": _round(low), "high": _round(high), "n": trials}
+
+
+def _round(x: float) -> float:
+    return round(x, 4)
+
+
+@dataclass
+class Moments:
+    """Count, sum and sum of squares of whole numbers: a mean with its 95 % interval."""
+
+    n: int = 0
+    total: int = 0
+    squares: int = 0
+
+    def add(self, value: int, times: int = 1) -> None:
+        """Add ``value`` (``times`` times)."""
+        self.n += times
+        self.total += value * times
+        self.squares += value * value * times
+
+    def merge(self, other: Moments) -> None:
+        """Add another tally of the same quantity."""
+        self.n += other.n
+        self.total += other.total
+        self.squares += other.squares
+
+    @property
+    def mean(self) -> float:
+        """The mean (0 when empty)."""
+        return self.total / self.n if self.n else 0.0
+
+    @property
+    def sd(self) -> float:
+        """The sample standard deviation."""
+        if self.n < 2:
+            return 0.0
+        return math.sqrt(max(0.0, (self.squares - self.total * self.total / self.n) / (self.n - 1)))
+
+    def report(self) -> dict[str, Any]:
+        """Mean, standard deviation and the normal 95 % interval of the mean.
+
+        >>> m = Moments(); [m.add(v) for v in (2, 4, 6)] and m.report()
+        {'mean': 4.0, 'sd': 2.0, 'low': 1.7368, 'high': 6.2632, 'n': 3}
+        """
+        half = Z95 * self.sd / math.sqrt(self.n) if self.n else 0.0
+        return {"mean": _round(self.mean), "sd": _round(self.sd), "low": _round(self.mean - half),
+                "high": _round(self.mean + half), "n": self.n}
+
+
+@dataclass
+class Histogram:
+    """Counts of whole-number values: exact quantiles without keeping the values."""
+
+    counts: Counter = field(default_factory=Counter)
+
+    def add(self, value: int, times: int = 1) -> None:
+        """Count ``value``."""
+        self.counts[value] += times
+
+    def merge(self, other: Histogram) -> None:
+        """Add another histogram."""
+        self.counts.update(other.counts)
+
+    @property
+    def n(self) -> int:
+        """How many values were counted."""
+        return sum(self.counts.values())
+
+    def quantile(self, q: float) -> float:
+        """The ``q`` quantile, linear between order statistics (numpy's default).
+
+        >>> h = Histogram(); [h.add(v) for v in (1, 2, 3, 4)] and h.quantile(0.5)
+        2.5
+        """
+        n = self.n
+        if not n:
+            return 0.0
+        position = q * (n - 1)
+        below, fraction = int(math.floor(position)), position - math.floor(position)
+        lower = self._value_at(below)
+        upper = self._value_at(min(below + 1, n - 1))
+        return lower + (upper - lower) * fraction
+
+    def _value_at(self, index: int) -> int:
+        seen = 0
+        for value in sorted(self.counts):
+            seen += self.counts[value]
+            if index < seen:
+                return value
+        raise IndexError(index)
+
+    def report(self) -> dict[str, Any]:
+        """Mean, median, 10th and 90th percentiles and the counts by value."""
+        moments = Moments()
+        for value, times in self.counts.items():
+            moments.add(value, times)
+        return {
+            **moments.report(),
+            "median": self.quantile(0.5),
+            "p10": self.quantile(0.1),
+            "p90": self.quantile(0.9),
+            "histogram": {str(value): self.counts[value] for value in sorted(self.counts)},
+        }
