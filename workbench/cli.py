@@ -43,6 +43,8 @@ def _reported(failures: list[str] | None = None) -> Iterator[None]:
     except WorkbenchError as exc:
         for problem in exc.problems:
             err.print(str(problem), markup=False)
+        if exc.note:
+            err.print(f"note: {exc.note}", markup=False)
         if failures is None:
             raise typer.Exit(1) from None
         failures.extend(str(p) for p in exc.problems)
@@ -104,7 +106,7 @@ def replay(
                 failures.append("expectations")
         if failures:
             failed += 1
-            if not as_json:
+            if not as_json and failures[-1] != "expectations":
                 err.print(f"FAIL {display_path(path)}", markup=False)
     if len(scenarios) > 1 and not as_json:
         out.print(f"{len(scenarios) - failed - skipped} passed, {failed} failed", markup=False)

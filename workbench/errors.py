@@ -39,8 +39,9 @@ def display_path(path: Path) -> str:
 class WorkbenchError(Exception):
     """A user-facing failure: one or more located problems."""
 
-    def __init__(self, problems: list[Problem]):
+    def __init__(self, problems: list[Problem], note: str | None = None):
         self.problems = list(problems)
+        self.note = note  #: printed after the problems, not counted as one
         super().__init__("\n".join(str(p) for p in self.problems))
 
 

@@ -9,6 +9,7 @@ designer wrote.
 from __future__ import annotations
 
 import difflib
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -77,10 +78,7 @@ def read_yaml(path: Path, error: type[WorkbenchError] = VariantError) -> Documen
         marks: dict[Key, Mark] = {}
         _collect_marks(loader, node, (), path, marks)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        message = " ".join(str(part) for part in (exc.context, exc.problem) if part)
-        raise error([Problem(path, line, "", f"YAML syntax error: {message}")]) from None
+        raise error([Problem(path, *_syntax_error(exc))]) from None
     except yaml.YAMLError as exc:
         raise error([Problem(path, None, "", f"YAML error: {exc}")]) from None
     except RecursionError:
@@ -88,6 +86,17 @@ def read_yaml(path: Path, error: type[WorkbenchError] = VariantError) -> Documen
     finally:
         loader.dispose()
     return Document(data, marks, path)
+
+
+def _syntax_error(exc: yaml.MarkedYAMLError) -> tuple[int | None, str, str]:
+    """(line, key path, message) for a YAML error; an unclosed bracket or quote names where it opened."""
+    problem, context = exc.problem_mark, exc.context_mark
+    line = (problem or context).line + 1 if (problem or context) else None
+    message = str(exc.problem or "")
+    if exc.context:
+        opened = f" (opened on line {context.line + 1})" if context and problem and context.line != problem.line else ""
+        message = f"{exc.context}{opened}: {message}"
+    return line, "", f"YAML syntax error: {message}"
 
 
 class _MarkedLoader(yaml.SafeLoader):
@@ -106,10 +115,7 @@ class _MarkedLoader(yaml.SafeLoader):
                 ) from None
             if key in seen:
                 raise yaml.constructor.ConstructorError(
-                    f"while reading the mapping opened on line {node.start_mark.line + 1}",
-                    node.start_mark,
-                    f"duplicate key {key!r} (first on line {seen[key] + 1})",
-                    key_node.start_mark,
+                    None, None, f"duplicate key {key!r} (first on line {seen[key] + 1})", key_node.start_mark
                 )
             seen[key] = key_node.start_mark.line
         return super().construct_mapping(node, deep=deep)
@@ -178,9 +184,6 @@ def load_document(
     """
     path = Path(path)
     resolved = path.resolve()
-    if resolved in _seen:
-        chain = " -> ".join(p.name for p in (*_seen, resolved))
-        raise error([Problem(path, None, "extends", f"extends loops back on itself: {chain}")])
     doc = read_yaml(path, error)
     if doc.data is None:
         raise error([Problem(path, 1, "", "the file is empty")])
@@ -196,7 +199,11 @@ def load_document(
     base_path = path.parent / parent
     if not base_path.is_file():
         raise error([doc.problem(("extends",), f"no such file: {parent} (looked for {base_path})")])
-    base = load_document(base_path, includes=includes, error=error, _seen=(*_seen, resolved))
+    chain = (*_seen, resolved)
+    if base_path.resolve() in chain:
+        names = " -> ".join(p.name for p in (*chain, base_path.resolve()))
+        raise error([doc.problem(("extends",), f"extends loops back on itself: {names}")])
+    base = load_document(base_path, includes=includes, error=error, _seen=chain)
     return merge(base, doc)
 
 
@@ -255,16 +262,27 @@ def validate(model: type[ModelT], doc: Document, error: type[WorkbenchError] = V
     try:
         return model.model_validate(doc.data, **kwargs)
     except ValidationError as exc:
-        vocabulary = model_vocabulary(model)
         problems: list[Problem] = []
-        for err in exc.errors():
+        errors = exc.errors()
+        misspelt = {
+            (err["loc"][:-1], closest(str(err["loc"][-1]), _keys_of(type_at(model, err["loc"][:-1]))))
+            for err in errors
+            if err["type"] == "extra_forbidden"
+        }
+        for err in errors:
+            if err["type"] == "missing" and (err["loc"][:-1], err["loc"][-1]) in misspelt:
+                continue  # "unknown key 'rolls' (did you mean 'roll'?)" says it already
             if err["type"] == "rules":
                 for key, message in err["ctx"]["problems"]:
                     problems.append(doc.problem(key, message))
             else:
                 key = data_path(doc.data, err["loc"])
-                problems.append(doc.problem(key, explain(err, vocabulary)))
-        raise error(sorted(dict.fromkeys(problems), key=lambda p: (str(p.file), p.line or 0))) from None
+                problems.append(doc.problem(key, explain(err, model)))
+        has_rules = bool(model.__pydantic_decorators__.model_validators)
+        rules_checked = any(err["type"] == "rules" for err in errors)
+        note = "checks that involve several keys run once these are fixed" if has_rules and not rules_checked else None
+        ordered = sorted(dict.fromkeys(problems), key=lambda p: (str(p.file), p.line or 0))
+        raise error(ordered, note) from None
 
 
 def data_path(data: Any, loc: tuple) -> list[str]:
@@ -294,24 +312,29 @@ def data_path(data: Any, loc: tuple) -> list[str]:
 _MISSING = object()
 
 
-def explain(err: dict, vocabulary: set[str]) -> str:
-    """A designer-facing message for one pydantic error."""
+def explain(err: dict, model: type[BaseModel]) -> str:
+    """A designer-facing message for one pydantic error of ``model``."""
     kind, value, ctx = err["type"], err.get("input"), err.get("ctx") or {}
     loc = err["loc"]
     if kind == "missing":
         return f"missing required key '{loc[-1]}'"
     if kind == "extra_forbidden":
-        return f"unknown key '{loc[-1]}'{did_you_mean(str(loc[-1]), vocabulary)}"
+        allowed = sorted(_keys_of(type_at(model, loc[:-1])))
+        return f"unknown key '{loc[-1]}'{_hint(str(loc[-1]), allowed, 'keys')}"
     if kind == "effect":
+        names = sorted(_tags_of(type_at(model, loc)))
         name = value if isinstance(value, str) else (next(iter(value)) if isinstance(value, dict) and len(value) == 1 else None)
         if name is None:
             return f"an effect is a name (market) or a one-key mapping ({{gain: {{hearts: 1}}}}), got {_kind(value)}"
-        return f"unknown effect '{name}'{did_you_mean(str(name), vocabulary)}"
+        return f"unknown effect '{name}'{_hint(str(name), names, 'effects')}"
     if kind == "literal_error":
-        hint = did_you_mean(str(value), vocabulary) if isinstance(value, str) else ""
-        return f"expected {ctx.get('expected')}, got {value!r}{hint}"
+        expected = re.findall(r"'([^']*)'", ctx.get("expected", ""))
+        hint = did_you_mean(str(value), expected) if isinstance(value, str) else ""
+        return f"expected {ctx.get('expected')}, got {_show(value)}{hint}"
     if kind in ("int_type", "int_parsing", "int_from_float"):
         return f"expected a whole number, got {_show(value)}"
+    if kind in ("float_type", "float_parsing"):
+        return f"expected a number, got {_show(value)}"
     if kind in ("bool_type", "bool_parsing"):
         return f"expected true or false, got {_show(value)}"
     if kind in ("string_type",):
@@ -321,13 +344,15 @@ def explain(err: dict, vocabulary: set[str]) -> str:
     if kind in ("list_type", "tuple_type"):
         return f"expected a list, got {_kind(value)}"
     if kind == "greater_than_equal":
-        return f"must be at least {ctx['ge']}, got {value}"
+        return f"must be at least {ctx['ge']}, got {_show(value)}"
     if kind == "greater_than":
-        return f"must be more than {ctx['gt']}, got {value}"
+        return f"must be more than {ctx['gt']}, got {_show(value)}"
     if kind == "less_than_equal":
-        return f"must be at most {ctx['le']}, got {value}"
+        return f"must be at most {ctx['le']}, got {_show(value)}"
     if kind == "string_pattern_mismatch":
         return f"{value!r} is not allowed here (expected {ctx.get('pattern')})"
+    if kind == "string_too_long":
+        return f"too long: at most {ctx.get('max_length')} characters"
     if kind == "too_short":
         return f"expected at least {ctx.get('min_length')} entries, got {ctx.get('actual_length')}"
     msg = err["msg"]
@@ -336,8 +361,19 @@ def explain(err: dict, vocabulary: set[str]) -> str:
     return msg
 
 
+def _hint(word: str, allowed: list[str], what: str) -> str:
+    """A did-you-mean among the allowed words, else the list of them."""
+    return did_you_mean(word, allowed) or (f"; allowed {what}: {', '.join(allowed)}" if allowed else "")
+
+
 def _show(value: Any) -> str:
-    return repr(value) if isinstance(value, str) else f"{value} ({_kind(value)})"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    return _kind(value)
 
 
 def did_you_mean(word: str, vocabulary: Iterable[str]) -> str:
@@ -346,36 +382,81 @@ def did_you_mean(word: str, vocabulary: Iterable[str]) -> str:
     >>> did_you_mean("stkes", {"stakes", "start", "supply"})
     " (did you mean 'stakes'?)"
     """
-    close = difflib.get_close_matches(word.lower(), sorted(vocabulary), n=1, cutoff=0.7)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    close = closest(word, vocabulary)
+    return f" (did you mean '{close}'?)" if close else ""
 
 
-def model_vocabulary(model: type[BaseModel]) -> set[str]:
-    """Every key, alias and literal value reachable from ``model``: the words a designer may write."""
-    words: set[str] = set()
-    _walk_type(model, words, set())
-    return words
+def closest(word: str, vocabulary: Iterable[str]) -> str | None:
+    """The known word closest to ``word`` (not ``word`` itself), if any is close."""
+    candidates = sorted(w for w in vocabulary if w != word)
+    close = difflib.get_close_matches(word.lower(), candidates, n=1, cutoff=0.7)
+    return close[0] if close else None
 
 
-def _walk_type(tp: Any, words: set[str], seen: set[int]) -> None:
-    if id(tp) in seen:
-        return
-    seen.add(id(tp))
+def type_at(model: Any, loc: tuple) -> Any:
+    """The annotation found by following a pydantic ``loc`` from ``model`` (None when lost).
+
+    Union tags and branch labels in the location pick the union member they name.
+    """
+    tp = model
+    for part in loc:
+        tp = _step(tp, part)
+        if tp is None:
+            return None
+    return tp
+
+
+def _step(tp: Any, part: Any) -> Any:
+    tp = _strip(tp)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         for name, info in tp.model_fields.items():
-            words.add(info.alias or name)
-            _walk_type(info.annotation, words, seen)
-        return
-    origin = typing.get_origin(tp)
-    if origin is typing.Literal:
-        words.update(str(v) for v in typing.get_args(tp))
-        return
-    if isinstance(tp, typing.ForwardRef):
-        return
-    for arg in typing.get_args(tp):
-        if isinstance(arg, str):
-            words.add(arg)
-        elif isinstance(arg, (type, types.GenericAlias, types.UnionType)) or typing.get_origin(arg) is not None:
-            _walk_type(arg, words, seen)
-        elif hasattr(arg, "tag") and isinstance(getattr(arg, "tag"), str):
-            words.add(arg.tag)
+            if part in (name, info.alias):
+                return info.annotation
+        return None
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is dict:
+        return args[0] if part == "[key]" else args[1]
+    if origin in (list, tuple) and isinstance(part, int):
+        return args[0]
+    if origin in (typing.Union, types.UnionType):
+        for member in args:
+            if part in _tags_of_member(member) or getattr(_strip(member), "__name__", None) == part:
+                return member
+        for member in args:
+            found = _step(member, part)
+            if found is not None:
+                return found
+    return None
+
+
+def _strip(tp: Any) -> Any:
+    while typing.get_origin(tp) is typing.Annotated:
+        tp = typing.get_args(tp)[0]
+    return tp
+
+
+def _tags_of_member(member: Any) -> set[str]:
+    if typing.get_origin(member) is typing.Annotated:
+        return {meta.tag for meta in typing.get_args(member)[1:] if isinstance(getattr(meta, "tag", None), str)}
+    return set()
+
+
+def _tags_of(tp: Any) -> set[str]:
+    """The tags of a tagged union: the effect names it accepts."""
+    tp = _strip(tp)
+    tags: set[str] = set()
+    for member in typing.get_args(tp):
+        tags |= _tags_of_member(member)
+    return tags
+
+
+def _keys_of(tp: Any) -> set[str]:
+    """The keys a mapping of type ``tp`` may hold: a model's fields, or a dict's literal keys."""
+    tp = _strip(tp)
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return {info.alias or name for name, info in tp.model_fields.items()}
+    if typing.get_origin(tp) is dict:
+        key = _strip(typing.get_args(tp)[0])
+        if typing.get_origin(key) is typing.Literal:
+            return {str(v) for v in typing.get_args(key)}
+    return set()

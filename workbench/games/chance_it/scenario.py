@@ -20,7 +20,7 @@ from workbench.expect import count_checks, mismatches
 from workbench.games.chance_it.engine import BUY, DISCARD, Game, MarketMove
 from workbench.games.chance_it.rules import CardDef, Rules
 from workbench.games.chance_it.schema import Guide, Model, Resource
-from workbench.loading import Document
+from workbench.loading import Document, did_you_mean
 
 Face = Annotated[int, Strict(), Field(ge=1, le=100)]
 Seat = Annotated[int, Strict(), Field(ge=0, le=11)]
@@ -124,6 +124,7 @@ class _Script:
         self.tests: list[int] = []
         self.choices: list[tuple[int, Choice]] = []
         self.last_key: tuple = ("rounds",)
+        self.game: Game | None = None  # set once the game is set up
 
     @property
     def round(self) -> ScriptRound:
@@ -145,13 +146,21 @@ class _Script:
             raise self.error(key, f"{value} is not a face of a {self.rules.sides}-sided die")
         return value
 
+    def pop(self, values: list[int], name: str) -> int:
+        """The next scripted reroll or chance result, checked against the dice."""
+        script = self.round
+        position = len(getattr(script, name)) - len(values)
+        return self.face(values.pop(0), ("rounds", self.index, name, position))
+
     def leftovers(self) -> None:
         """Complain about script entries the round never asked for."""
         key = ("rounds", self.index)
         if self.rerolls:
-            raise self.error(key + ("rerolls",), f"{len(self.rerolls)} scripted reroll(s) never happened: {self.rerolls}")
+            first = len(self.round.rerolls) - len(self.rerolls)
+            raise self.error(key + ("rerolls", first), f"{len(self.rerolls)} scripted reroll(s) never happened: {self.rerolls}")
         if self.tests:
-            raise self.error(key + ("chance",), f"{len(self.tests)} scripted chance test(s) never happened: {self.tests}")
+            first = len(self.round.chance) - len(self.tests)
+            raise self.error(key + ("chance", first), f"{len(self.tests)} scripted chance test(s) never happened: {self.tests}")
         if self.choices:
             position, choice = self.choices[0]
             raise self.error(key + ("choices", position), f"the engine never asked for the choice {choice.describe()}")
@@ -171,11 +180,13 @@ class ScriptedChance:
         top: list[CardDef] = []
         for index, card_id in enumerate(script.scenario.market):
             if card_id not in script.rules.by_id:
-                raise ScenarioError([script.doc.problem(("market", index), f"no card with id '{card_id}' in the variant")])
+                hint = did_you_mean(card_id, script.rules.by_id)
+                raise ScenarioError([script.doc.problem(("market", index), f"no card with id '{card_id}' in the variant{hint}")])
             if not rest[card_id]:
                 copies = sum(1 for c in script.rules.deck if c.id == card_id)
+                times = "copy" if copies == 1 else "copies"
                 raise ScenarioError(
-                    [script.doc.problem(("market", index), f"'{card_id}' is listed more often than its {copies} copies")]
+                    [script.doc.problem(("market", index), f"'{card_id}' is listed more often than the variant has {times} ({copies})")]
                 )
             rest[card_id] -= 1
             top.append(script.rules.by_id[card_id])
@@ -195,16 +206,17 @@ class ScriptedChance:
         roll, key = script.round.roll, ("rounds", script.index, "roll")
         if len(roll) != count:
             raise script.error(key, f"the roll needs {count} dice, got {len(roll)}")
-        return [script.face(value, key) for value in roll]
+        return [script.face(value, key + (i,)) for i, value in enumerate(roll)]
 
     def reroll(self, sides: int) -> int:
         script = self.script
         if not script.rerolls:
             raise script.error(
                 ("rounds", script.index, "rerolls"),
-                "too few rerolls: a die showing 1 is rerolled but the script has no more rerolls this round",
+                f"seat {script.game.starting_player} (the starting player) rerolls a die showing 1, "
+                "but the script has too few rerolls: no more this round",
             )
-        return script.face(script.rerolls.pop(0), ("rounds", script.index, "rerolls"))
+        return script.pop(script.rerolls, "rerolls")
 
     def test(self, sides: int) -> int:
         script = self.script
@@ -213,7 +225,7 @@ class ScriptedChance:
                 ("rounds", script.index, "chance"),
                 "too few chance results: a chance test is rolled but the script has no more this round",
             )
-        return script.face(script.tests.pop(0), ("rounds", script.index, "chance"))
+        return script.pop(script.tests, "chance")
 
 
 class ScriptedDecider:
@@ -266,7 +278,7 @@ def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
     script = _Script(scenario, doc, rules)
     chance = ScriptedChance(script)
     deciders = [ScriptedDecider(script, seat) for seat in range(scenario.players)]
-    game = Game(rules, scenario.players, chance)
+    game = script.game = Game(rules, scenario.players, chance)
     for index, scripted in enumerate(scenario.rounds):
         if game.is_over:
             raise ScenarioError(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Iterator, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Strict, Tag, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Strict, Tag, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 Resource = Literal["coins", "hearts", "stars"]
@@ -22,7 +22,7 @@ GUIDES: tuple[str, ...] = ("in", "out", "chance-it")
 
 Count = Annotated[int, Strict(), Field(ge=0, le=1_000_000)]
 Positive = Annotated[int, Strict(), Field(ge=1, le=1_000_000)]
-Amounts = Annotated[dict[Resource, Count], Field(min_length=1)]
+Amounts = dict[Resource, Count]
 
 CARD_ID = r"^[a-z0-9][a-z0-9_-]*$"
 WHEN = r"^(flash|chance-it|die-[0-9]+)$"
@@ -63,7 +63,25 @@ class Tokens(Model):
         return self.small + self.big * self.big_value
 
 
-SupplyEntry = Union[Tokens, Literal["unlimited"]]
+def by_kind(value: Any) -> str:
+    """Tag a value by its YAML kind, so a union reports only the branch the designer meant."""
+    if isinstance(value, str):
+        return "word"
+    if isinstance(value, (dict, BaseModel)):
+        return "mapping"
+    if isinstance(value, list):
+        return "list"
+    return "number"
+
+
+SupplyEntry = Annotated[
+    Union[Annotated[Tokens, Tag("mapping")], Annotated[Literal["unlimited"], Tag("word")]],
+    Discriminator(by_kind, custom_error_type="supply", custom_error_message="expected `unlimited` or {small, big, big_value}"),
+]
+OutEntry = Annotated[
+    Union[Annotated[Count, Tag("number")], Annotated[Literal["all_out"], Tag("word")]],
+    Discriminator(by_kind, custom_error_type="out_entry", custom_error_message="expected a number of coins or all_out"),
+]
 
 
 class Supply(Model):
@@ -89,7 +107,7 @@ class Dice(Model):
 class Sheet(Model):
     """One stakes sheet: what out-players take and in-players pay, by how many chose each."""
 
-    out: tuple[Union[Count, Literal["all_out"]], ...] = Field(
+    out: tuple[OutEntry, ...] = Field(
         description="out[k-1]: coins each out-player takes when k played OUT; the last entry is all_out."
     )
     in_: tuple[Count, ...] = Field(alias="in", description="in[m-1]: coins each in or chance-it player pays when m are in.")
@@ -116,19 +134,29 @@ class End(Model):
 # --- effects ----------------------------------------------------------------------------------------------------
 
 
-class Gain(Model):
+class _Amounts(Model):
+    @field_validator("*", check_fields=False)
+    @classmethod
+    def not_empty(cls, value: Any) -> Any:
+        """An effect names at least one resource (checked after the resources themselves)."""
+        if isinstance(value, dict) and not value:
+            raise ValueError("name at least one resource, for example {hearts: 1}")
+        return value
+
+
+class Gain(_Amounts):
     """Take resources from the supply (a limited supply gives only what is left)."""
 
     gain: Amounts
 
 
-class Lose(Model):
+class Lose(_Amounts):
     """Return resources to the supply (you lose only what you have)."""
 
     lose: Amounts
 
 
-class OthersLose(Model):
+class OthersLose(_Amounts):
     """Every other participant of the action round loses resources (the knife)."""
 
     others_lose: Amounts
@@ -195,8 +223,16 @@ class Card(Model):
     when: Annotated[str, Field(pattern=WHEN)] = Field(description="flash, chance-it or die-N.")
     cost: Count = Field(0, description="Coins paid to buy it.")
     copies: Annotated[int, Strict(), Field(ge=1, le=100)] = Field(1, description="Copies in the market pile.")
-    effects: tuple[Effect, ...] = Field(min_length=1, description="What the card does.")
+    effects: tuple[Effect, ...] = Field(description="What the card does (at least one effect).")
     text: str | None = Field(None, description="Optional rules text for printing.")
+
+    @field_validator("effects")
+    @classmethod
+    def has_effects(cls, effects: tuple) -> tuple:
+        """A card does something (checked after its effects are valid)."""
+        if not effects:
+            raise ValueError("a card needs at least one effect")
+        return effects
 
     @property
     def face(self) -> int | None:
