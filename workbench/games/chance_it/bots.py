@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from workbench.games.chance_it.engine import Game, MarketMove
+from workbench.games.chance_it.engine import MarketMove, View
 from workbench.games.chance_it.rules import CardDef
 
 
@@ -20,11 +20,11 @@ class RandomBot:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def guide(self, game: Game, seat: int, options: tuple[str, ...]) -> str:
+    def guide(self, view: View, options: tuple[str, ...]) -> str:
         return options[int(self.rng.random() * len(options))]
 
-    def market(self, game: Game, seat: int, options: tuple[MarketMove, ...]) -> MarketMove:
+    def market(self, view: View, options: tuple[MarketMove, ...]) -> MarketMove:
         return options[int(self.rng.random() * len(options))]
 
-    def use(self, game: Game, seat: int, options: tuple[CardDef, ...]) -> CardDef:
+    def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
         return options[int(self.rng.random() * len(options))]

@@ -11,6 +11,7 @@ The normative reading of the rulebook this follows is written out in the README
 
 from __future__ import annotations
 
+import random
 from typing import Any, Callable, Protocol, Sequence
 
 from workbench.errors import IllegalDecision
@@ -28,22 +29,25 @@ MarketMove = tuple[str, str]
 
 
 class Decider(Protocol):
-    """Makes every choice for one seat. Each method gets the legal options and returns one."""
+    """Makes every choice for one seat. Each method gets the seat's view and the legal options, and returns one."""
 
-    def guide(self, game: Game, seat: int, options: tuple[str, ...]) -> str:
+    def guide(self, view: View, options: tuple[str, ...]) -> str:
         """Pick a guide card: ``in``, ``out`` or ``chance-it`` (only ``in`` when forced)."""
 
-    def market(self, game: Game, seat: int, options: tuple[MarketMove, ...]) -> MarketMove:
+    def market(self, view: View, options: tuple[MarketMove, ...]) -> MarketMove:
         """Buy or discard one face-up card."""
 
-    def use(self, game: Game, seat: int, options: tuple[CardDef, ...]) -> CardDef:
+    def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
         """Pick which of several eligible cards (of different ids) to use."""
 
 
 class Player:
-    """One seat's state."""
+    """One seat's state, and what it did this game (for the statistics)."""
 
-    __slots__ = ("seat", "res", "tableau", "eliminated", "forced_in", "guide")
+    __slots__ = (
+        "seat", "res", "tableau", "eliminated", "forced_in", "guide",
+        "picks", "forced_rounds", "stakes_paid", "stakes_hearts", "stakes_received", "bought", "eliminated_round",
+    )
 
     def __init__(self, seat: int, start: tuple[int, ...]):
         self.seat = seat
@@ -52,21 +56,90 @@ class Player:
         self.eliminated = False
         self.forced_in = False  # must play IN this coming round
         self.guide: str | None = None  # the guide played this round
+        self.picks = [0, 0, 0]  # rounds played in, out, chance-it
+        self.forced_rounds = 0  # rounds in which the seat was forced to play in
+        self.stakes_paid = 0  # coins paid as stakes
+        self.stakes_hearts = 0  # hearts paid as stakes for want of coins
+        self.stakes_received = 0  # coins taken as an out-player
+        self.bought: list[str] = []  # ids of the cards bought, in order
+        self.eliminated_round: int | None = None
+
+    coins = property(lambda self: self.res[COINS], doc="Coins held.")
+    hearts = property(lambda self: self.res[HEARTS], doc="Hearts held.")
+    stars = property(lambda self: self.res[STARS], doc="Stars held.")
+
+    def copy(self) -> Player:
+        """An independent copy (for lookahead)."""
+        other = Player.__new__(Player)
+        for name in Player.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.res = list(self.res)
+        other.tableau = list(self.tableau)
+        other.picks = list(self.picks)
+        other.bought = list(self.bought)
+        other.guide = None
+        return other
+
+
+class PlayerView:
+    """Read-only public state of one seat."""
+
+    __slots__ = ("_player",)
+
+    def __init__(self, player: Player):
+        self._player = player
+
+    seat = property(lambda self: self._player.seat, doc="The seat.")
+    coins = property(lambda self: self._player.res[COINS], doc="Coins held.")
+    hearts = property(lambda self: self._player.res[HEARTS], doc="Hearts held.")
+    stars = property(lambda self: self._player.res[STARS], doc="Stars held.")
+    eliminated = property(lambda self: self._player.eliminated, doc="Out of the game.")
+    forced_in = property(lambda self: self._player.forced_in, doc="Must play IN this round.")
 
     @property
-    def coins(self) -> int:
-        """Coins held."""
-        return self.res[COINS]
+    def tableau(self) -> tuple[CardDef, ...]:
+        """The cards in front of the seat (face up)."""
+        return tuple(self._player.tableau)
+
+
+class View:
+    """What one seat may see when it decides: public state, its own state and the dice, never the chance source.
+
+    Guides chosen by others this round stay hidden until revealed, and the order of the
+    face-down pile is not shown (:meth:`sample` reshuffles it).
+    """
+
+    __slots__ = ("_game", "seat", "players")
+
+    def __init__(self, game: Game, seat: int, players: tuple[PlayerView, ...]):
+        self._game = game
+        self.seat = seat
+        self.players = players
+
+    me = property(lambda self: self.players[self.seat], doc="The deciding seat's own state.")
+    rules = property(lambda self: self._game.rules, doc="The compiled rules.")
+    round = property(lambda self: self._game.round, doc="The round being played (1 for the first).")
+    dice = property(lambda self: self._game.dice, doc="This round's roll, sorted.")
+    starting_player = property(lambda self: self._game.starting_player, doc="The seat that rolled.")
+    pile_size = property(lambda self: len(self._game.pile), doc="Cards left in the face-down pile.")
 
     @property
-    def hearts(self) -> int:
-        """Hearts held."""
-        return self.res[HEARTS]
+    def market(self) -> tuple[CardDef, ...]:
+        """The face-up market cards."""
+        return tuple(self._game.market)
 
     @property
-    def stars(self) -> int:
-        """Stars held."""
-        return self.res[STARS]
+    def discard(self) -> tuple[CardDef, ...]:
+        """The discard pile (face up)."""
+        return tuple(self._game.discard)
+
+    def sample(self, rng: random.Random) -> Game:
+        """A copy of the game for lookahead, with the face-down pile reshuffled by ``rng``.
+
+        During a guide choice the copy is rewound to the start of this round (same dice),
+        so ``copy.play_round(chance, deciders, roll=copy.dice)`` plays the round out.
+        """
+        return self._game.copy(rng)
 
 
 class Game:
@@ -91,12 +164,43 @@ class Game:
         self.events: list[dict[str, Any]] | None = [] if log else None
         #: Called after every step with the game; a test hook, None in production runs.
         self.after_step: Callable[[Game], None] | None = None
+        self.dice: tuple[int, ...] = ()  # this round's roll, sorted
+        self.choosing = False  # guides are being chosen: a copy rewinds to the round's start
+        self.peak = [0] * len(RESOURCES)  # most of each resource held by the players together
+        self.dry = [False] * len(RESOURCES)  # whether each limited supply ever ran out
+        self.trajectory: list[tuple[int, ...]] = []  # per round: coins, hearts, stars of the living, and their number
+        self.views = self._make_views()
         self._lay_out(chance)
 
-    @classmethod
-    def from_variant(cls, variant: Variant, players: int, chance: ChanceSource, *, log: bool = True) -> Game:
-        """Set up a game of a validated variant."""
-        return cls(compile_variant(variant), players, chance, log=log)
+    def _make_views(self) -> tuple[View, ...]:
+        players = tuple(PlayerView(p) for p in self.players)
+        return tuple(View(self, seat, players) for seat in range(len(self.players)))
+
+    def copy(self, rng: random.Random | None = None) -> Game:
+        """An independent copy without log or hook; ``rng`` reshuffles the face-down pile.
+
+        A copy taken while guides are chosen is rewound to the start of the round.
+        """
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.players = [p.copy() for p in self.players]
+        other.supply = list(self.supply)
+        other.pile = list(self.pile)
+        if rng is not None:
+            rng.shuffle(other.pile)
+        other.market = list(self.market)
+        other.discard = list(self.discard)
+        other.winners = list(self.winners)
+        other.events = None
+        other.after_step = None
+        other.peak = list(self.peak)
+        other.dry = list(self.dry)
+        other.trajectory = list(self.trajectory)
+        other.views = other._make_views()
+        if self.choosing:
+            other.round -= 1
+            other.choosing = False
+        return other
 
     # --- queries --------------------------------------------------------------------------------------------
 
@@ -146,11 +250,14 @@ class Game:
 
     # --- playing --------------------------------------------------------------------------------------------
 
-    def play_round(self, chance: ChanceSource, deciders: Sequence[Decider]) -> None:
-        """Play one round: roll, guides, stakes, action round, then pass the starting player."""
+    def play_round(self, chance: ChanceSource, deciders: Sequence[Decider], *, roll: Sequence[int] | None = None) -> None:
+        """Play one round: roll, guides, stakes, action round, then pass the starting player.
+
+        ``roll`` replaces the starting player's roll (a lookahead replaying a known round).
+        """
         if self.is_over:
             raise RuntimeError("the game is over")
-        _Round(self, chance, deciders).play()
+        _Round(self, chance, deciders).play(roll)
 
     def play(self, chance: ChanceSource, deciders: Sequence[Decider]) -> None:
         """Play rounds until the game ends."""
@@ -163,8 +270,9 @@ class Game:
         """Take from the supply; a limited supply gives only what is left (rule 11)."""
         left = self.supply[resource]
         if left is not None:
-            if amount > left:
+            if amount >= left:
                 amount = left
+                self.dry[resource] = True
             self.supply[resource] = left - amount
         player.res[resource] += amount
         return amount
@@ -192,6 +300,7 @@ class Game:
                 supply[resource] += amount
             player.res[resource] = 0
         player.eliminated = True
+        player.eliminated_round = self.round
         player.forced_in = False
         self.discard.extend(player.tableau)
         player.tableau = []
@@ -228,6 +337,39 @@ class Game:
             if self.pile:
                 self._lay_out(chance)
 
+    def market_moves(self, player: Player) -> tuple[MarketMove, ...]:
+        """The legal market moves: buy what the player can afford, or discard any face-up card."""
+        kinds = dict.fromkeys(self.market)  # copies of a card are one compiled object
+        coins = player.res[COINS]
+        return tuple((BUY, card.id) for card in kinds if card.cost <= coins) + tuple((DISCARD, card.id) for card in kinds)
+
+    def take(self, player: Player, move: MarketMove, chance: ChanceSource) -> CardDef | None:
+        """Carry out a legal market move (rules 8 and 9); returns a bought flash card, whose effects are due."""
+        action, card_id = move
+        market = self.market
+        card = next(card for card in market if card.id == card_id)
+        market.remove(card)
+        if action == DISCARD:
+            self.discard.append(card)
+            self.log("discard", seat=player.seat, card=card.id)
+            self.refill(chance)
+            return None
+        self.lose(player, COINS, card.cost)
+        player.bought.append(card.id)
+        self.log("buy", seat=player.seat, card=card.id, cost=card.cost)
+        self.refill(chance)
+        if card.kind == "flash":
+            self.discard.append(card)
+            return card
+        player.tableau.append(card)
+        return None
+
+    def apply_effects(self, effects: Effects, player: Player, chance: ChanceSource, deciders: Sequence[Decider]) -> None:
+        """Apply effects outside a round in progress (a lookahead's bought flash card); every living player takes part."""
+        rnd = _Round(self, chance, deciders)
+        rnd.participants = self.alive()
+        rnd.apply(effects, player)
+
     def _lay_out(self, chance: ChanceSource) -> None:
         pile = self.pile
         self.market = [pile.pop() for _ in range(min(self.rules.face_up, len(pile)))]
@@ -248,18 +390,23 @@ class _Round:
         self.used: dict[int, set[int]] = {}  # seat -> tableau positions used this round
         self.owned_before: dict[int, int] = {}  # seat -> tableau size at round start
 
-    def play(self) -> None:
+    def play(self, roll: Sequence[int] | None) -> None:
         game, rules = self.game, self.rules
         game.round += 1
         alive = game.alive()
-        roll = sorted(self.chance.roll(rules.dice_count, rules.sides))
-        game.log("roll", seat=game.starting_player, dice=roll)
+        dice = sorted(self.chance.roll(rules.dice_count, rules.sides) if roll is None else roll)
+        game.dice = tuple(dice)
+        game.log("roll", seat=game.starting_player, dice=dice)
         self.choose_guides(alive)
-        if self.stakes(alive) and self.action_round(roll):
+        if self.stakes(alive) and self.action_round(dice):
             self.chance_it_action()
+        living = game.alive()
+        game.trajectory.append(
+            (*(sum(p.res[r] for p in living) for r in range(len(RESOURCES))), len(living))
+        )
         if not game.is_over:
             if game.round >= rules.max_rounds:
-                game.finish("max_rounds", game.alive())
+                game.finish("max_rounds", living)
             else:
                 self.pass_starting_player()
 
@@ -267,6 +414,11 @@ class _Round:
         """End of a step: check the end (rule 13), run the test hook; True when play goes on."""
         game = self.game
         game.check_end()
+        peak, supply = game.peak, game.supply
+        for r, total in enumerate(self.rules.supply):
+            held = total - supply[r] if total is not None else sum(p.res[r] for p in game.players)
+            if held > peak[r]:
+                peak[r] = held
         if game.after_step is not None:
             game.after_step(game)
         return not game.is_over
@@ -275,16 +427,21 @@ class _Round:
 
     def choose_guides(self, alive: list[Player]) -> None:
         game = self.game
+        game.choosing = True
         for player in alive:
             options = FORCED if player.forced_in else GUIDES
-            guide = self.deciders[player.seat].guide(game, player.seat, options)
+            guide = self.deciders[player.seat].guide(game.views[player.seat], options)
             if guide not in options:
                 why = "is forced to play in" if player.forced_in else f"must pick one of {', '.join(GUIDES)}"
                 raise IllegalDecision(game.round, player.seat, f"cannot play {guide!r}: the seat {why}")
             player.guide = guide
-        chancers = [p for p in alive if p.guide == CHANCE_IT]
-        forced = len(chancers) >= self.rules.forced_in_after
+        game.choosing = False
+        chancers = sum(1 for p in alive if p.guide == CHANCE_IT)
+        forced = chancers >= self.rules.forced_in_after
         for player in alive:
+            player.picks[GUIDES.index(player.guide)] += 1
+            if player.forced_in:
+                player.forced_rounds += 1
             player.forced_in = forced and player.guide == CHANCE_IT
         game.log(
             "guides",
@@ -312,11 +469,14 @@ class _Round:
             take = out_sheet[len(outs) - 1]
             for player in outs:
                 got = game.gain(player, COINS, take)
+                player.stakes_received += got
                 game.log("stakes", seat=player.seat, coins=got, hearts=0)
         pay = in_sheet[len(ins) - 1]
         for player in ins:
             coins = game.lose(player, COINS, pay)
             hearts = game.lose(player, HEARTS, pay - coins) if pay > coins else 0
+            player.stakes_paid += coins
+            player.stakes_hearts += hearts
             game.log("stakes", seat=player.seat, coins=-coins, hearts=-hearts)
             game.settle(player)
         self.participants = [p for p in ins if not p.eliminated]
@@ -376,7 +536,7 @@ class _Round:
         if len(distinct) == 1:
             return eligible[0]
         options = tuple(tableau[i] for i in distinct.values())
-        choice = self.deciders[player.seat].use(self.game, player.seat, options)
+        choice = self.deciders[player.seat].use(self.game.views[player.seat], options)
         if choice not in options:
             names = ", ".join(card.id for card in options)
             raise IllegalDecision(self.game.round, player.seat, f"cannot use {_card_id(choice)}: the eligible cards are {names}")
@@ -426,34 +586,16 @@ class _Round:
         """Buy one face-up card or discard one (rules 8 and 9)."""
         game = self.game
         game.refill(self.chance)
-        market = game.market
-        if not market:
+        if not game.market:
             game.log("market_empty", seat=player.seat)
             return
-        kinds = dict.fromkeys(market)  # copies of a card are one compiled object
-        coins = player.res[COINS]
-        options = tuple((BUY, card.id) for card in kinds if card.cost <= coins) + tuple(
-            (DISCARD, card.id) for card in kinds
-        )
-        move = self.deciders[player.seat].market(game, player.seat, options)
+        options = game.market_moves(player)
+        move = self.deciders[player.seat].market(game.views[player.seat], options)
         if move not in options:
             raise IllegalDecision(game.round, player.seat, self.explain_market(player, move))
-        action, card_id = move
-        card = next(card for card in market if card.id == card_id)
-        market.remove(card)
-        if action == DISCARD:
-            game.discard.append(card)
-            game.log("discard", seat=player.seat, card=card.id)
-            game.refill(self.chance)
-            return
-        game.lose(player, COINS, card.cost)
-        game.log("buy", seat=player.seat, card=card.id, cost=card.cost)
-        game.refill(self.chance)
-        if card.kind == "flash":
-            game.discard.append(card)
-            self.apply(card.effects, player)
-        else:
-            player.tableau.append(card)
+        flash = game.take(player, move, self.chance)
+        if flash is not None:
+            self.apply(flash.effects, player)
 
     def explain_market(self, player: Player, move: Any) -> str:
         """Why a market move is not allowed, in the designer's words."""

@@ -17,7 +17,7 @@ from pydantic import Field, Strict, model_validator
 
 from workbench.errors import IllegalDecision, Problem, ScenarioError
 from workbench.expect import count_checks, mismatches
-from workbench.games.chance_it.engine import BUY, DISCARD, Game, MarketMove
+from workbench.games.chance_it.engine import BUY, DISCARD, Game, MarketMove, View
 from workbench.games.chance_it.rules import CardDef, Rules
 from workbench.games.chance_it.schema import Guide, Model, Resource
 from workbench.loading import Document, did_you_mean
@@ -235,10 +235,10 @@ class ScriptedDecider:
         self.script = script
         self.seat = seat
 
-    def guide(self, game: Game, seat: int, options: tuple[str, ...]) -> str:
+    def guide(self, view: View, options: tuple[str, ...]) -> str:
         script = self.script
-        script.last_key = ("rounds", script.index, "guides", seat)
-        return script.round.guides[seat]
+        script.last_key = ("rounds", script.index, "guides", self.seat)
+        return script.round.guides[self.seat]
 
     def _next(self, wanted: str, what: str) -> Choice:
         script = self.script
@@ -258,12 +258,12 @@ class ScriptedDecider:
             raise script.error(script.last_key, f"seat {self.seat} must {what}, but the script says {choice.describe()}")
         return choice
 
-    def market(self, game: Game, seat: int, options: tuple[MarketMove, ...]) -> MarketMove:
-        market = ", ".join(card.id for card in game.market)
+    def market(self, view: View, options: tuple[MarketMove, ...]) -> MarketMove:
+        market = ", ".join(card.id for card in view.market)
         choice = self._next("market", f"buy or discard a card (market: {market})")
         return (BUY, choice.buy) if choice.buy is not None else (DISCARD, choice.discard)
 
-    def use(self, game: Game, seat: int, options: tuple[CardDef, ...]) -> CardDef | str:
+    def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef | str:
         names = ", ".join(card.id for card in options)
         choice = self._next("use", f"choose which card to use ({names})")
         return next((card for card in options if card.id == choice.use), choice.use)
