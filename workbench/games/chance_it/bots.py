@@ -1,15 +1,258 @@
-"""Bots: deciders that choose for a seat from their own random stream.
+"""Bots: deciders that choose for a seat from what its :class:`View` shows and their own random stream.
 
-A bot never sees the engine's chance source, only the game it is shown and the
-legal options it is offered.
+A bot never sees the engine's chance source. Three policies:
+
+- ``random``: uniform over the legal options.
+- ``heuristic``: a value model. A star is worth ``star``, a coin ``coin``, a heart
+  ``heart``, and every heart below ``min_hearts`` costs ``danger`` more; losing the last
+  heart costs everything the bot holds. Since the dice are rolled before guides are
+  chosen, the bot adds up what playing IN would bring with these dice (board effects,
+  its cards, market actions, the stakes it expects to pay) and compares it with the coins
+  OUT would take; CHANCE IT adds its action and cards, less the risk of being forced IN.
+  A card is worth what its effects are worth, times how often it should fire over the
+  next ``horizon`` rounds. It buys the card whose worth beats its price by the most (never
+  dipping below ``reserve`` coins) and otherwise discards the card most useful to others.
+- ``search``: Monte Carlo lookahead. For each guide (and the best few market moves) it
+  plays ``playouts`` sampled continuations of ``depth`` rounds with heuristic players on
+  copies of the game (the face-down pile reshuffled: no peeking), scoring each by who
+  wins, or who leads on stars and hearts when the lookahead stops. The same sampled
+  futures are used for every option (common random numbers), so the comparison is fair.
 """
 
 from __future__ import annotations
 
+import math
 import random
+from functools import lru_cache
+from typing import Any, Sequence
 
-from workbench.games.chance_it.engine import MarketMove, View
-from workbench.games.chance_it.rules import CardDef
+from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.engine import BUY, CHANCE_IT, HANDLERS, IN, OUT, Game, MarketMove, View
+from workbench.games.chance_it.rules import ALL_OUT, COINS, HEARTS, STARS, CardDef, Effects, Rules
+from workbench.games.chance_it.schema import POLICIES, Persona
+
+_NAMES = {handler: name for name, handler in HANDLERS.items()}
+#: Expected outcome of effects: coins, hearts, stars, market actions, hearts the others lose.
+Vector = tuple[float, float, float, float, float]
+_ZERO: Vector = (0.0, 0.0, 0.0, 0.0, 0.0)
+BUILTIN: dict[str, Persona] = {name: Persona(policy=name) for name in POLICIES}
+
+
+def _add(a: Vector, b: Vector, times: float = 1.0) -> Vector:
+    return (a[0] + b[0] * times, a[1] + b[1] * times, a[2] + b[2] * times, a[3] + b[3] * times, a[4] + b[4] * times)
+
+
+def outcome(effects: Effects, sides: int) -> Vector:
+    """The expected outcome of compiled effects; a chance test weighs its branches by their odds."""
+    total = _ZERO
+    for handler, argument in effects:
+        name = _NAMES[handler]
+        if name in ("gain", "lose"):
+            sign = 1 if name == "gain" else -1
+            delta = [0.0] * 3
+            for resource, amount in argument:
+                delta[resource] += sign * amount
+            total = _add(total, (delta[0], delta[1], delta[2], 0.0, 0.0))
+        elif name == "others_lose":
+            total = _add(total, (0.0, 0.0, 0.0, 0.0, float(dict(argument).get(HEARTS, 0))))
+        elif name == "market":
+            total = _add(total, (0.0, 0.0, 0.0, 1.0, 0.0))
+        elif name == "chance":
+            need, then, otherwise = argument
+            p = max(0, sides - need + 1) / sides
+            total = _add(_add(total, outcome(then, sides), p), outcome(otherwise, sides), 1 - p)
+    return total
+
+
+class _Model:
+    """A persona's value model for one set of rules, computed once.
+
+    Only hearts are valued non-linearly (danger below ``min_hearts``, ruin at 0), so an
+    outcome is kept as two numbers: its linear worth and its heart change. Rerolled dice
+    are averaged over the heart changes they may bring.
+    """
+
+    def __init__(self, persona: Persona, rules: Rules):
+        self.p = persona
+        self.rules = rules
+        sides, count = rules.sides, rules.dice_count
+        self.market_worth = 0.6 * persona.star  # a market action: a chance at a good card
+        self.knife = 0.2 * persona.heart  # an opponent losing a heart
+        face = [outcome(rules.board[f], sides) if f else _ZERO for f in range(sides + 1)]
+        self.face = [self.split(v) for v in face]  # (worth, hearts, knives) per face
+        #: a rerolled die shows each face but 1, equally likely: the mean worth, and the heart changes
+        rerolled = [self.face[f] for f in range(2, sides + 1)]
+        self.reroll_worth = sum(w for w, _, _ in rerolled) / len(rerolled)
+        self.reroll_knives = sum(k for _, _, k in rerolled) / len(rerolled)
+        self.reroll_hearts = [h for _, h, _ in rerolled]
+        self.chance_it = self.split(outcome(rules.chance_it, sides))
+        self.all_out = self.split(outcome(rules.all_out, sides))
+        p_face = 1 - ((sides - 1) / sides) ** count  # a face shows on at least one die
+        self.card: dict[str, tuple[float, float, float]] = {}
+        self.card_now: dict[str, float] = {}
+        self.card_worth: dict[str, float] = {}
+        for card in rules.cards:
+            parts = self.card[card.id] = self.split(outcome(card.effects, sides))
+            now = self.card_now[card.id] = parts[0] + persona.heart * parts[1] + self.knife * parts[2] * 2
+            often = 1.0 if card.kind == "flash" else p_face * 0.6 * persona.horizon if card.kind == "die" else 0.3 * persona.horizon
+            self.card_worth[card.id] = now * often
+        self._typical = min(4, rules.max_players)  # a table size for judging dice in general
+        self._pull: dict[tuple[int, ...], float] = {}  # dice -> how likely others play IN
+        #: what being forced IN next round costs: the OUT choice it takes away, averaged over rolls
+        self.forced_cost = self._forced_cost()
+
+    def split(self, v: Vector) -> tuple[float, float, float]:
+        """An expected outcome as (linear worth, heart change, hearts the others lose)."""
+        p = self.p
+        return (p.coin * v[0] + p.star * v[2] + self.market_worth * v[3], v[1], v[4])
+
+    def hearts_worth(self, hearts: float, holding: float) -> float:
+        """Value of ending with ``hearts``; at 0 the bot loses everything it holds."""
+        p = self.p
+        if hearts <= 0:
+            return -holding - 10 * p.star
+        return p.heart * hearts - p.danger * max(0.0, p.min_hearts - hearts)
+
+    def guide_values(
+        self,
+        dice: Sequence[int],
+        coins: int,
+        hearts: int,
+        stars: int,
+        tableau: Sequence[CardDef],
+        alive: int,
+        others: float | None = None,
+    ) -> dict[str, float]:
+        """What each guide is worth in this position with these dice.
+
+        ``others`` is the chance that another player plays IN (by default judged from the dice).
+        """
+        rules, p = self.rules, self.p
+        p_in = self.others_play_in(dice) if others is None else others
+        others_in = round(p_in * (alive - 1))
+        everybody_out = (1 - p_in) ** (alive - 1)
+        holding = p.star * stars + p.coin * coins
+        knife = self.knife * others_in
+
+        out_sheet, in_sheet = rules.stakes[alive]
+        take = out_sheet[min(alive - 2, alive - 1 - others_in)]  # with at least one other IN
+        w, h, _ = self.all_out
+        value_out = everybody_out * (w + self.hearts_worth(hearts + h, holding)) + (1 - everybody_out) * (
+            p.coin * take + self.hearts_worth(hearts, holding)
+        )
+
+        pay = in_sheet[others_in]  # stakes come first
+        worth, change, knives, rerolls = -p.coin * min(pay, coins), -max(0, pay - coins), 0.0, 0
+        usable = [card for card in tableau if card.kind == "die"]
+        for face in dice:
+            w, h, k = self.face[face]
+            worth, change, knives = worth + w, change + h, knives + k
+            if usable:
+                best = max((c for c in usable if c.face == face), key=lambda c: self.card_now[c.id], default=None)
+                if best is not None:
+                    usable.remove(best)
+                    w, h, k = self.card[best.id]
+                    worth, change, knives = worth + w, change + h, knives + k
+            if face in rules.reroll_faces:
+                rerolls += 1
+                worth, knives = worth + self.reroll_worth, knives + self.reroll_knives
+        value_in = worth + knife * knives + self.over_rerolls(hearts + change, rerolls, holding)
+
+        w, h, k = self.chance_it
+        for card in tableau:
+            if card.kind == CHANCE_IT:
+                cw, ch, ck = self.card[card.id]
+                if cw + p.heart * ch > 0:  # the best chance-it card, roughly
+                    w, h, k = w + cw, h + ch, k + ck
+                    break
+        value_chance = (
+            worth + w + knife * (knives + k) + self.over_rerolls(hearts + change + h, rerolls, holding)
+            + p.chance_it - (1 - 0.8 ** (alive - 1)) * self.forced_cost  # another CHANCE IT forces both IN
+        )
+        return {IN: value_in, OUT: value_out, CHANCE_IT: value_chance}
+
+    def over_rerolls(self, hearts: float, rerolls: int, holding: float) -> float:
+        """The worth of ending with ``hearts`` plus what ``rerolls`` rerolled dice do to them, on average.
+
+        One reroll is enumerated exactly (a heart-losing face matters); more are taken at their mean.
+        """
+        if not rerolls:
+            return self.hearts_worth(hearts, holding)
+        changes = self.reroll_hearts
+        hearts += (rerolls - 1) * sum(changes) / len(changes)
+        return sum(self.hearts_worth(hearts + c, holding) for c in changes) / len(changes)
+
+    def others_play_in(self, dice: Sequence[int]) -> float:
+        """How likely another player is to play IN with these dice: how good they look from a plain position."""
+        key = tuple(dice)
+        chance = self._pull.get(key)
+        if chance is None:
+            values = self.guide_values(dice, 5, 6, 0, (), self._typical, others=0.6)
+            chance = self._pull[key] = 1 / (1 + math.exp(-(values[IN] - values[OUT])))
+        return chance
+
+    def _forced_cost(self, samples: int = 200) -> float:
+        """What losing the free choice of guide costs on average: E[best of IN and OUT] - E[IN]."""
+        rng = random.Random(0)  # fixed: the same persona and rules always give the same bot
+        rules, total = self.rules, 0.0
+        self.forced_cost = 0.0
+        for _ in range(samples):
+            dice = sorted(rng.randint(1, rules.sides) for _ in range(rules.dice_count))
+            values = self.guide_values(dice, 5, max(self.p.min_hearts + 1, 4), 5, (), self._typical)
+            total += max(values[IN], values[OUT]) - values[IN]
+        return total / samples
+
+
+class HeuristicBot:
+    """Chooses by the persona's value model (see the module docstring)."""
+
+    __slots__ = ("persona", "rng", "_model")
+
+    def __init__(self, persona: Persona, rng: random.Random):
+        self.persona = persona
+        self.rng = rng
+        self._model: _Model | None = None
+
+    def model(self, rules: Rules) -> _Model:
+        """The value model for these rules (built on first use)."""
+        if self._model is None or self._model.rules is not rules:
+            self._model = _model_for(self.persona, rules)
+        return self._model
+
+    def guide(self, view: View, options: tuple[str, ...]) -> str:
+        if len(options) == 1:
+            return options[0]
+        values = self.guide_values(view)
+        return max(options, key=lambda g: values[g])
+
+    def guide_values(self, view: View) -> dict[str, float]:
+        """What each guide is worth to this seat, with this round's dice."""
+        me = view.me
+        alive = sum(1 for other in view.players if not other.eliminated)
+        return self.model(view.rules).guide_values(view.dice, me.coins, me.hearts, me.stars, me.tableau, alive)
+
+    def market(self, view: View, options: tuple[MarketMove, ...]) -> MarketMove:
+        return max(options, key=lambda move: self.move_value(view, move))
+
+    def move_value(self, view: View, move: MarketMove) -> float:
+        """What a market move is worth: a card's worth less its price, or denying a card to the others."""
+        model = self.model(view.rules)
+        action, card_id = move
+        card = view.rules.by_id[card_id]
+        if action == BUY:
+            if view.me.coins - card.cost < self.persona.reserve:
+                return -1e9
+            return model.card_worth[card_id] - self.persona.coin * card.cost
+        return 0.01 * model.card_worth[card_id]
+
+    def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
+        model = self.model(view.rules)
+        return max(options, key=lambda card: model.card_now[card.id])
+
+
+@lru_cache(maxsize=64)
+def _model_for(persona: Persona, rules: Rules) -> _Model:
+    return _Model(persona, rules)
 
 
 class RandomBot:
@@ -28,3 +271,117 @@ class RandomBot:
 
     def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
         return options[int(self.rng.random() * len(options))]
+
+
+class _First:
+    """A decider that plays a fixed first guide, then hands over to another decider."""
+
+    __slots__ = ("first", "then")
+
+    def __init__(self, first: str, then: Any):
+        self.first: str | None = first
+        self.then = then
+
+    def guide(self, view: View, options: tuple[str, ...]) -> str:
+        if self.first is not None:
+            first, self.first = self.first, None
+            return first
+        return self.then.guide(view, options)
+
+    def market(self, view: View, options: tuple[MarketMove, ...]) -> MarketMove:
+        return self.then.market(view, options)
+
+    def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
+        return self.then.use(view, options)
+
+
+class SearchBot:
+    """Monte Carlo lookahead over guides and the best few market moves (see the module docstring)."""
+
+    __slots__ = ("persona", "rng", "rollout", "candidates")
+
+    def __init__(self, persona: Persona, rng: random.Random, *, candidates: int = 3):
+        self.persona = persona
+        self.rng = rng
+        self.rollout = HeuristicBot(persona, rng)
+        self.candidates = candidates
+
+    def guide(self, view: View, options: tuple[str, ...]) -> str:
+        if len(options) == 1:
+            return options[0]
+        seeds = self._seeds()
+
+        def play(guide: str, seed: int) -> float:
+            game = view.sample(random.Random(seed))
+            chance, deciders = self._table(game, seed)
+            deciders[view.seat] = _First(guide, deciders[view.seat])
+            game.play_round(chance, deciders, roll=game.dice)
+            return self._finish(game, chance, deciders, view.seat)
+
+        return self._best(options, seeds, play)
+
+    def market(self, view: View, options: tuple[MarketMove, ...]) -> MarketMove:
+        if len(options) == 1:
+            return options[0]
+        ranked = sorted(options, key=lambda move: -self.rollout.move_value(view, move))[: self.candidates]
+        seeds = self._seeds()
+
+        def play(move: MarketMove, seed: int) -> float:
+            game = view.sample(random.Random(seed))
+            chance, deciders = self._table(game, seed)
+            player = game.players[view.seat]
+            flash = game.take(player, move, chance)
+            if flash is not None:
+                game.apply_effects(flash.effects, player, chance, deciders)
+            game.check_end()
+            return self._finish(game, chance, deciders, view.seat)
+
+        return self._best(tuple(ranked), seeds, play)
+
+    def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
+        return self.rollout.use(view, options)
+
+    def _seeds(self) -> list[int]:
+        return [self.rng.getrandbits(64) for _ in range(self.persona.playouts)]
+
+    def _best(self, options: Sequence[Any], seeds: list[int], play: Any) -> Any:
+        scores = [sum(play(option, seed) for seed in seeds) for option in options]
+        return options[max(range(len(options)), key=scores.__getitem__)]
+
+    def _table(self, game: Game, seed: int) -> tuple[RandomChance, list[Any]]:
+        rng = random.Random(seed ^ 0x5EED)
+        deciders: list[Any] = [HeuristicBot(self.persona, rng) for _ in game.players]
+        return RandomChance(rng), deciders
+
+    def _finish(self, game: Game, chance: RandomChance, deciders: list[Any], seat: int) -> float:
+        for _ in range(self.persona.depth):
+            if game.is_over:
+                break
+            game.play_round(chance, deciders)
+        return score(game, seat)
+
+
+def score(game: Game, seat: int) -> float:
+    """A seat's share of the win: 1/k among k winners of a finished game, else a soft lead on stars and hearts."""
+    if game.is_over:
+        return 1 / len(game.winners) if seat in game.winners else 0.0
+    if game.players[seat].eliminated:
+        return 0.0
+    strengths = {
+        p.seat: math.exp(0.5 * (p.res[STARS] + 0.3 * min(p.res[HEARTS], 6) + 0.05 * p.res[COINS]))
+        for p in game.players
+        if not p.eliminated
+    }
+    return strengths[seat] / sum(strengths.values())
+
+
+def make_bot(persona: Persona, rng: random.Random) -> Any:
+    """A decider for a persona."""
+    if persona.policy == "random":
+        return RandomBot(rng)
+    if persona.policy == "heuristic":
+        return HeuristicBot(persona, rng)
+    return SearchBot(persona, rng)
+
+
+__all__ = ["BUILTIN", "HeuristicBot", "RandomBot", "SearchBot", "make_bot", "outcome", "score"]

@@ -212,6 +212,57 @@ def iter_effects(effects: tuple[Effect, ...], key: tuple) -> Iterator[tuple[tupl
             yield from iter_effects(effect.chance.else_, key + (index, "chance", "else"))
 
 
+# --- bot personas ----------------------------------------------------------------------------------------------
+
+Weight = Annotated[float, Field(ge=-100, le=100)]
+POLICIES = ("random", "heuristic", "search")
+_SEARCH_ONLY = ("playouts", "depth")
+
+
+class Persona(Model):
+    """A bot for simulations: a policy and its parameters (see the README's "Bots")."""
+
+    policy: Literal["random", "heuristic", "search"] = Field(description="random, heuristic or search.")
+    star: Weight = Field(1.0, description="Value of a star.")
+    heart: Weight = Field(0.4, description="Value of a heart at or above min_hearts.")
+    coin: Weight = Field(0.25, description="Value of a coin.")
+    min_hearts: Annotated[int, Strict(), Field(ge=0, le=100)] = Field(3, description="Hearts below which the bot feels in danger.")
+    danger: Weight = Field(1.5, description="Extra cost of each heart missing below min_hearts.")
+    chance_it: Weight = Field(0.0, description="Extra liking for the CHANCE IT guide (a gambler's bias).")
+    horizon: Annotated[float, Field(ge=0, le=100)] = Field(5.0, description="Rounds over which a kept card is expected to pay.")
+    reserve: Annotated[int, Strict(), Field(ge=0, le=100)] = Field(0, description="Coins never spent on cards.")
+    playouts: Annotated[int, Strict(), Field(ge=1, le=10_000)] = Field(16, description="search: playouts per option.")
+    depth: Annotated[int, Strict(), Field(ge=0, le=200)] = Field(4, description="search: rounds played out after the decision.")
+
+    @model_validator(mode="after")
+    def parameters_fit_the_policy(self) -> Persona:
+        """Parameters belong to a policy: random takes none, playouts and depth are for search."""
+        given = self.model_fields_set - {"policy"}
+        if self.policy == "random" and given:
+            raise ValueError(f"the random policy takes no parameters (got {', '.join(sorted(given))})")
+        if self.policy == "heuristic" and given & set(_SEARCH_ONLY):
+            raise ValueError(f"{', '.join(sorted(given & set(_SEARCH_ONLY)))} only apply to the search policy")
+        return self
+
+
+Personas = dict[Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]*$", max_length=40)], Persona]
+
+
+class PersonaFile(Model):
+    """A file of bot personas, for ``--personas``."""
+
+    bots: Personas = Field(description="Persona name -> policy and parameters.")
+
+    @field_validator("bots")
+    @classmethod
+    def no_builtin_names(cls, bots: dict) -> dict:
+        """random, heuristic and search are built in; personas need other names."""
+        taken = sorted(set(bots) & set(POLICIES))
+        if taken:
+            raise ValueError(f"{', '.join(taken)} are built-in bot names; give the persona another name")
+        return bots
+
+
 # --- cards and the variant --------------------------------------------------------------------------------------
 
 
@@ -263,6 +314,7 @@ class Variant(Model):
     market: Market = Field(Market(), description="The market of face-up cards.")
     end: End = Field(End(), description="When the game ends.")
     cards: tuple[Card, ...] = Field(description="The market cards (inline, or paths of card files).")
+    bots: Personas = Field({}, description="Bot personas for simulations: name -> {policy, parameters}.")
 
     @model_validator(mode="after")
     def check_rules(self) -> Variant:
@@ -307,6 +359,8 @@ class Variant(Model):
             yield from self._check_effects(effects, ("board", face), board=True)
         yield from self._check_effects(self.all_out, ("all_out",))
         yield from self._check_effects(self.chance_it, ("chance_it",))
+        for name in sorted(set(self.bots) & set(POLICIES)):
+            yield ("bots", name), f"'{name}' is a built-in bot name; give the persona another name"
         first_index: dict[str, int] = {}
         for index, card in enumerate(self.cards):
             if card.id in first_index:
