@@ -84,3 +84,68 @@ def test_player_count_outside_the_variant_is_refused() -> None:
     rules = compile_variant(load_variant(BASE).variant)
     with pytest.raises(ValueError, match="3 to 6 players"):
         Game(rules, 7, RandomChance(stream(0, 0)))
+
+
+def _variant_with(tmp_path: Path, extra: str) -> Path:
+    path = tmp_path / "v.yaml"
+    path.write_text(f"extends: {ROOT / 'tests' / 'scenarios' / 'variant-test.yaml'}\n{extra}")
+    return path
+
+
+def test_a_chain_of_market_granting_flash_cards_stops_at_the_limit(tmp_path: Path) -> None:
+    from workbench.games.chance_it.engine import MAX_CHAINED_MARKETS
+
+    path = _variant_with(
+        tmp_path,
+        "market: {face_up: 2}\nboard: {1: [market], 2: [market], 3: [market], 4: [market], 5: [market], 6: [market]}\n"
+        "cards:\n  - {id: echo, name: Echo, when: flash, cost: 0, copies: 3, effects: [market, market, market]}\n",
+    )
+    rules = compile_variant(load_variant(path).variant)
+
+    class Buyer:  # always buys when it can: the worst case for a chain
+        def guide(self, view, options):
+            return options[0]
+
+        def market(self, view, options):
+            return options[0]
+
+        def use(self, view, options):
+            return options[0]
+
+    chance = RandomChance(stream(1, 0, "chance"))
+    game = Game(rules, 3, chance)
+    game.play_round(chance, [Buyer()] * 3)
+    events = game.events
+    limits = [i for i, e in enumerate(events) if e["type"] == "market_limit"]
+    assert limits, "the chain must hit the limit"
+    # between the chain's first buy and its limit, exactly the allowed number of market actions happened
+    first = next(i for i, e in enumerate(events) if e["type"] == "buy")
+    actions = [e for e in events[first + 1 : limits[0]] if e["type"] in ("buy", "discard", "market_empty")]
+    assert len(actions) == MAX_CHAINED_MARKETS
+    check_conservation(game)
+
+
+def test_no_reroll_once_every_participant_is_out(tmp_path: Path) -> None:
+    path = _variant_with(tmp_path, "board: {1: [{lose: {hearts: 20}}, reroll_ones]}\n")
+    rules = compile_variant(load_variant(path).variant)
+
+    class In:
+        def guide(self, view, options):
+            return "in" if view.seat < 2 else "out"
+
+        def market(self, view, options):
+            return options[0]
+
+        def use(self, view, options):
+            return options[0]
+
+    class Ones(RandomChance):
+        def roll(self, count, sides):
+            return [1] * count
+
+    chance = Ones(stream(1, 0, "chance"))
+    game = Game(rules, 3, chance)
+    game.play_round(chance, [In()] * 3)
+    kinds = [e["type"] for e in game.events]
+    assert kinds.count("eliminated") == 2 and "reroll" not in kinds
+    assert game.end_reason == "last_standing" and game.winners == [2]

@@ -3,9 +3,6 @@
 Each test writes a one-mutation copy of :data:`BASE` (a valid variant, the test variant of
 ``tests/scenarios/variant-test.yaml`` with a two-card market) into ``tmp_path``, loads it
 and checks the located problem: its file, line, dotted key path and message.
-
-Tests marked ``xfail(strict=True)`` state the behaviour the rules call for but the loader
-does not deliver yet; each reason says what it does instead.
 """
 
 from __future__ import annotations
@@ -726,7 +723,7 @@ def _cli(*args: str):
         (
             {"variant.yaml": mutate("forced_in_after: 2\n", "forced_in_after: 2\nforced_in_after: 3\n")},
             [
-                "variant.yaml:18: YAML syntax error: duplicate key 'forced_in_after' (first on line 17)"
+                "variant.yaml:18: YAML error: duplicate key 'forced_in_after' (first on line 17)"
             ],
         ),
         ({"variant.yaml": ""}, ["variant.yaml:1: the file is empty"]),

@@ -54,7 +54,9 @@ def _reported(failures: list[str] | None = None) -> Iterator[None]:
         if _debug["on"]:
             traceback.print_exc()
         err.print(f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)", markup=False)
-        raise typer.Exit(2) from None
+        if failures is None:
+            raise typer.Exit(2) from None
+        failures.append(f"internal error: {exc}")
 
 
 @app.command()
@@ -83,43 +85,41 @@ def replay(
     trace: Annotated[bool, typer.Option("--trace", help="Print the event log, one line per event.")] = False,
 ) -> None:
     """Replay scripted games and check their `expect:` blocks; exit 1 if any scenario fails."""
-    failed = skipped = 0
-    for path in scenarios:
-        failures: list[str] = []
-        with _reported(failures):
-            replayed = replay_scenario(path)
-            if replayed is None:
-                err.print(f"skip {display_path(path)}: a variant file, not a scenario", markup=False)
-                skipped += 1
-                continue
-            family, result = replayed
-            if trace:
-                for event in result.output["events"]:
-                    out.print(family.describe(event), markup=False)
-            if as_json:
-                out.print(json.dumps(result.output), markup=False)
-            for problem in result.failures:
-                err.print(str(problem), markup=False)
-            if not as_json:
-                _print_result(path, result, family)
-            if not result.passed:
-                failures.append("expectations")
-        if failures:
-            failed += 1
-            if not as_json and failures[-1] != "expectations":
-                err.print(f"FAIL {display_path(path)}", markup=False)
+    outcomes = [_replay_one(path, as_json=as_json, trace=trace) for path in scenarios]
+    passed, failed = outcomes.count(True), outcomes.count(False)
     if len(scenarios) > 1 and not as_json:
-        out.print(f"{len(scenarios) - failed - skipped} passed, {failed} failed", markup=False)
+        out.print(f"{passed} passed, {failed} failed", markup=False)
     if failed:
         raise typer.Exit(1)
 
 
-def _print_result(path: Path, result: Any, family: Any) -> None:
+def _replay_one(path: Path, *, as_json: bool, trace: bool) -> bool | None:
+    """Replay one scenario and report it: True when it passed, False when not, None for a variant file."""
+    errors: list[str] = []
+    with _reported(errors):
+        replayed = replay_scenario(path)
+    if errors:
+        if not as_json:
+            err.print(f"FAIL {display_path(path)}", markup=False)
+        return False
+    if replayed is None:
+        err.print(f"skip {display_path(path)}: a variant file, not a scenario", markup=False)
+        return None
+    family, result = replayed
     output = result.output
-    end = output["end_reason"] or "not ended"
-    verdict = "PASS" if result.passed else "FAIL"
-    checks = f"{result.checks} expectation(s) checked" if result.checks else "no expectations"
-    out.print(f"{verdict} {display_path(path)}: {output['rounds']} round(s), {end}; {checks}", markup=False)
+    if trace:
+        for event in output["events"]:
+            out.print(family.describe(event), markup=False)
+    if as_json:
+        out.print(json.dumps(output), markup=False)
+    for problem in result.failures:
+        err.print(str(problem), markup=False)
+    if not as_json:
+        end = output["end_reason"] or "not ended"
+        checks = f"{result.checks} expectation(s) checked" if result.checks else "no expectations"
+        verdict = "PASS" if result.passed else "FAIL"
+        out.print(f"{verdict} {display_path(path)}: {output['rounds']} round(s), {end}; {checks}", markup=False)
+    return result.passed
 
 
 @app.command()

@@ -9,7 +9,6 @@ designer wrote.
 from __future__ import annotations
 
 import difflib
-import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -58,9 +57,12 @@ class Document:
 def read_yaml(path: Path, error: type[WorkbenchError] = VariantError) -> Document:
     """Read one YAML file into a :class:`Document`; syntax errors become located problems."""
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise error([Problem(path, None, "", "file not found")]) from None
+    except IsADirectoryError:
+        raise error([Problem(path, None, "", "this is a folder, not a YAML file")]) from None
     except OSError as exc:
         raise error([Problem(path, None, "", f"cannot read: {exc.strerror or exc}")]) from None
     if len(raw) > MAX_BYTES:
@@ -74,9 +76,10 @@ def read_yaml(path: Path, error: type[WorkbenchError] = VariantError) -> Documen
         node = loader.get_single_node()
         if node is None:
             return Document(None, {(): (path, 1)}, path)
+        _check_size(node)
         data = loader.construct_document(node)
         marks: dict[Key, Mark] = {}
-        _collect_marks(loader, node, (), path, marks)
+        _collect_marks(loader, node, (), path, marks, set())
     except yaml.MarkedYAMLError as exc:
         raise error([Problem(path, *_syntax_error(exc))]) from None
     except yaml.YAMLError as exc:
@@ -96,16 +99,49 @@ def _syntax_error(exc: yaml.MarkedYAMLError) -> tuple[int | None, str, str]:
     if exc.context:
         opened = f" (opened on line {context.line + 1})" if context and problem and context.line != problem.line else ""
         message = f"{exc.context}{opened}: {message}"
-    return line, "", f"YAML syntax error: {message}"
+    kind = "YAML error" if isinstance(exc, yaml.constructor.ConstructorError) else "YAML syntax error"
+    return line, "", f"{kind}: {message}"
+
+
+#: Values a YAML document may expand to through anchors and aliases (a guard against "billion laughs").
+MAX_VALUES = 200_000
+
+
+def _check_size(node: yaml.Node) -> None:
+    """Refuse documents whose aliases expand to too many values, or refer to themselves."""
+    sizes: dict[int, int] = {}
+    in_progress: set[int] = set()
+
+    def size(item: yaml.Node) -> int:
+        key = id(item)
+        if key in sizes:
+            return sizes[key]
+        if key in in_progress:
+            raise yaml.constructor.ConstructorError(None, None, "an alias refers to the value that contains it", item.start_mark)
+        in_progress.add(key)
+        children = item.value if isinstance(item, yaml.SequenceNode) else (
+            [part for pair in item.value for part in pair] if isinstance(item, yaml.MappingNode) else []
+        )
+        total = 1 + sum(size(child) for child in children)
+        in_progress.discard(key)
+        if total > MAX_VALUES:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"the document expands to more than {MAX_VALUES:,} values (anchors and aliases)", item.start_mark
+            )
+        sizes[key] = total
+        return total
+
+    size(node)
 
 
 class _MarkedLoader(yaml.SafeLoader):
-    """A safe loader that rejects duplicate keys instead of silently keeping the last."""
+    """A safe loader that rejects duplicate keys, keeps dates as text and locates bad numbers."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
-        self.flatten_mapping(node)
-        seen: dict[Any, int] = {}
+        seen: dict[tuple[type, Any], int] = {}
         for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # `<<: *base` keys may be overridden by explicit ones
             key = self.construct_object(key_node, deep=True)
             try:
                 hash(key)
@@ -113,24 +149,43 @@ class _MarkedLoader(yaml.SafeLoader):
                 raise yaml.constructor.ConstructorError(
                     None, None, "a mapping key must be a plain value", key_node.start_mark
                 ) from None
-            if key in seen:
+            if (type(key), key) in seen:
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r} (first on line {seen[key] + 1})", key_node.start_mark
+                    None, None, f"duplicate key {key!r} (first on line {seen[(type(key), key)] + 1})", key_node.start_mark
                 )
-            seen[key] = key_node.start_mark.line
+            seen[(type(key), key)] = key_node.start_mark.line
         return super().construct_mapping(node, deep=deep)
 
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        try:
+            return super().construct_yaml_int(node)
+        except ValueError:
+            raise yaml.constructor.ConstructorError(None, None, "this number is far too large", node.start_mark) from None
 
-def _collect_marks(loader: yaml.SafeLoader, node: yaml.Node, key: Key, path: Path, marks: dict[Key, Mark]) -> None:
+
+# Dates stay text: a variant has no dates, and "2024-13-45" should not be a crash.
+_MarkedLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_MarkedLoader.add_constructor("tag:yaml.org,2002:int", _MarkedLoader.construct_yaml_int)
+
+
+def _collect_marks(
+    loader: yaml.SafeLoader, node: yaml.Node, key: Key, path: Path, marks: dict[Key, Mark], seen: set[int]
+) -> None:
     marks.setdefault(key, (path, node.start_mark.line + 1))
+    if id(node) in seen:  # an alias: its contents were marked where the anchor is
+        return
+    seen.add(id(node))
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
             child = key + (str(loader.construct_object(key_node, deep=True)),)
             marks[child] = (path, key_node.start_mark.line + 1)
-            _collect_marks(loader, value_node, child, path, marks)
+            _collect_marks(loader, value_node, child, path, marks, seen)
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
-            _collect_marks(loader, item, key + (str(index),), path, marks)
+            _collect_marks(loader, item, key + (str(index),), path, marks, seen)
 
 
 def merge(base: Document, over: Document) -> Document:
@@ -153,20 +208,14 @@ def _merge_into(base: Any, over: Any, key: Key, marks: dict[Key, Mark], over_mar
                 merged[k] = _merge_into(base[k], value, child, marks, over_marks)
             else:
                 merged[k] = value
-                _copy_marks(child, over_marks, marks)
+                _move_marks(over_marks, child, marks, child)
         if key in over_marks:
             marks[key] = over_marks[key]
         return merged
     for stale in [k for k in marks if k[: len(key)] == key and len(k) > len(key)]:
         del marks[stale]
-    _copy_marks(key, over_marks, marks)
+    _move_marks(over_marks, key, marks, key)
     return over
-
-
-def _copy_marks(key: Key, source: dict[Key, Mark], target: dict[Key, Mark]) -> None:
-    for k, mark in source.items():
-        if k[: len(key)] == key:
-            target[k] = mark
 
 
 def load_document(
@@ -190,7 +239,7 @@ def load_document(
     if not isinstance(doc.data, dict):
         raise error([doc.problem((), f"expected a mapping of keys, got {_kind(doc.data)}")])
     for key in includes:
-        _expand_includes(doc, key, error)
+        expand_includes(doc, key, error)
     parent = doc.data.pop("extends", None)
     if parent is None:
         return doc
@@ -198,7 +247,8 @@ def load_document(
         raise error([doc.problem(("extends",), f"expected the path of a variant file, got {_kind(parent)}")])
     base_path = path.parent / parent
     if not base_path.is_file():
-        raise error([doc.problem(("extends",), f"no such file: {parent} (looked for {base_path})")])
+        what = "a folder, not a variant file" if base_path.is_dir() else "no such file"
+        raise error([doc.problem(("extends",), f"{what}: {parent} (looked for {base_path})")])
     chain = (*_seen, resolved)
     if base_path.resolve() in chain:
         names = " -> ".join(p.name for p in (*chain, base_path.resolve()))
@@ -207,7 +257,8 @@ def load_document(
     return merge(base, doc)
 
 
-def _expand_includes(doc: Document, key: str, error: type[WorkbenchError]) -> None:
+def expand_includes(doc: Document, key: str, error: type[WorkbenchError]) -> None:
+    """Splice the files named in the list at ``key`` into it (paths relative to the document)."""
     items = doc.data.get(key)
     if not isinstance(items, list) or not any(isinstance(item, str) for item in items):
         return
@@ -328,7 +379,8 @@ def explain(err: dict, model: type[BaseModel]) -> str:
             return f"an effect is a name (market) or a one-key mapping ({{gain: {{hearts: 1}}}}), got {_kind(value)}"
         return f"unknown effect '{name}'{_hint(str(name), names, 'effects')}"
     if kind == "literal_error":
-        expected = re.findall(r"'([^']*)'", ctx.get("expected", ""))
+        literal = _strip(type_at(model, loc))
+        expected = [str(v) for v in typing.get_args(literal)] if typing.get_origin(literal) is typing.Literal else []
         hint = did_you_mean(str(value), expected) if isinstance(value, str) else ""
         return f"expected {ctx.get('expected')}, got {_show(value)}{hint}"
     if kind in ("int_type", "int_parsing", "int_from_float"):
@@ -399,7 +451,11 @@ def type_at(model: Any, loc: tuple) -> Any:
     Union tags and branch labels in the location pick the union member they name.
     """
     tp = model
-    for part in loc:
+    for index, part in enumerate(loc):
+        if part == "[key]":
+            continue
+        if index + 1 < len(loc) and loc[index + 1] == "[key]":  # the error is about this dict key itself
+            part = "[key]"
         tp = _step(tp, part)
         if tp is None:
             return None

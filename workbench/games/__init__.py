@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel
 
 from workbench.errors import ScenarioError, VariantError
-from workbench.loading import Document, did_you_mean, load_document, merge, read_yaml, validate
+from workbench.loading import Document, did_you_mean, expand_includes, load_document, merge, read_yaml, validate
 
 
 class Family(Protocol):
@@ -59,7 +59,6 @@ class Loaded:
 
     family: Family
     variant: Any
-    doc: Document
 
 
 def family_of(doc: Document, error: type[VariantError] = VariantError) -> Family:
@@ -79,7 +78,7 @@ def load_variant(path: Path, overrides: Document | None = None) -> Loaded:
     if overrides is not None:
         doc = merge(doc, overrides)
     family = family_of(doc)
-    return Loaded(family, validate(family.variant_model, doc), doc)
+    return Loaded(family, validate(family.variant_model, doc))
 
 
 def replay_scenario(path: Path) -> tuple[Family, Any] | None:
@@ -103,6 +102,8 @@ def replay_scenario(path: Path) -> tuple[Family, Any] | None:
     sub = None
     if overrides:
         marks = {key[1:]: mark for key, mark in doc.marks.items() if key[:1] == ("overrides",)}
-        sub = Document(overrides, marks, doc.path)
+        sub = Document(dict(overrides), marks, doc.path)
+        for key in INCLUDES:
+            expand_includes(sub, key, ScenarioError)
     loaded = load_variant(path.parent / ref, sub)
     return loaded.family, loaded.family.replay(doc, loaded.variant)

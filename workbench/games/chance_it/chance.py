@@ -41,18 +41,18 @@ class RandomChance:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def deal(self, pile: list) -> None:
-        self.rng.shuffle(pile)
-
-    def reshuffle(self, pile: list) -> None:
+    def shuffle(self, pile: list) -> None:
+        """Shuffle cards in place."""
         self.rng.shuffle(pile)
 
     def roll(self, count: int, sides: int) -> list[int]:
+        """``count`` dice."""
         draw = self.rng.random
         return [int(draw() * sides) + 1 for _ in range(count)]
 
-    def reroll(self, sides: int) -> int:
+    def die(self, sides: int) -> int:
+        """One die."""
         return int(self.rng.random() * sides) + 1
 
-    def test(self, sides: int) -> int:
-        return int(self.rng.random() * sides) + 1
+    deal = reshuffle = shuffle
+    reroll = test = die

@@ -17,12 +17,14 @@ from typing import Any, Callable, Protocol, Sequence
 from workbench.errors import IllegalDecision
 from workbench.games.chance_it.chance import ChanceSource
 from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules, compile_rules
-from workbench.games.chance_it.schema import RESOURCES, Variant
+from workbench.games.chance_it.schema import GUIDES, RESOURCES, Variant
 
-IN, OUT, CHANCE_IT = "in", "out", "chance-it"
-GUIDES = (IN, OUT, CHANCE_IT)
+IN, OUT, CHANCE_IT = GUIDES
 FORCED = (IN,)
 BUY, DISCARD = "buy", "discard"
+#: Flash cards that grant market actions could chain forever (each bought again after a reshuffle);
+#: past this many market actions granted by one chain, it stops with a ``market_limit`` event.
+MAX_CHAINED_MARKETS = 20
 
 #: A market decision: ("buy" or "discard", card id).
 MarketMove = tuple[str, str]
@@ -46,7 +48,8 @@ class Player:
 
     __slots__ = (
         "seat", "res", "tableau", "eliminated", "forced_in", "guide",
-        "picks", "forced_rounds", "stakes_paid", "stakes_hearts", "stakes_received", "bought", "eliminated_round",
+        "picks", "forced_rounds", "stakes_paid", "stakes_hearts", "stakes_received", "bought", "discarded",
+        "eliminated_round",
     )
 
     def __init__(self, seat: int, start: tuple[int, ...]):
@@ -62,6 +65,7 @@ class Player:
         self.stakes_hearts = 0  # hearts paid as stakes for want of coins
         self.stakes_received = 0  # coins taken as an out-player
         self.bought: list[str] = []  # ids of the cards bought, in order
+        self.discarded: list[str] = []  # ids of the market cards discarded, in order
         self.eliminated_round: int | None = None
 
     coins = property(lambda self: self.res[COINS], doc="Coins held.")
@@ -77,6 +81,7 @@ class Player:
         other.tableau = list(self.tableau)
         other.picks = list(self.picks)
         other.bought = list(self.bought)
+        other.discarded = list(self.discarded)
         other.guide = None
         return other
 
@@ -170,7 +175,7 @@ class Game:
         self.dry = [False] * len(RESOURCES)  # whether each limited supply ever ran out
         self.trajectory: list[tuple[int, ...]] = []  # per round: coins, hearts, stars of the living, and their number
         self.views = self._make_views()
-        self._lay_out(chance)
+        self._lay_out()
 
     def _make_views(self) -> tuple[View, ...]:
         players = tuple(PlayerView(p) for p in self.players)
@@ -335,7 +340,7 @@ class Game:
                 chance.reshuffle(self.pile)
                 self.log("reshuffle", cards=len(self.pile))
             if self.pile:
-                self._lay_out(chance)
+                self._lay_out()
 
     def market_moves(self, player: Player) -> tuple[MarketMove, ...]:
         """The legal market moves: buy what the player can afford, or discard any face-up card."""
@@ -351,18 +356,16 @@ class Game:
         market.remove(card)
         if action == DISCARD:
             self.discard.append(card)
+            player.discarded.append(card.id)
             self.log("discard", seat=player.seat, card=card.id)
             self.refill(chance)
             return None
         self.lose(player, COINS, card.cost)
         player.bought.append(card.id)
         self.log("buy", seat=player.seat, card=card.id, cost=card.cost)
+        (self.discard if card.kind == "flash" else player.tableau).append(card)
         self.refill(chance)
-        if card.kind == "flash":
-            self.discard.append(card)
-            return card
-        player.tableau.append(card)
-        return None
+        return card if card.kind == "flash" else None
 
     def apply_effects(self, effects: Effects, player: Player, chance: ChanceSource, deciders: Sequence[Decider]) -> None:
         """Apply effects outside a round in progress (a lookahead's bought flash card); every living player takes part."""
@@ -370,7 +373,7 @@ class Game:
         rnd.participants = self.alive()
         rnd.apply(effects, player)
 
-    def _lay_out(self, chance: ChanceSource) -> None:
+    def _lay_out(self) -> None:
         pile = self.pile
         self.market = [pile.pop() for _ in range(min(self.rules.face_up, len(pile)))]
         self.log("market", cards=[card.id for card in self.market])
@@ -379,7 +382,7 @@ class Game:
 class _Round:
     """One round in progress: the game plus this round's chance source, deciders and bookkeeping."""
 
-    __slots__ = ("game", "rules", "chance", "deciders", "participants", "used", "owned_before")
+    __slots__ = ("game", "rules", "chance", "deciders", "participants", "used", "owned_before", "depth", "chained")
 
     def __init__(self, game: Game, chance: ChanceSource, deciders: Sequence[Decider]):
         self.game = game
@@ -389,6 +392,8 @@ class _Round:
         self.participants: list[Player] = []
         self.used: dict[int, set[int]] = {}  # seat -> tableau positions used this round
         self.owned_before: dict[int, int] = {}  # seat -> tableau size at round start
+        self.depth = 0  # market actions under way, inside flash cards bought in market actions
+        self.chained = 0  # market actions granted so far by the current chain of flash cards
 
     def play(self, roll: Sequence[int] | None) -> None:
         game, rules = self.game, self.rules
@@ -500,7 +505,7 @@ class _Round:
                 if not player.eliminated:
                     self.apply(rules.board[face], player)
             self.use_cards(face)
-            if face in rules.reroll_faces:
+            if face in rules.reroll_faces and any(not p.eliminated for p in self.participants):
                 rerolls = [self.chance.reroll(rules.sides)]
                 while rerolls[-1] == 1:
                     rerolls.append(self.chance.reroll(rules.sides))
@@ -585,6 +590,11 @@ class _Round:
     def market_action(self, player: Player) -> None:
         """Buy one face-up card or discard one (rules 8 and 9)."""
         game = self.game
+        if self.depth:  # a market action granted by a flash card bought in another one
+            if self.chained >= MAX_CHAINED_MARKETS:
+                game.log("market_limit", seat=player.seat)
+                return
+            self.chained += 1
         game.refill(self.chance)
         if not game.market:
             game.log("market_empty", seat=player.seat)
@@ -595,7 +605,11 @@ class _Round:
             raise IllegalDecision(game.round, player.seat, self.explain_market(player, move))
         flash = game.take(player, move, self.chance)
         if flash is not None:
+            self.depth += 1
             self.apply(flash.effects, player)
+            self.depth -= 1
+            if not self.depth:
+                self.chained = 0
 
     def explain_market(self, player: Player, move: Any) -> str:
         """Why a market move is not allowed, in the designer's words."""

@@ -1,0 +1,270 @@
+"""Chance It in bulk: one seeded game per index, and the tally of what the rules did.
+
+Game ``i`` of a run with seed ``S`` draws its dice and shuffles from ``stream(S, i,
+"chance")`` and each bot from ``stream(S, i, "bot", seat)``: nothing else, so any
+split of the run over workers plays the very same games. The tally keeps integer
+counts only, so merging chunks in any order gives the same summary.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from workbench.games.chance_it.bots import make_bot
+from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.engine import GUIDES, Game, compile_variant
+from workbench.games.chance_it.schema import RESOURCES, Persona, Variant
+from workbench.sim.seeding import stream
+from workbench.sim.stats import Histogram, Moments, rate
+
+
+@dataclass(frozen=True)
+class Result:
+    """One finished game: its record (one line of ``--records``) and the game for the tally."""
+
+    record: dict[str, Any]
+    game: Game
+
+
+class Simulator:
+    """Plays game ``index`` of a run."""
+
+    def __init__(self, variant: Variant, players: int, bots: tuple[str, ...], personas: dict[str, Persona], seed: int):
+        self.rules = compile_variant(variant)
+        self.players = players
+        self.bots = bots
+        self.personas = tuple(personas[name] for name in bots)
+        self.seed = seed
+
+    def play(self, index: int) -> Result:
+        """Play one game with its own chance and bot streams."""
+        chance = RandomChance(stream(self.seed, index, "chance"))
+        game = Game(self.rules, self.players, chance, log=False)
+        deciders = [make_bot(persona, stream(self.seed, index, "bot", seat)) for seat, persona in enumerate(self.personas)]
+        game.play(chance, deciders)
+        record = {
+            "game": index,
+            "seed": self.seed,
+            "players": self.players,
+            "bots": list(self.bots),
+            "winners": list(game.winners),
+            "end_reason": game.end_reason,
+            "rounds": game.round,
+            "final": [
+                {**{name: p.res[i] for i, name in enumerate(RESOURCES)}, "eliminated": p.eliminated} for p in game.players
+            ],
+            "bought": [list(p.bought) for p in game.players],
+        }
+        return Result(record, game)
+
+    def new_tally(self) -> Tally:
+        """An empty tally for this run."""
+        return Tally(self.players, self.bots, tuple(card.id for card in self.rules.cards))
+
+
+@dataclass
+class _CardTally:
+    bought: int = 0
+    discarded: int = 0
+    owner_seats: int = 0  # seat-games in which the seat bought the card
+    owner_wins: int = 0
+    other_seats: int = 0
+    other_wins: int = 0
+
+    def merge(self, other: _CardTally) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass
+class Tally:
+    """Everything the summary reports, as mergeable integer counts."""
+
+    players: int
+    bots: tuple[str, ...]
+    card_ids: tuple[str, ...]
+    games: int = 0
+    wins: list[int] = field(default_factory=list)  # games won (alone or shared) per seat
+    shared: Counter = field(default_factory=Counter)  # (seat, number of winners) -> games
+    no_winner: int = 0
+    end_reasons: Counter = field(default_factory=Counter)
+    rounds: Histogram = field(default_factory=Histogram)
+    eliminations: Histogram = field(default_factory=Histogram)  # eliminated players per game
+    first_elimination: Histogram = field(default_factory=Histogram)  # round of a game's first elimination
+    picks: list[int] = field(default_factory=lambda: [0, 0, 0])  # in, out, chance-it
+    forced: int = 0
+    stakes_paid: Moments = field(default_factory=Moments)  # coins paid per game, all players
+    stakes_hearts: Moments = field(default_factory=Moments)  # hearts paid for want of coins, per game
+    stakes_received: Moments = field(default_factory=Moments)  # coins taken by out-players, per game
+    cards: dict[str, _CardTally] = field(default_factory=dict)
+    peak: list[int] = field(default_factory=lambda: [0, 0, 0])  # most ever held at once, over all games
+    peak_per_game: list[Moments] = field(default_factory=lambda: [Moments(), Moments(), Moments()])
+    dry: list[int] = field(default_factory=lambda: [0, 0, 0])  # games in which the supply ran out
+    trajectory: dict[int, list[int]] = field(default_factory=dict)  # round -> [coins, hearts, stars, living, games]
+
+    def __post_init__(self) -> None:
+        self.wins = self.wins or [0] * self.players
+        self.cards = self.cards or {card_id: _CardTally() for card_id in self.card_ids}
+
+    def add(self, result: Result) -> None:
+        """Count one game."""
+        game = result.game
+        self.games += 1
+        winners = game.winners
+        for seat in winners:
+            self.wins[seat] += 1
+            self.shared[(seat, len(winners))] += 1
+        self.no_winner += not winners
+        self.end_reasons[game.end_reason] += 1
+        self.rounds.add(game.round)
+        eliminated = [p.eliminated_round for p in game.players if p.eliminated]
+        self.eliminations.add(len(eliminated))
+        if eliminated:
+            self.first_elimination.add(min(eliminated))
+        paid = hearts = received = 0
+        for player in game.players:
+            for i in range(len(GUIDES)):
+                self.picks[i] += player.picks[i]
+            self.forced += player.forced_rounds
+            paid += player.stakes_paid
+            hearts += player.stakes_hearts
+            received += player.stakes_received
+            won = player.seat in winners
+            owned = set(player.bought)
+            for card_id, tally in self.cards.items():
+                if card_id in owned:
+                    tally.owner_seats += 1
+                    tally.owner_wins += won
+                else:
+                    tally.other_seats += 1
+                    tally.other_wins += won
+            for card_id in player.bought:
+                self.cards[card_id].bought += 1
+            for card_id in player.discarded:
+                self.cards[card_id].discarded += 1
+        self.stakes_paid.add(paid)
+        self.stakes_hearts.add(hearts)
+        self.stakes_received.add(received)
+        for r in range(len(RESOURCES)):
+            self.peak[r] = max(self.peak[r], game.peak[r])
+            self.peak_per_game[r].add(game.peak[r])
+            self.dry[r] += game.dry[r]
+        for round_no, (coins, hearts_, stars, living) in enumerate(game.trajectory, start=1):
+            row = self.trajectory.setdefault(round_no, [0, 0, 0, 0, 0])
+            row[0] += coins
+            row[1] += hearts_
+            row[2] += stars
+            row[3] += living
+            row[4] += 1
+
+    def merge(self, other: Tally) -> None:
+        """Add another tally of the same run."""
+        self.games += other.games
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.shared.update(other.shared)
+        self.no_winner += other.no_winner
+        self.end_reasons.update(other.end_reasons)
+        for mine, theirs in ((self.rounds, other.rounds), (self.eliminations, other.eliminations),
+                             (self.first_elimination, other.first_elimination)):
+            mine.merge(theirs)
+        self.picks = [a + b for a, b in zip(self.picks, other.picks)]
+        self.forced += other.forced
+        for mine, theirs in ((self.stakes_paid, other.stakes_paid), (self.stakes_hearts, other.stakes_hearts),
+                             (self.stakes_received, other.stakes_received)):
+            mine.merge(theirs)
+        for card_id, tally in other.cards.items():
+            self.cards[card_id].merge(tally)
+        self.peak = [max(a, b) for a, b in zip(self.peak, other.peak)]
+        for mine, theirs in zip(self.peak_per_game, other.peak_per_game):
+            mine.merge(theirs)
+        self.dry = [a + b for a, b in zip(self.dry, other.dry)]
+        for round_no, row in other.trajectory.items():
+            mine = self.trajectory.setdefault(round_no, [0, 0, 0, 0, 0])
+            for i, value in enumerate(row):
+                mine[i] += value
+
+    def _shared_games(self) -> int:
+        """Games won by two or more tied players (each such game is counted once per winner)."""
+        by_size: Counter = Counter()
+        for (_, k), count in self.shared.items():
+            by_size[k] += count
+        return sum(count // k for k, count in by_size.items() if k > 1)
+
+    def summary(self) -> dict[str, Any]:
+        """Every figure, with its uncertainty, as plain data (the body of ``summary.json``)."""
+        games, n = self.games, self.players
+        credit = [sum(Fraction(self.shared[(seat, k)], k) for k in range(1, n + 1)) for seat in range(n)]
+        seat_rates = [float(c / games) if games else 0.0 for c in credit]
+        by_bot_wins: Counter = Counter()
+        by_bot_seats: Counter = Counter()
+        for seat, name in enumerate(self.bots):
+            by_bot_wins[name] += self.wins[seat]
+            by_bot_seats[name] += games
+        total_picks = sum(self.picks)
+        # Ludii: Balance = 1 - the largest gap between two seats' win rates (a shared win split);
+        # AdvantageP1 = the first seat's win rate, a game nobody wins counting half.
+        balance = 1 - (max(seat_rates) - min(seat_rates)) if games else None
+        first_seat = float((credit[0] + Fraction(self.no_winner, 2)) / games) if games else None
+        return {
+            "games": games,
+            "wins": {
+                "by_seat": [rate(w, games) for w in self.wins],
+                "by_bot": {name: rate(by_bot_wins[name], by_bot_seats[name]) for name in sorted(by_bot_seats)},
+                "no_winner": rate(self.no_winner, games),
+                "shared": rate(self._shared_games(), games),
+            },
+            "balance": _round(balance),
+            "first_seat_advantage": _round(first_seat),
+            "end_reasons": {reason: rate(count, games) for reason, count in sorted(self.end_reasons.items())},
+            "rounds": self.rounds.report(),
+            "eliminations": {
+                "per_game": self.eliminations.report(),
+                "games_with_one": rate(games - self.eliminations.counts[0], games),
+                "first_round": self.first_elimination.report(),
+            },
+            "guides": {
+                **{guide: rate(self.picks[i], total_picks) for i, guide in enumerate(GUIDES)},
+                "forced_in": rate(self.forced, total_picks),
+            },
+            "stakes": {
+                "coins_paid_per_game": self.stakes_paid.report(),
+                "hearts_paid_per_game": self.stakes_hearts.report(),
+                "coins_received_per_game": self.stakes_received.report(),
+            },
+            "cards": {
+                card_id: {
+                    "bought": t.bought,
+                    "discarded": t.discarded,
+                    "bought_per_game": _round(t.bought / games if games else 0.0),
+                    "owner_win_rate": rate(t.owner_wins, t.owner_seats),
+                    "non_owner_win_rate": rate(t.other_wins, t.other_seats),
+                }
+                for card_id, t in self.cards.items()
+            },
+            "components": {
+                name: {
+                    "most_held_at_once": self.peak[i],
+                    "most_held_per_game": self.peak_per_game[i].report(),
+                    "supply_ran_dry": rate(self.dry[i], games),
+                }
+                for i, name in enumerate(RESOURCES)
+            },
+            "trajectory": {
+                "round": sorted(self.trajectory),
+                "games": [self.trajectory[r][4] for r in sorted(self.trajectory)],
+                **{
+                    name: [
+                        _round(row[i] / row[3]) if row[3] else None
+                        for row in (self.trajectory[r] for r in sorted(self.trajectory))
+                    ]
+                    for i, name in enumerate(RESOURCES)
+                },
+            },
+        }
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 4)
