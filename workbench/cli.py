@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+import time
 import traceback
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,10 +13,14 @@ from typing import Annotated, Any, Iterator, Optional
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from workbench.errors import UsageError, WorkbenchError, display_path
 from workbench.games import FAMILIES, load_variant, replay_scenario
+from workbench.loading import did_you_mean
+from workbench.sim.runner import Run, run
 
 app = typer.Typer(
     help="Design workbench for chance-driven tabletop games: validate, replay and play rules variants written in YAML.",
@@ -146,16 +152,148 @@ def play(
     _print_state(loaded.family, output, f"{loaded.variant.name}, {players} players, seed {seed}")
 
 
-def _print_state(family: Any, output: dict[str, Any], title: str) -> None:
-    headers, rows = family.state_table(output)
-    table = Table(title=title)
+def _print_table(title: str, headers: list[str], rows: list[list[str]]) -> None:
+    table = Table(title=Text(title))
     for header in headers:
-        table.add_column(header)
+        table.add_column(Text(header))
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(Text(cell) for cell in row))
     out.print(table)
+
+
+def _print_state(family: Any, output: dict[str, Any], title: str) -> None:
+    _print_table(title, *family.state_table(output))
     winners = ", ".join(f"seat {s}" for s in output["winners"]) or "nobody"
     out.print(f"ended after {output['rounds']} round(s): {output['end_reason']}; winner(s): {winners}", markup=False)
+
+
+@app.command()
+def simulate(
+    variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
+    players: Annotated[str, typer.Option("--players", "-p", help="Player count, or several: 3,4,5,6.")] = "4",
+    games: Annotated[int, typer.Option("--games", "-g", help="Games per player count.", min=1)] = 1000,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run: game i depends only on (seed, i).")] = 1,
+    bots: Annotated[
+        str, typer.Option("--bots", "-b", help="One bot per seat (random, heuristic, search or a persona); one name fills every seat.")
+    ] = "heuristic",
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)] = os.cpu_count() or 1,
+    out_dir: Annotated[Optional[Path], typer.Option("--out", "-o", help="Folder for summary.json and report.html [default: reports/<variant>].")] = None,
+    records: Annotated[Optional[Path], typer.Option("--records", help="Also write one JSON line per game to this file.")] = None,
+    personas: Annotated[Optional[Path], typer.Option("--personas", help="A YAML file of bot personas (bots: {name: {policy: ...}}).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite output files the workbench did not write.")] = False,
+) -> None:
+    """Play many games with bots and report what the rules do: length, fairness, eliminations, cards."""
+    with _reported():
+        loaded = load_variant(variant)
+        counts = _player_counts(players, loaded.variant.players.min, loaded.variant.players.max, variant)
+        known = loaded.family.personas(loaded.variant, personas)
+        names = _bot_names(bots, known)
+        out_dir = out_dir or Path("reports") / variant.stem
+        targets = [out_dir / "summary.json", out_dir / "report.html", *([records] if records else [])]
+        for target in targets:
+            _check_overwrite(target, force)
+        summaries = []
+        records_file = records.open("w") if records else None
+        try:
+            for count in counts:
+                table = tuple(names * count if len(names) == 1 else names)
+                if len(table) != count:
+                    raise UsageError(f"--bots names {len(names)} bots, but a {count}-player table has {count} seats")
+                factory = loaded.family.simulator(loaded.variant, count, table, known, seed)
+                result = _run_with_progress(factory, games, workers, records_file, f"{count} players")
+                summaries.append(_summary(loaded, variant, count, table, seed, result, workers))
+                if result.interrupted:
+                    break
+        finally:
+            if records_file:
+                records_file.close()
+        out_dir.mkdir(parents=True, exist_ok=True)
+        body = summaries[0] if len(summaries) == 1 else {"generator": GENERATOR, "runs": summaries}
+        (out_dir / "summary.json").write_text(json.dumps(body, indent=2) + "\n")
+        (out_dir / "report.html").write_text(loaded.family.report(summaries))
+    headers, rows = loaded.family.summary_rows(summaries)
+    _print_table(f"{loaded.variant.name}: {', '.join(names)}; seed {seed}", headers, rows)
+    written = ", ".join(display_path(t) for t in targets)
+    out.print(f"wrote {written}", markup=False)
+    if any(s["interrupted"] for s in summaries):
+        err.print(f"interrupted: the outputs hold the {summaries[-1]['games']:,} games that finished", markup=False)
+        raise typer.Exit(130)
+
+
+GENERATOR = "chance-workbench"
+
+
+def _player_counts(text: str, low: int, high: int, variant: Path) -> list[int]:
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise UsageError(f"--players {text}: expected a number or a list such as 3,4,5") from None
+    for count in counts:
+        if not low <= count <= high:
+            raise UsageError(f"--players {count}: {display_path(variant)} is for {low} to {high} players")
+    if not counts:
+        raise UsageError("--players: name at least one player count")
+    return list(dict.fromkeys(counts))
+
+
+def _bot_names(text: str, known: dict[str, Any]) -> list[str]:
+    names = [part.strip() for part in text.split(",")]
+    for name in names:
+        if name not in known:
+            hint = did_you_mean(name, known)
+            raise UsageError(f"--bots: unknown bot {name!r}{hint}; known: {', '.join(sorted(known))}")
+    return names
+
+
+def _check_overwrite(target: Path, force: bool) -> None:
+    """Refuse to overwrite a file the workbench did not write, unless --force."""
+    if not target.exists() or force:
+        return
+    if target.is_dir():
+        raise UsageError(f"{display_path(target)} is a folder")
+    head = target.read_text(errors="replace")[:2000]
+    if GENERATOR not in head and not (target.suffix == ".jsonl" or head.startswith('{"game":')):
+        raise UsageError(f"{display_path(target)} exists and was not written by the workbench; add --force to overwrite it")
+
+
+def _run_with_progress(factory: Any, games: int, workers: int, records: Any, label: str) -> Run:
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=err, transient=False) as progress:
+        task = progress.add_task(label, total=games, rate="")
+        started = time.perf_counter()
+        done = [0]
+
+        def advance(finished: int) -> None:
+            done[0] += finished
+            speed = done[0] / max(time.perf_counter() - started, 1e-9)
+            progress.update(task, advance=finished, rate=f"{speed:,.0f} games/s")
+
+        return run(factory, games, workers=workers, records=records, progress=advance)
+
+
+def _summary(loaded: Any, path: Path, players: int, bots: tuple[str, ...], seed: int, result: Run, workers: int) -> dict:
+    return {
+        "generator": GENERATOR,
+        "game": loaded.family.game,
+        "variant": loaded.variant.name,
+        "variant_file": display_path(path),
+        "players": players,
+        "seed": seed,
+        "bots": list(bots),
+        **result.tally.summary(),
+        "interrupted": result.interrupted,
+        "timing": {
+            "workers": workers,
+            "seconds": round(result.seconds, 3),
+            "games_per_second": round(result.games_per_second, 1),
+        },
+    }
 
 
 @app.command()

@@ -42,6 +42,18 @@ class Family(Protocol):
     def schemas(self) -> dict[str, dict[str, Any]]:
         """JSON Schemas of the family's file kinds, by kind (``variant``, ``scenario``, ...)."""
 
+    def personas(self, variant: Any, extra: Path | None = None) -> dict[str, Any]:
+        """Bots by name: built-in policies, the variant's personas and those of an extra file."""
+
+    def simulator(self, variant: Any, players: int, bots: tuple[str, ...], personas: dict[str, Any], seed: int) -> Any:
+        """A picklable factory of the run's simulator (``play(index)``, ``new_tally()``)."""
+
+    def summary_rows(self, summaries: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+        """The terminal table of one or more runs."""
+
+    def report(self, summaries: list[dict[str, Any]]) -> str:
+        """The self-contained HTML report of one or more runs."""
+
 
 def _families() -> dict[str, Family]:
     from workbench.games.chance_it import FAMILY as chance_it

@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable
 
 from pydantic import TypeAdapter
 
-from workbench.errors import ScenarioError
-from workbench.games.chance_it.bots import RandomBot
+from workbench.errors import ScenarioError, VariantError
+from workbench.games.chance_it.bots import BUILTIN, RandomBot
 from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.scenario import Replay, Scenario, replay
-from workbench.games.chance_it.schema import RESOURCES, Card, Variant, variant_file_schema
-from workbench.games.chance_it.text import describe
-from workbench.loading import Document, validate
+from workbench.games.chance_it.schema import RESOURCES, Card, Persona, PersonaFile, Variant, variant_file_schema
+from workbench.games.chance_it.sim import Simulator
+from workbench.games.chance_it.text import describe, summary_rows
+from workbench.loading import Document, read_yaml, validate
 from workbench.sim.seeding import stream
 
 
@@ -45,6 +48,27 @@ class ChanceIt:
         game = Game(compile_variant(variant), players, chance)
         game.play(chance, [RandomBot(stream(seed, 0, "bot", seat)) for seat in range(players)])
         return game.snapshot()
+
+    def personas(self, variant: Variant, extra: Path | None = None) -> dict[str, Persona]:
+        """Bots by name: the built-in policies, the variant's ``bots:`` and those of an extra personas file."""
+        found = {**BUILTIN, **variant.bots}
+        if extra is not None:
+            found.update(validate(PersonaFile, read_yaml(extra, VariantError)).bots)
+        return found
+
+    def simulator(
+        self, variant: Variant, players: int, bots: tuple[str, ...], personas: dict[str, Persona], seed: int
+    ) -> Callable[[], Simulator]:
+        """A picklable factory of the simulator for one run (built again inside each worker)."""
+        return partial(Simulator, variant, players, bots, {name: personas[name] for name in set(bots)}, seed)
+
+    def summary_rows(self, summaries: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+        return summary_rows(summaries)
+
+    def report(self, summaries: list[dict[str, Any]]) -> str:
+        from workbench.games.chance_it.report import render_report
+
+        return render_report(summaries)
 
     def replay(self, doc: Document, variant: Variant) -> Replay:
         scenario = validate(Scenario, doc, ScenarioError)
