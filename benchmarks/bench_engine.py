@@ -1,42 +1,48 @@
-"""Engine speed: games/s and rounds/s with random bots on the base variant (one core).
+"""Engine speed: games/s and rounds/s for random and heuristic bots on the base variant, one core and all cores.
 
-Run: .venv/bin/python benchmarks/bench_engine.py [--players 4] [--games 2000] [--log]
+Run: .venv/bin/python benchmarks/bench_engine.py [--players 4] [--games 20000] [--bots random,heuristic]
+Figures only; no test asserts timings.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
+import os
 from pathlib import Path
 
-from workbench.games import load_variant
-from workbench.games.chance_it.bots import RandomBot
-from workbench.games.chance_it.chance import RandomChance
-from workbench.games.chance_it.engine import Game, compile_variant
-from workbench.sim.seeding import stream
+from workbench.games import FAMILIES, load_variant
+from workbench.sim.runner import run
 
 BASE = Path(__file__).parent.parent / "variants" / "chance-it.yaml"
+
+
+def measure(bot: str, players: int, games: int, workers: int) -> tuple[float, float, float]:
+    """(games/s, rounds/s, rounds per game) of one run."""
+    loaded = load_variant(BASE)
+    family = FAMILIES[loaded.family.game]
+    factory = family.simulator(loaded.variant, players, (bot,) * players, family.personas(loaded.variant), 1)
+    result = run(factory, games, workers=workers)
+    rounds = sum(value * count for value, count in result.tally.rounds.counts.items())
+    return result.games_per_second, rounds / result.seconds, rounds / result.games
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--log", action="store_true", help="keep the event log (off in simulations)")
+    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--bots", default="random,heuristic")
     args = parser.parse_args()
-    rules = compile_variant(load_variant(BASE).variant)
-    rounds = 0
-    start = time.perf_counter()
-    for index in range(args.games):
-        chance = RandomChance(stream(1, index, "chance"))
-        game = Game(rules, args.players, chance, log=args.log)
-        game.play(chance, [RandomBot(stream(1, index, "bot", seat)) for seat in range(args.players)])
-        rounds += game.round
-    seconds = time.perf_counter() - start
-    print(
-        f"random bots, {args.players} players, {args.games} games, log {'on' if args.log else 'off'}: "
-        f"{args.games / seconds:,.0f} games/s, {rounds / seconds:,.0f} rounds/s ({rounds / args.games:.1f} rounds/game)"
-    )
+    cores = os.cpu_count() or 1
+    print(f"base variant, {args.players} players, {args.games:,} games per line, {cores} core(s) available")
+    for bot in args.bots.split(","):
+        single = None
+        for workers in dict.fromkeys((1, cores)):
+            games_s, rounds_s, per_game = measure(bot, args.players, args.games, workers)
+            single = single or games_s
+            print(
+                f"{bot:>10}, {workers} worker(s): {games_s:8,.0f} games/s {rounds_s:9,.0f} rounds/s "
+                f"({per_game:.1f} rounds/game; {games_s / single:.2f}x one worker)"
+            )
 
 
 if __name__ == "__main__":

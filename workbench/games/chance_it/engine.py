@@ -169,6 +169,8 @@ class Game:
         self.events: list[dict[str, Any]] | None = [] if log else None
         #: Called after every step with the game; a test hook, None in production runs.
         self.after_step: Callable[[Game], None] | None = None
+        self.living = players  # players still in the game
+        self.stars_reached = False  # somebody has had end.stars (the end check then looks closer)
         self.dice: tuple[int, ...] = ()  # this round's roll, sorted
         self.choosing = False  # guides are being chosen: a copy rewinds to the round's start
         self.peak = [0] * len(RESOURCES)  # most of each resource held by the players together
@@ -279,7 +281,9 @@ class Game:
                 amount = left
                 self.dry[resource] = True
             self.supply[resource] = left - amount
-        player.res[resource] += amount
+        have = player.res[resource] = player.res[resource] + amount
+        if resource == STARS and have >= self.rules.end_stars:
+            self.stars_reached = True
         return amount
 
     def lose(self, player: Player, resource: int, amount: int) -> int:
@@ -305,6 +309,7 @@ class Game:
                 supply[resource] += amount
             player.res[resource] = 0
         player.eliminated = True
+        self.living -= 1
         player.eliminated_round = self.round
         player.forced_in = False
         self.discard.extend(player.tableau)
@@ -313,6 +318,8 @@ class Game:
 
     def check_end(self) -> bool:
         """Decide whether the game ends now (rule 13); sets the end reason and winners."""
+        if not self.stars_reached and self.living > 1:  # the common case, without a look at every player
+            return False
         alive = self.alive()
         threshold = self.rules.end_stars
         if any(p.res[STARS] >= threshold for p in alive):
@@ -496,14 +503,17 @@ class _Round:
             self.used[player.seat] = set()
             self.owned_before[player.seat] = len(player.tableau)
         pending = list(roll)
+        logging = game.events is not None
         while pending:
-            if not any(not p.eliminated for p in self.participants):
+            if game.living < len(game.players) and all(p.eliminated for p in self.participants):
                 break
             face = pending.pop(0)
-            game.log("die", face=face)
+            if logging:
+                game.log("die", face=face)
+            effects = rules.board[face]
             for player in self.participants:
                 if not player.eliminated:
-                    self.apply(rules.board[face], player)
+                    self.apply(effects, player)
             self.use_cards(face)
             if face in rules.reroll_faces and any(not p.eliminated for p in self.participants):
                 rerolls = [self.chance.reroll(rules.sides)]
@@ -519,7 +529,7 @@ class _Round:
     def use_cards(self, face: int) -> None:
         """Each participant in turn order uses at most one eligible die card (rule 7)."""
         for player in self.participants:
-            if player.eliminated:
+            if player.eliminated or not player.tableau:
                 continue
             used = self.used[player.seat]
             eligible = [
@@ -631,14 +641,21 @@ def _card_id(card: Any) -> str:
 
 
 def _gain(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:
-    got = {RESOURCES[r]: rnd.game.gain(player, r, n) for r, n in amounts}
-    rnd.game.log("gain", seat=player.seat, **got)
+    game = rnd.game
+    if game.events is None:
+        for r, n in amounts:
+            game.gain(player, r, n)
+    else:
+        game.log("gain", seat=player.seat, **{RESOURCES[r]: game.gain(player, r, n) for r, n in amounts})
 
 
 def _lose(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:
     game = rnd.game
-    lost = {RESOURCES[r]: game.lose(player, r, n) for r, n in amounts}
-    game.log("lose", seat=player.seat, **lost)
+    if game.events is None:
+        for r, n in amounts:
+            game.lose(player, r, n)
+    else:
+        game.log("lose", seat=player.seat, **{RESOURCES[r]: game.lose(player, r, n) for r, n in amounts})
     game.settle(player)
 
 

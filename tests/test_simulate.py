@@ -1,0 +1,125 @@
+"""workbench simulate: the same games for any worker count, the normative outputs, clear errors."""
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from workbench.cli import app
+from workbench.games import FAMILIES, load_variant
+from workbench.sim import runner
+
+ROOT = Path(__file__).parent.parent
+BASE = str(ROOT / "variants" / "chance-it.yaml")
+cli = CliRunner()
+
+
+def simulate(tmp_path: Path, *args: str) -> tuple[object, Path]:
+    out = tmp_path / "out"
+    result = cli.invoke(app, ["simulate", BASE, "--out", str(out), *args])
+    return result, out
+
+
+def without_timing(path: Path) -> dict:
+    summary = json.loads(path.read_text())
+    summary.pop("timing")
+    return summary
+
+
+def test_summary_and_records_are_identical_for_any_worker_count(tmp_path: Path) -> None:
+    outputs = []
+    for workers in ("1", "2", "3"):
+        result, out = simulate(tmp_path / workers, "--games", "120", "--seed", "9", "--workers", workers,
+                               "--records", str(tmp_path / f"{workers}.jsonl"))
+        assert result.exit_code == 0, result.output
+        outputs.append((without_timing(out / "summary.json"), (tmp_path / f"{workers}.jsonl").read_text()))
+    assert outputs[0] == outputs[1] == outputs[2]
+
+
+def test_chunking_does_not_change_the_tally() -> None:
+    loaded = load_variant(Path(BASE))
+    family = FAMILIES["chance-it"]
+    factory = family.simulator(loaded.variant, 4, ("heuristic",) * 4, family.personas(loaded.variant), 4)
+    whole = runner.run(factory, 40).tally.summary()
+    simulator = factory()
+    pieces = [runner._chunk(simulator, start, stop, False)[0] for start, stop in ((30, 40), (0, 7), (7, 30))]
+    merged = simulator.new_tally()
+    for piece in pieces:
+        merged.merge(piece)
+    assert merged.summary() == whole
+
+
+def test_normative_summary_and_record_fields(tmp_path: Path) -> None:
+    records = tmp_path / "games.jsonl"
+    result, out = simulate(tmp_path, "--games", "30", "--seed", "2", "--bots", "random,heuristic,random,heuristic",
+                           "--records", str(records), "--workers", "1")
+    assert result.exit_code == 0, result.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert (summary["games"], summary["players"], summary["seed"]) == (30, 4, 2)
+    assert summary["bots"] == ["random", "heuristic", "random", "heuristic"]
+    assert summary["rounds"]["mean"] > 0
+    lines = [json.loads(line) for line in records.read_text().splitlines()]
+    assert [line["game"] for line in lines] == list(range(30))
+    for line in lines:
+        assert {"game", "seed", "players", "bots", "winners", "end_reason", "rounds", "final", "bought"} <= set(line)
+        assert len(line["final"]) == 4 and set(line["final"][0]) == {"coins", "hearts", "stars", "eliminated"}
+        assert all(isinstance(cards, list) for cards in line["bought"])
+        assert (line["end_reason"] == "all_eliminated") == (line["winners"] == [])
+    assert sum(line["rounds"] for line in lines) / 30 == pytest.approx(summary["rounds"]["mean"], abs=1e-4)
+    assert "<svg" in (out / "report.html").read_text()
+
+
+def test_several_player_counts_side_by_side(tmp_path: Path) -> None:
+    result, out = simulate(tmp_path, "--games", "20", "--players", "3,5", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    body = json.loads((out / "summary.json").read_text())
+    assert [run["players"] for run in body["runs"]] == [3, 5]
+    assert "3 players" in result.stdout and "5 players" in result.stdout
+
+
+def test_personas_from_the_variant_and_from_a_file(tmp_path: Path) -> None:
+    personas = tmp_path / "bots.yaml"
+    personas.write_text("bots:\n  careful: {policy: heuristic, min_hearts: 5}\n  wild: {policy: random}\n")
+    result, out = simulate(tmp_path, "--games", "10", "--bots", "careful,wild,cautious,gambler", "--personas", str(personas),
+                           "--workers", "1")
+    assert result.exit_code == 0, result.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert set(summary["wins"]["by_bot"]) == {"careful", "wild", "cautious", "gambler"}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "heuristc"], "unknown bot 'heuristc' (did you mean 'heuristic'?)"),
+        (["--bots", "random,random"], "--bots names 2 bots, but a 4-player table has 4 seats"),
+        (["--players", "7"], "--players 7: variants/chance-it.yaml is for 3 to 6 players"),
+        (["--players", "four"], "--players four: expected a number or a list"),
+    ],
+)
+def test_bad_arguments_exit_1_with_a_clear_message(tmp_path: Path, args: list[str], message: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    result, _ = simulate(tmp_path, "--games", "5", *args)
+    assert result.exit_code == 1
+    assert message in result.output and "Traceback" not in result.output
+
+
+def test_an_invalid_variant_exits_1_with_its_problems(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(f"extends: {BASE}\nend: {{stars: -1}}\n")
+    result = cli.invoke(app, ["simulate", str(bad), "--games", "5", "--out", str(tmp_path / "o")])
+    assert result.exit_code == 1 and "end.stars: must be at least 1, got -1" in result.output
+
+
+def test_files_the_workbench_did_not_write_are_kept_unless_forced(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary.json").write_text('{"mine": true}')
+    result, _ = simulate(tmp_path, "--games", "5", "--workers", "1")
+    assert result.exit_code == 1 and "not written by the workbench" in result.output
+    assert (out / "summary.json").read_text() == '{"mine": true}'
+    result, _ = simulate(tmp_path, "--games", "5", "--workers", "1", "--force")
+    assert result.exit_code == 0
+    result, _ = simulate(tmp_path, "--games", "5", "--workers", "1")  # its own output may be replaced
+    assert result.exit_code == 0
