@@ -75,7 +75,8 @@ class Moments:
         """The sample standard deviation."""
         if self.n < 2:
             return 0.0
-        return math.sqrt(max(0.0, (self.squares - self.total * self.total / self.n) / (self.n - 1)))
+        spread = self.n * self.squares - self.total * self.total  # exact in integers
+        return math.sqrt(max(0, spread) / (self.n * (self.n - 1)))
 
     def report(self) -> dict[str, Any]:
         """Mean, standard deviation and the normal 95 % interval of the mean.

@@ -173,7 +173,7 @@ class Game:
         self.stars_reached = False  # somebody has had end.stars (the end check then looks closer)
         self.dice: tuple[int, ...] = ()  # this round's roll, sorted
         self.choosing = False  # guides are being chosen: a copy rewinds to the round's start
-        self.peak = [0] * len(RESOURCES)  # most of each resource held by the players together
+        self.peak = [players * start for start in rules.start]  # most of each resource held by the players together
         self.dry = [False] * len(RESOURCES)  # whether each limited supply ever ran out
         self.trajectory: list[tuple[int, ...]] = []  # per round: coins, hearts, stars of the living, and their number
         self.views = self._make_views()

@@ -1,0 +1,1 @@
+"""Output people look at: SVG charts (and, later, other writers). Family-agnostic."""
