@@ -91,11 +91,14 @@ class _Model:
         self.card: dict[str, tuple[float, float, float]] = {}
         self.card_now: dict[str, float] = {}
         self.card_worth: dict[str, float] = {}
+        self.often: dict[str, float] = {}  # how many times a card should fire while the bot holds it
         for card in rules.cards:
             parts = self.card[card.id] = self.split(outcome(card.effects, sides))
             now = self.card_now[card.id] = parts[0] + persona.heart * parts[1] + self.knife * parts[2] * 2
-            often = 1.0 if card.kind == "flash" else p_face * 0.6 * persona.horizon if card.kind == "die" else 0.3 * persona.horizon
-            self.card_worth[card.id] = now * often
+            self.often[card.id] = (
+                1.0 if card.kind == "flash" else p_face * 0.6 * persona.horizon if card.kind == "die" else 0.3 * persona.horizon
+            )
+            self.card_worth[card.id] = now * self.often[card.id]
         self._typical = min(4, rules.max_players)  # a table size for judging dice in general
         self._pull: dict[tuple[int, ...], float] = {}  # dice -> how likely others play IN
         #: what being forced IN next round costs: the OUT choice it takes away, averaged over rolls
@@ -235,15 +238,30 @@ class HeuristicBot:
         return max(options, key=lambda move: self.move_value(view, move))
 
     def move_value(self, view: View, move: MarketMove) -> float:
-        """What a market move is worth: a card's worth less its price, or denying a card to the others."""
+        """What a market move is worth: a card's worth to this seat now, less its price, or denying it to others.
+
+        Hearts count more when the bot is low on them, and a knife more when it can knock
+        out another player who has a single heart left.
+        """
         model = self.model(view.rules)
+        p, me = self.persona, view.me
         action, card_id = move
         card = view.rules.by_id[card_id]
-        if action == BUY:
-            if view.me.coins - card.cost < self.persona.reserve:
-                return -1e9
-            return model.card_worth[card_id] - self.persona.coin * card.cost
-        return 0.01 * model.card_worth[card_id]
+        if action != BUY:
+            return 0.01 * model.card_worth[card_id]
+        if me.coins - card.cost < p.reserve:
+            return -1e9
+        worth, hearts, knives = model.card[card_id]
+        heart = p.heart + (p.danger if me.hearts <= p.min_hearts else 0.0)
+        knife = 0.0
+        if knives:
+            guides = view.guides
+            for other in view.players:
+                in_reach = card.kind != "flash" or (guides is not None and guides[other.seat] not in (None, OUT))
+                if other.seat != view.seat and not other.eliminated and in_reach:
+                    knife += model.knife + (2.0 * p.star if other.hearts <= knives else 0.0)
+            knife *= 1.0 if card.kind == "flash" else 0.6  # a die card hits only those who play in
+        return (worth + heart * hearts + knife * knives) * model.often[card_id] - p.coin * card.cost
 
     def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
         model = self.model(view.rules)

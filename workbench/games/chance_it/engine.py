@@ -129,6 +129,14 @@ class View:
     pile_size = property(lambda self: len(self._game.pile), doc="Cards left in the face-down pile.")
 
     @property
+    def guides(self) -> tuple[str | None, ...] | None:
+        """This round's guides once revealed (None for a seat out of the game); None while they are chosen."""
+        game = self._game
+        if game.choosing:
+            return None
+        return tuple(None if p.eliminated else p.guide for p in game.players)
+
+    @property
     def market(self) -> tuple[CardDef, ...]:
         """The face-up market cards."""
         return tuple(self._game.market)
