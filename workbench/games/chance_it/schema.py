@@ -402,3 +402,17 @@ def variant_file_schema() -> dict[str, Any]:
     schema["if"] = {"not": {"required": ["extends"]}}
     schema["then"] = {"required": required}
     return schema
+
+
+def to_yaml(variant: Variant) -> str:
+    """The variant as YAML that loads back to an equal variant (keys as the format names them)."""
+    import yaml
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: plain(item) for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [plain(item) for item in value]
+        return value
+
+    return yaml.safe_dump(plain(variant.model_dump(by_alias=True, exclude_unset=True)), sort_keys=False, allow_unicode=True)
