@@ -123,3 +123,23 @@ def test_files_the_workbench_did_not_write_are_kept_unless_forced(tmp_path: Path
     assert result.exit_code == 0
     result, _ = simulate(tmp_path, "--games", "5", "--workers", "1")  # its own output may be replaced
     assert result.exit_code == 0
+
+
+def test_recorded_games_replay_to_the_identical_final_state(tmp_path: Path) -> None:
+    from workbench.games import replay_scenario
+
+    folder = tmp_path / "scripts"
+    result, out = simulate(tmp_path, "--games", "40", "--players", "3", "--seed", "4", "--workers", "2",
+                           "--bots", "random,heuristic,gambler", "--record-scenarios", str(folder),
+                           "--records", str(tmp_path / "games.jsonl"))
+    assert result.exit_code == 0, result.output
+    scripts = sorted(folder.glob("*.yaml"))
+    assert len(scripts) == 40
+    records = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
+    reshuffled = 0
+    for script, record in zip(scripts, records):
+        _, replayed = replay_scenario(script)
+        assert replayed.failures == [] and replayed.checks > 0
+        assert (replayed.output["winners"], replayed.output["rounds"]) == (record["winners"], record["rounds"])
+        reshuffled += "reshuffles:" in script.read_text()
+    assert reshuffled, "some recorded game should reshuffle the discard pile"

@@ -180,6 +180,9 @@ def simulate(
     out_dir: Annotated[Optional[Path], typer.Option("--out", "-o", help="Folder for summary.json and report.html [default: reports/<variant>].")] = None,
     records: Annotated[Optional[Path], typer.Option("--records", help="Also write one JSON line per game to this file.")] = None,
     personas: Annotated[Optional[Path], typer.Option("--personas", help="A YAML file of bot personas (bots: {name: {policy: ...}}).")] = None,
+    record_scenarios: Annotated[
+        Optional[Path], typer.Option("--record-scenarios", help="Write every game as a scenario script into this folder.")
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite output files the workbench did not write.")] = False,
 ) -> None:
     """Play many games with bots and report what the rules do: length, fairness, eliminations, cards."""
@@ -199,7 +202,8 @@ def simulate(
                 table = tuple(names * count if len(names) == 1 else names)
                 if len(table) != count:
                     raise UsageError(f"--bots names {len(names)} bots, but a {count}-player table has {count} seats")
-                factory = loaded.family.simulator(loaded.variant, count, table, known, seed)
+                record = (record_scenarios, variant) if record_scenarios else None
+                factory = loaded.family.simulator(loaded.variant, count, table, known, seed, record)
                 result = _run_with_progress(factory, games, workers, records_file, f"{count} players")
                 summaries.append(_summary(loaded, variant, count, table, seed, result, workers))
                 if result.interrupted:

@@ -45,8 +45,11 @@ class Family(Protocol):
     def personas(self, variant: Any, extra: Path | None = None) -> dict[str, Any]:
         """Bots by name: built-in policies, the variant's personas and those of an extra file."""
 
-    def simulator(self, variant: Any, players: int, bots: tuple[str, ...], personas: dict[str, Any], seed: int) -> Any:
-        """A picklable factory of the run's simulator (``play(index)``, ``new_tally()``)."""
+    def simulator(
+        self, variant: Any, players: int, bots: tuple[str, ...], personas: dict[str, Any], seed: int,
+        record: tuple[Path, Path] | None = None,
+    ) -> Any:
+        """A picklable factory of the run's simulator (``play(index)``, ``new_tally()``); ``record`` = (folder, variant file)."""
 
     def summary_rows(self, summaries: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
         """The terminal table of one or more runs."""

@@ -57,10 +57,19 @@ class ChanceIt:
         return found
 
     def simulator(
-        self, variant: Variant, players: int, bots: tuple[str, ...], personas: dict[str, Persona], seed: int
+        self,
+        variant: Variant,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Persona],
+        seed: int,
+        record: tuple[Path, Path] | None = None,
     ) -> Callable[[], Simulator]:
-        """A picklable factory of the simulator for one run (built again inside each worker)."""
-        return partial(Simulator, variant, players, bots, {name: personas[name] for name in set(bots)}, seed)
+        """A picklable factory of the simulator for one run (built again inside each worker).
+
+        ``record`` = (folder, variant file) writes every game as a scenario script there.
+        """
+        return partial(Simulator, variant, players, bots, {name: personas[name] for name in set(bots)}, seed, record)
 
     def summary_rows(self, summaries: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
         return summary_rows(summaries)

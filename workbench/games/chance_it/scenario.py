@@ -56,6 +56,9 @@ class ScriptRound(Model):
     chance: tuple[Face, ...] = Field((), description="Results of chance tests, in order.")
     guides: tuple[Guide | None, ...] = Field(description="One per seat; null for a seat out of the game.")
     choices: tuple[Choice, ...] = Field((), description="Decisions in the order the engine asks for them.")
+    reshuffles: tuple[tuple[str, ...], ...] = Field(
+        (), description="New pile orders (card ids from the top) for each reshuffle of the discard, in order; seed-shuffled when left out."
+    )
 
 
 class PlayerExpect(Model):
@@ -123,6 +126,7 @@ class _Script:
         self.rerolls: list[int] = []
         self.tests: list[int] = []
         self.choices: list[tuple[int, Choice]] = []
+        self.reshuffles: list[tuple[str, ...]] = []
         self.last_key: tuple = ("rounds",)
         self.game: Game | None = None  # set once the game is set up
 
@@ -136,6 +140,7 @@ class _Script:
         self.rerolls = list(script.rerolls)
         self.tests = list(script.chance)
         self.choices = list(enumerate(script.choices))
+        self.reshuffles = list(script.reshuffles)
         self.last_key = ("rounds", index)
 
     def error(self, key: tuple, message: str) -> ScenarioError:
@@ -161,6 +166,9 @@ class _Script:
         if self.tests:
             first = len(self.round.chance) - len(self.tests)
             raise self.error(key + ("chance", first), f"{len(self.tests)} scripted chance test(s) never happened: {self.tests}")
+        if self.reshuffles:
+            first = len(self.round.reshuffles) - len(self.reshuffles)
+            raise self.error(key + ("reshuffles", first), f"{len(self.reshuffles)} scripted reshuffle(s) never happened")
         if self.choices:
             position, choice = self.choices[0]
             raise self.error(key + ("choices", position), f"the engine never asked for the choice {choice.describe()}")
@@ -198,8 +206,20 @@ class ScriptedChance:
         self.rng.shuffle(below)
         pile[:] = below + top[::-1]
 
-    def reshuffle(self, pile: list) -> None:
-        self.rng.shuffle(pile)
+    def reshuffle(self, pile: list[CardDef]) -> None:
+        """The scripted order of the new pile, if the round gives one; else a shuffle by the seed."""
+        script = self.script
+        if not script.reshuffles:
+            self.rng.shuffle(pile)
+            return
+        position = len(script.round.reshuffles) - len(script.reshuffles)
+        order = script.reshuffles.pop(0)
+        if sorted(order) != sorted(card.id for card in pile):
+            raise script.error(
+                ("rounds", script.index, "reshuffles", position),
+                f"the discard pile holds {', '.join(sorted(card.id for card in pile))}, not the cards listed",
+            )
+        pile[:] = [script.rules.by_id[card_id] for card_id in reversed(order)]
 
     def roll(self, count: int, sides: int) -> list[int]:
         script = self.script

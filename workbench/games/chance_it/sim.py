@@ -8,14 +8,17 @@ counts only, so merging chunks in any order gives the same summary.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from workbench.games.chance_it.bots import make_bot
 from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.engine import GUIDES, Game, compile_variant
+from workbench.games.chance_it.record import Recorder, write_script
 from workbench.games.chance_it.schema import RESOURCES, Persona, Variant
 from workbench.sim.seeding import stream
 from workbench.sim.stats import Histogram, Moments, rate
@@ -32,19 +35,37 @@ class Result:
 class Simulator:
     """Plays game ``index`` of a run."""
 
-    def __init__(self, variant: Variant, players: int, bots: tuple[str, ...], personas: dict[str, Persona], seed: int):
+    def __init__(
+        self,
+        variant: Variant,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Persona],
+        seed: int,
+        record: tuple[Path, Path] | None = None,
+    ):
         self.rules = compile_variant(variant)
         self.players = players
         self.bots = bots
         self.personas = tuple(personas[name] for name in bots)
         self.seed = seed
+        self.record = record  # (folder for scenario scripts, the variant file they name)
 
     def play(self, index: int) -> Result:
-        """Play one game with its own chance and bot streams."""
-        chance = RandomChance(stream(self.seed, index, "chance"))
-        game = Game(self.rules, self.players, chance, log=False)
+        """Play one game with its own chance and bot streams (and record it as a scenario when asked)."""
+        chance: Any = RandomChance(stream(self.seed, index, "chance"))
         deciders = [make_bot(persona, stream(self.seed, index, "bot", seat)) for seat, persona in enumerate(self.personas)]
+        recorder = None
+        if self.record is not None:
+            recorder = Recorder(chance, deciders)
+            chance, deciders = recorder.chance, recorder.deciders
+        game = Game(self.rules, self.players, chance, log=False)
         game.play(chance, deciders)
+        if recorder is not None:
+            folder, variant = self.record
+            path = folder / f"game-{self.players}p-{index:06d}.yaml"
+            description = f"Game {index} of a simulation (seed {self.seed}, bots {', '.join(self.bots)}), recorded."
+            write_script(recorder.script(game, os.path.relpath(variant, folder), self.seed, description=description), path)
         record = {
             "game": index,
             "seed": self.seed,
