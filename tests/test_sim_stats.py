@@ -98,6 +98,7 @@ class Facts:
     bought: list[list[str]] = field(default_factory=list)  # per seat
     discarded: Counter = field(default_factory=Counter)
     setup: list[int] = field(default_factory=list)  # held by the players right after setup
+    gaps: list[int] = field(default_factory=list)  # heuristic bots' |value(IN) - value(OUT)| per free choice, thousandths
     peak: list[int] = field(default_factory=lambda: [0, 0, 0])  # most held, checked at step ends
     dry: list[bool] = field(default_factory=lambda: [False, False, False])
     trajectory: list[tuple[int, int, int, int]] = field(default_factory=list)  # coins, hearts, stars, living
@@ -329,6 +330,8 @@ def expected_summary(games: list[Facts], batch: Batch, card_ids: list[str]) -> d
         "guides": {
             **{guide: rate(picks[i], sum(picks)) for i, guide in enumerate(GUIDES)},
             "forced_in": rate(sum(g.forced for g in games), sum(picks)),
+            "in_out_gap": {key: value / 1000 if key != "n" else value
+                           for key, value in mean_report([gap for g in games for gap in g.gaps]).items()},
         },
         "stakes": {
             "coins_paid_per_game": mean_report([g.paid for g in games]),
@@ -368,13 +371,32 @@ def variants(tmp_path_factory) -> dict[str, Any]:
     return {"base": load_variant(BASE).variant, "tight": load_variant(tight).variant}
 
 
-def play_logged(variant, batch: Batch, index: int) -> list[dict[str, Any]]:
-    """Game ``index`` exactly as ``Simulator.play`` plays it, but with the event log on."""
+class GapSpy:
+    """Passes a heuristic bot's choices through, noting |value(IN) - value(OUT)| of each free guide choice."""
+
+    def __init__(self, bot, gaps: list[int]):
+        self.bot, self.gaps = bot, gaps
+
+    def guide(self, view, options):
+        if len(options) > 1:
+            values = self.bot.guide_values(view)
+            self.gaps.append(round(1000 * abs(values["in"] - values["out"])))
+        return self.bot.guide(view, options)
+
+    def market(self, view, options):
+        return self.bot.market(view, options)
+
+    def use(self, view, options):
+        return self.bot.use(view, options)
+
+
+def play_logged(variant, batch: Batch, index: int, gaps: list[int]) -> list[dict[str, Any]]:
+    """Game ``index`` exactly as ``Simulator.play`` plays it, but with the event log on (and heuristic gaps noted)."""
     rules = compile_variant(variant)
     chance = RandomChance(stream(batch.seed, index, "chance"))
     game = Game(rules, batch.players, chance, log=True)
     deciders = [make_bot(BUILTIN[name], stream(batch.seed, index, "bot", seat)) for seat, name in enumerate(batch.bots)]
-    game.play(chance, deciders)
+    game.play(chance, [GapSpy(bot, gaps) if name == "heuristic" else bot for bot, name in zip(deciders, batch.bots)])
     return game.events
 
 
@@ -384,7 +406,11 @@ def played(request, variants) -> Played:
     variant = variants[batch.variant]
     sim = Simulator(variant, batch.players, batch.bots, BUILTIN, batch.seed)
     results = [sim.play(i) for i in range(batch.games)]
-    facts = [read_log(play_logged(variant, batch, i), variant, batch.players) for i in range(batch.games)]
+    facts = []
+    for i in range(batch.games):
+        gaps: list[int] = []
+        facts.append(read_log(play_logged(variant, batch, i, gaps), variant, batch.players))
+        facts[-1].gaps = gaps
     return Played(batch, variant, sim, results, facts)
 
 

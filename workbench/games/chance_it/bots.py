@@ -30,6 +30,7 @@ from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.engine import BUY, CHANCE_IT, HANDLERS, IN, OUT, Game, MarketMove, View
 from workbench.games.chance_it.rules import ALL_OUT, COINS, HEARTS, STARS, CardDef, Effects, Rules
 from workbench.games.chance_it.schema import POLICIES, Persona
+from workbench.sim.stats import Moments
 
 _NAMES = {handler: name for name, handler in HANDLERS.items()}
 #: Expected outcome of effects: coins, hearts, stars, market actions, hearts the others lose.
@@ -209,12 +210,14 @@ class _Model:
 class HeuristicBot:
     """Chooses by the persona's value model (see the module docstring)."""
 
-    __slots__ = ("persona", "rng", "_model")
+    __slots__ = ("persona", "rng", "_model", "gaps")
 
     def __init__(self, persona: Persona, rng: random.Random):
         self.persona = persona
         self.rng = rng
         self._model: _Model | None = None
+        #: how close each free choice between IN and OUT was: |value(IN) - value(OUT)|, in thousandths
+        self.gaps = Moments()
 
     def model(self, rules: Rules) -> _Model:
         """The value model for these rules (built on first use)."""
@@ -226,6 +229,7 @@ class HeuristicBot:
         if len(options) == 1:
             return options[0]
         values = self.guide_values(view)
+        self.gaps.add(round(1000 * abs(values[IN] - values[OUT])))
         return max(options, key=lambda g: values[g])
 
     def guide_values(self, view: View) -> dict[str, float]:

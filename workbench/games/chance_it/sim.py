@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from workbench.games.chance_it.bots import make_bot
+from workbench.games.chance_it.bots import HeuristicBot, make_bot
 from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.engine import GUIDES, Game, compile_variant
 from workbench.games.chance_it.record import Recorder, write_script
@@ -26,10 +26,11 @@ from workbench.sim.stats import Histogram, Moments, rate
 
 @dataclass(frozen=True)
 class Result:
-    """One finished game: its record (one line of ``--records``) and the game for the tally."""
+    """One finished game: its record (one line of ``--records``), the game and its bots' choice gaps for the tally."""
 
     record: dict[str, Any]
     game: Game
+    gaps: Moments
 
 
 class Simulator:
@@ -54,7 +55,8 @@ class Simulator:
     def play(self, index: int) -> Result:
         """Play one game with its own chance and bot streams (and record it as a scenario when asked)."""
         chance: Any = RandomChance(stream(self.seed, index, "chance"))
-        deciders = [make_bot(persona, stream(self.seed, index, "bot", seat)) for seat, persona in enumerate(self.personas)]
+        bots = [make_bot(persona, stream(self.seed, index, "bot", seat)) for seat, persona in enumerate(self.personas)]
+        deciders: list[Any] = bots
         recorder = None
         if self.record is not None:
             recorder = Recorder(chance, deciders)
@@ -79,7 +81,11 @@ class Simulator:
             ],
             "bought": [list(p.bought) for p in game.players],
         }
-        return Result(record, game)
+        gaps = Moments()
+        for bot in bots:
+            if isinstance(bot, HeuristicBot):
+                gaps.merge(bot.gaps)
+        return Result(record, game, gaps)
 
     def new_tally(self) -> Tally:
         """An empty tally for this run."""
@@ -125,6 +131,7 @@ class Tally:
     peak_per_game: list[Moments] = field(default_factory=lambda: [Moments(), Moments(), Moments()])
     dry: list[int] = field(default_factory=lambda: [0, 0, 0])  # games in which the supply ran out
     trajectory: dict[int, list[int]] = field(default_factory=dict)  # round -> [coins, hearts, stars, living, games]
+    gaps: Moments = field(default_factory=Moments)  # heuristic bots' |value(IN) - value(OUT)|, thousandths
 
     def __post_init__(self) -> None:
         self.wins = self.wins or [0] * self.players
@@ -134,6 +141,7 @@ class Tally:
         """Count one game."""
         game = result.game
         self.games += 1
+        self.gaps.merge(result.gaps)
         winners = game.winners
         for seat in winners:
             self.wins[seat] += 1
@@ -184,6 +192,7 @@ class Tally:
     def merge(self, other: Tally) -> None:
         """Add another tally of the same run."""
         self.games += other.games
+        self.gaps.merge(other.gaps)
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
         self.shared.update(other.shared)
         self.no_winner += other.no_winner
@@ -249,6 +258,8 @@ class Tally:
             "guides": {
                 **{guide: rate(self.picks[i], total_picks) for i, guide in enumerate(GUIDES)},
                 "forced_in": rate(self.forced, total_picks),
+                "in_out_gap": {key: (value / 1000 if key in ("mean", "sd", "low", "high") else value)
+                               for key, value in self.gaps.report().items()},
             },
             "stakes": {
                 "coins_paid_per_game": self.stakes_paid.report(),
