@@ -36,18 +36,22 @@ class Run:
         return self.games / self.seconds if self.seconds else 0.0
 
 
-_simulator: Any = None
+_factories: list[Factory] = []
+_simulators: dict[int, Any] = {}
 
 
-def _start_worker(factory: Factory) -> None:
-    global _simulator
+def _start_worker(factories: list[Factory]) -> None:
+    global _factories
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
-    _simulator = factory()
+    _factories = factories
+    _simulators.clear()
 
 
-def _play_chunk(task: tuple[int, int, bool]) -> tuple[Any, list[str]]:
-    start, stop, want_records = task
-    return _chunk(_simulator, start, stop, want_records)
+def _play_chunk(task: tuple[int, int, int, bool]) -> tuple[int, Any, list[str]]:
+    which, start, stop, want_records = task
+    if which not in _simulators:
+        _simulators[which] = _factories[which]()
+    return (which, *_chunk(_simulators[which], start, stop, want_records))
 
 
 def _chunk(simulator: Any, start: int, stop: int, want_records: bool) -> tuple[Any, list[str]]:
@@ -85,32 +89,60 @@ def run(
 
     Ctrl-C stops the run: the games finished so far (a prefix of the run) are kept.
     """
-    simulator = factory()
-    tally = simulator.new_tally()
-    done, interrupted = 0, False
     started = time.perf_counter()
-    tasks = [(start, stop, records is not None) for start, stop in chunks(games, workers)]
+    tally = factory().new_tally()
+    done, interrupted = 0, False
+    tasks = [(0, start, stop, records is not None) for start, stop in chunks(games, workers)]
     try:
-        for chunk_tally, lines in _results(factory, simulator, tasks, workers):
+        for _, chunk_tally, lines in _results([factory], tasks, workers):
             tally.merge(chunk_tally)
             if records is not None:
                 records.writelines(line + "\n" for line in lines)
-            finished = chunk_tally.games
-            done += finished
+            done += chunk_tally.games
             if progress is not None:
-                progress(finished)
+                progress(chunk_tally.games)
     except KeyboardInterrupt:
         interrupted = True
     return Run(tally, done, games, time.perf_counter() - started, interrupted)
 
 
-def _results(factory: Factory, simulator: Any, tasks: list[tuple[int, int, bool]], workers: int) -> Iterator[tuple[Any, list[str]]]:
+def run_many(
+    factories: list[Factory],
+    ranges: list[tuple[int, int]],
+    *,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[Any]:
+    """Play games ``ranges[i]`` (start, stop) of run ``factories[i]`` for every i, sharing one pool; the tallies.
+
+    This is how many candidates are compared on the same game indices (common random numbers).
+    """
+    tallies = [factory().new_tally() for factory in factories]
+    tasks = [
+        (which, start, stop, False)
+        for which, (first, last) in enumerate(ranges)
+        for start, stop in ((first + a, first + b) for a, b in chunks(last - first, workers))
+        if stop > start
+    ]
+    for which, chunk_tally, _ in _results(factories, tasks, workers):
+        tallies[which].merge(chunk_tally)
+        if progress is not None:
+            progress(chunk_tally.games)
+    return tallies
+
+
+def _results(
+    factories: list[Factory], tasks: list[tuple[int, int, int, bool]], workers: int
+) -> Iterator[tuple[int, Any, list[str]]]:
     if workers <= 1 or len(tasks) == 1:
-        for start, stop, want in tasks:
-            yield _chunk(simulator, start, stop, want)
+        built: dict[int, Any] = {}
+        for which, start, stop, want in tasks:
+            if which not in built:
+                built[which] = factories[which]()
+            yield (which, *_chunk(built[which], start, stop, want))
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    pool = context.Pool(workers, initializer=_start_worker, initargs=(factory,))
+    pool = context.Pool(workers, initializer=_start_worker, initargs=(factories,))
     try:
         yield from pool.imap(_play_chunk, tasks)
         pool.close()
