@@ -427,6 +427,8 @@ class _Round:
         if not game.is_over:
             if game.round >= rules.max_rounds:
                 game.finish("max_rounds", living)
+                if game.after_step is not None:
+                    game.after_step(game)
             else:
                 self.pass_starting_player()
 

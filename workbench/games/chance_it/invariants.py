@@ -14,6 +14,10 @@ from workbench.games.chance_it.rules import ALL_OUT, COINS, HEARTS, STARS
 from workbench.games.chance_it.schema import RESOURCES
 
 
+#: Events of a player taking part in the action round (an OUT player has none, outside an all-OUT round).
+ACTIONS = frozenset({"gain", "lose", "use", "buy", "discard", "market_empty", "market_limit", "chance_it", "chance"})
+
+
 class InvariantError(AssertionError):
     """An invariant of the rules does not hold."""
 
@@ -33,6 +37,12 @@ class Invariants:
         self.settled: Counter = Counter()  # seat -> stakes events this round
         self.short: set[int] = set()  # IN seats that paid less than the sheet
         self.stakes_due = False  # the stakes step of this round is still to be checked
+        self.all_out = False  # this round everybody played OUT
+        self.order: list[int] = []  # seats in the order they settled the stakes
+        self.short_out = 0  # -1 when an OUT player got less than the sheet this round
+        self.out_takes: list[int] = []  # coins each OUT player took this round
+        self.in_hearts: set[int] = set()  # IN seats that paid stakes in hearts
+        self.supply_before: list[int | None] = list(game.supply)  # the supply when the last step ended
         self.steps = 0
         self.check()
 
@@ -53,6 +63,7 @@ class Invariants:
         self.nothing_negative()
         self.eliminated_hold_nothing()
         self.rounds_and_end()
+        self.supply_before = list(game.supply)
 
     def fail(self, rule: str, message: str) -> None:
         """Raise for a broken rule, saying where in the game it happened."""
@@ -127,19 +138,26 @@ class Invariants:
         elif kind == "guides":
             self._guides(event)
         elif kind == "all_out":
+            if any(guide not in (None, OUT) for guide in self.guides):
+                self.fail("stakes", "an all-OUT round, but somebody played IN or CHANCE IT")
             self.stakes_due = False
+            self.all_out = True
         elif kind == "stakes":
             if seat in self.out_since:
                 self.fail("eliminated act no more", f"seat {seat} pays or takes stakes after its elimination")
             self._stakes(event)
         elif seat is not None and seat in self.out_since and kind not in ("roll", "reroll"):
             self.fail("eliminated act no more", f"seat {seat} has a {kind!r} event after its elimination")
+        elif kind in ACTIONS and not self.all_out and self.guides and self.guides[seat] in (None, OUT):
+            self.fail("participants", f"seat {seat} played OUT but has a {kind!r} event in the action round")
 
     def _round_starts(self, seat: int) -> None:
         """Rule 14: the starting player is in the game, the next one clockwise from the last still in it."""
         game = self.game
         if seat in self.out_since:
             self.fail("turn order", f"seat {seat} starts the round but is out of the game")
+        if self.starting is None and seat != 0:
+            self.fail("turn order", f"seat {seat} starts the first round; seat 0 does (rule 1)")
         if self.starting is not None:
             count = len(game.players)
             expected = next(
@@ -161,6 +179,7 @@ class Invariants:
                 self.fail("forced in", f"seat {seat} was forced to play IN but played {guide}")
         self.forced = set(event["forced_in"])
         self.guides, self.settled, self.short, self.stakes_due = guides, Counter(), set(), True
+        self.all_out, self.order, self.short_out, self.in_hearts, self.out_takes = False, [], 0, set(), []
         chancers = [seat for seat, guide in enumerate(guides) if guide == CHANCE_IT]
         expected_forced = set(chancers) if len(chancers) >= self.game.rules.forced_in_after else set()
         if self.forced != expected_forced:
@@ -173,29 +192,45 @@ class Invariants:
         outs = [s for s in playing if guides[s] == OUT]
         out_sheet, in_sheet = self.game.rules.stakes[len(playing)]
         self.settled[seat] += 1
+        self.order.append(seat)
         if self.settled[seat] > 1:
             self.fail("stakes", f"seat {seat} settles the stakes twice")
         if guides[seat] == OUT:
             take = out_sheet[len(outs) - 1]
             if take is ALL_OUT or not 0 <= event["coins"] <= take or event["hearts"]:
                 self.fail("stakes", f"OUT seat {seat} took {event['coins']} coins and {event['hearts']} hearts, the sheet says {take} coins")
-            if event["coins"] < take and self.game.rules.supply[COINS] is None:
-                self.fail("stakes", f"OUT seat {seat} took {event['coins']} coins from an unlimited supply, the sheet says {take}")
+            self.out_takes.append(event["coins"])
+            if event["coins"] < take:
+                self.short_out = -1  # checked once the step is over: only an empty supply gives less
         else:
             pay, paid = in_sheet[len(playing) - len(outs) - 1], -(event["coins"] + event["hearts"])
             if paid > pay or paid < 0:
                 self.fail("stakes", f"IN seat {seat} paid {paid}, the sheet says {pay}")
             if paid < pay:
                 self.short.add(seat)  # only a player who ran out of hearts pays less
+            if event["hearts"]:
+                self.in_hearts.add(seat)  # only a player who ran out of coins pays in hearts
 
     def _stakes_settled(self) -> None:
         """After the stakes step: every player in the game settled once, and only the eliminated paid less."""
         playing = {s for s, guide in enumerate(self.guides) if guide is not None}
         if set(self.settled) != playing:
             self.fail("stakes", f"seats {sorted(self.settled)} settled the stakes, the players are {sorted(playing)}")
+        game = self.game
         for seat in self.short:
-            if not self.game.players[seat].eliminated:
+            if not game.players[seat].eliminated:
                 self.fail("stakes", f"IN seat {seat} paid less than the sheet and is still in the game")
+        for seat in self.in_hearts:
+            if game.players[seat].res[COINS]:
+                self.fail("stakes", f"IN seat {seat} paid stakes in hearts while holding coins")
+        outs = [seat for seat in self.order if self.guides[seat] == OUT]
+        ins = [seat for seat in self.order if self.guides[seat] != OUT]
+        turn = sorted(self.order, key=lambda seat: (seat - self.starting) % len(game.players))
+        if self.order != outs + ins or outs + ins != [s for s in turn if s in outs] + [s for s in turn if s in ins]:
+            self.fail("turn order", f"stakes settled in the order {self.order}; OUT then IN players, each clockwise from {self.starting}")
+        if self.short_out and self.supply_before[COINS] is not None:
+            if sum(self.out_takes) != self.supply_before[COINS]:
+                self.fail("stakes", f"an OUT player took less than the sheet though the supply held {self.supply_before[COINS]}")
         self.stakes_due = False
 
 
