@@ -9,7 +9,7 @@ import time
 import traceback
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Iterator, Optional
+from typing import Annotated, Any, Callable, Iterator, Optional
 
 import typer
 from rich.console import Console
@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from workbench.errors import UsageError, WorkbenchError, display_path
-from workbench.games import FAMILIES, load_variant, replay_scenario
+from workbench.games import FAMILIES, family_of_file, load_variant, replay_scenario
 from workbench.loading import did_you_mean
 from workbench.sim.runner import Run, run
 
@@ -260,15 +260,18 @@ def _check_overwrite(target: Path, force: bool) -> None:
         raise UsageError(f"{display_path(target)} exists and was not written by the workbench; add --force to overwrite it")
 
 
-def _run_with_progress(factory: Any, games: int, workers: int, records: Any, label: str) -> Run:
-    columns = (
+def _progress_columns() -> tuple:
+    return (
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.fields[rate]}"),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=err, transient=False) as progress:
+
+
+def _run_with_progress(factory: Any, games: int, workers: int, records: Any, label: str) -> Run:
+    with Progress(*_progress_columns(), console=err, transient=False) as progress:
         task = progress.add_task(label, total=games, rate="")
         started = time.perf_counter()
         done = [0]
@@ -298,6 +301,62 @@ def _summary(loaded: Any, path: Path, players: int, bots: tuple[str, ...], seed:
             "games_per_second": round(result.games_per_second, 1),
         },
     }
+
+
+@app.command("tune-stakes")
+def tune_stakes(
+    variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
+    players: Annotated[list[int], typer.Option("--players", "-p", help="A player count to tune; repeat for more.", show_default=False)],
+    bots: Annotated[str, typer.Option("--bots", "-b", help="The bot at every seat (random, heuristic, search or a persona).")] = "heuristic",
+    budget: Annotated[int, typer.Option("--budget", help="Games per tuned player count.", min=100)] = 30_000,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: the same seed gives the same proposal.")] = 1,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)] = os.cpu_count() or 1,
+    out_file: Annotated[Optional[Path], typer.Option("--out", "-o", help="Proposal file [default: reports/tuning/<variant>-stakes.yaml]; the comparison page goes beside it as .html.")] = None,
+    write: Annotated[bool, typer.Option("--write", help="Also put the proposed sheets into the variant file (only their lines change).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite output files the workbench did not write.")] = False,
+) -> None:
+    """Propose the stakes sheets the box never printed: race candidate sheets until the game plays like the printed ones."""
+    with _reported():
+        family = family_of_file(variant)
+        if not hasattr(family, "tune_stakes"):
+            raise UsageError(f"{family.title} has no stakes sheets to tune")
+        out_file = out_file or Path("reports") / "tuning" / f"{variant.stem}-stakes.yaml"
+        page = out_file.with_suffix(".html")
+        for target in (out_file, page):
+            _check_overwrite(target, force)
+        with Progress(*_progress_columns(), console=err, transient=False) as progress:
+
+            def stage(label: str, total: int) -> Callable[[int], None]:
+                task = progress.add_task(label, total=total, rate="")
+                started = time.perf_counter()
+                done = [0]
+
+                def advance(finished: int) -> None:
+                    done[0] += finished
+                    speed = done[0] / max(time.perf_counter() - started, 1e-9)
+                    progress.update(task, advance=finished, rate=f"{speed:,.0f} games/s")
+
+                return advance
+
+            report = family.tune_stakes(variant, sorted(set(players)), bots=bots, seed=seed, budget=budget,
+                                        workers=workers, progress=stage)
+        out_file.parent.mkdir(parents=True, exist_ok=True)
+        out_file.write_text(family.tuning_yaml(report, page.name))
+        page.write_text(family.tuning_page(report))
+        if write:
+            family.write_sheets(variant, report, os.path.relpath(page, variant.parent))
+    for tuned in report.tuned:
+        out_text = " ".join(map(str, tuned.best.candidate.out))
+        in_text = " ".join(map(str, tuned.best.candidate.in_))
+        out.print(f"{tuned.players} players: out [{out_text} all_out], in [{in_text}] "
+                  f"(distance {tuned.best.distance:.2f}, {tuned.best.games:,} games)", markup=False)
+    for printed, tuned in report.left_out:
+        diffs = [b - a for a, b in zip(printed.out + printed.in_, tuned.best.candidate.out + tuned.best.candidate.in_)]
+        close = sum(abs(d) <= 1 for d in diffs)
+        out.print(f"check: the printed {tuned.players}-player sheet, hidden and tuned from the others, comes back as "
+                  f"{tuned.best.candidate.label()} ({close} of {len(diffs)} entries within one coin)", markup=False)
+    written = [out_file, page, *([variant] if write else [])]
+    out.print(f"wrote {', '.join(display_path(p) for p in written)}", markup=False)
 
 
 @app.command()

@@ -91,6 +91,17 @@ def read_yaml(path: Path, error: type[WorkbenchError] = VariantError) -> Documen
     return Document(data, marks, path)
 
 
+def read_yaml_text(text: str, path: Path) -> Any:
+    """Parse YAML text (as if it were the file at ``path``) with the same loader; the plain data."""
+    loader = _MarkedLoader(text)
+    try:
+        return loader.get_single_data()
+    except yaml.MarkedYAMLError as exc:
+        raise VariantError([Problem(path, *_syntax_error(exc))]) from None
+    finally:
+        loader.dispose()
+
+
 def _syntax_error(exc: yaml.MarkedYAMLError) -> tuple[int | None, str, str]:
     """(line, key path, message) for a YAML error; an unclosed bracket or quote names where it opened."""
     problem, context = exc.problem_mark, exc.context_mark

@@ -87,6 +87,11 @@ def family_of(doc: Document, error: type[VariantError] = VariantError) -> Family
     return FAMILIES[game]
 
 
+def family_of_file(path: Path) -> Family:
+    """The family of a variant file, read before validation (a variant with a sheet missing is still tunable)."""
+    return family_of(load_document(Path(path), includes=INCLUDES))
+
+
 def load_variant(path: Path, overrides: Document | None = None) -> Loaded:
     """Load, merge and validate a variant file; raises :class:`VariantError` with every problem."""
     doc = load_document(Path(path), includes=INCLUDES)

@@ -79,6 +79,30 @@ class ChanceIt:
 
         return render_report(summaries)
 
+    def tune_stakes(self, path: Path, counts: list[int], **options: Any) -> Any:
+        """Propose stakes sheets for ``counts`` (see :mod:`workbench.games.chance_it.tune`)."""
+        from workbench.games.chance_it import tune
+
+        return tune.tune_stakes(self, path, counts, **options)
+
+    def tuning_yaml(self, report: Any, page: str) -> str:
+        """The proposal file of a tuning run."""
+        from workbench.games.chance_it import tune
+
+        return tune.proposal_yaml(report, page)
+
+    def tuning_page(self, report: Any) -> str:
+        """The HTML comparison of a tuning run."""
+        from workbench.games.chance_it import tune
+
+        return tune.render_tuning(report)
+
+    def write_sheets(self, path: Path, report: Any, page: str) -> None:
+        """Put a tuning run's proposals into the variant file, changing only their lines."""
+        from workbench.games.chance_it import tune
+
+        tune.write_back(path, report, page)
+
     def replay(self, doc: Document, variant: Variant) -> Replay:
         scenario = validate(Scenario, doc, ScenarioError)
         return replay(scenario, doc, compile_variant(variant))

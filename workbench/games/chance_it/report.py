@@ -37,7 +37,7 @@ def render_report(summaries: list[dict[str, Any]]) -> str:
     runs = [_run(s) for s in summaries]
     variants = list(dict.fromkeys(s["variant"] for s in summaries))
     files = list(dict.fromkeys(s["variant_file"] for s in summaries))
-    return _environment().get_template("report.html.j2").render(
+    return environment().get_template("report.html.j2").render(
         title=" / ".join(variants),
         files=", ".join(files),
         players=", ".join(str(s["players"]) for s in summaries),
@@ -50,7 +50,8 @@ def render_report(summaries: list[dict[str, Any]]) -> str:
 
 
 @cache
-def _environment() -> jinja2.Environment:
+def environment() -> jinja2.Environment:
+    """The Jinja2 environment of this family's templates (autoescaped)."""
     return jinja2.Environment(
         loader=jinja2.PackageLoader("workbench.games.chance_it", "templates"),
         autoescape=True,

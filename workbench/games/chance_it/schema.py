@@ -112,7 +112,10 @@ class Sheet(Model):
     )
     in_: tuple[Count, ...] = Field(alias="in", description="in[m-1]: coins each in or chance-it player pays when m are in.")
     source: Literal["printed", "proposed", "tuned"] = Field(
-        "proposed", description="printed (from the box), proposed (a guess) or tuned (by the stakes tuner)."
+        "proposed", description="printed (from the box), proposed (a guess or the stakes tuner's proposal) or tuned."
+    )
+    provenance: dict[str, Any] | None = Field(
+        None, description="Where a proposed sheet came from: the tuner's targets, bots, seed, budget and measured figures."
     )
 
 
@@ -210,6 +213,28 @@ def iter_effects(effects: tuple[Effect, ...], key: tuple) -> Iterator[tuple[tupl
         if isinstance(effect, Chance):
             yield from iter_effects(effect.chance.then, key + (index, "chance", "then"))
             yield from iter_effects(effect.chance.else_, key + (index, "chance", "else"))
+
+
+# --- stakes tuning ---------------------------------------------------------------------------------------------
+
+#: What the stakes tuner compares, by name (see the README's "Tuning stakes sheets").
+TUNING_METRICS = (
+    "rounds_mean", "rounds_sd", "eliminations_per_player", "out_share", "in_share", "chance_it_share",
+    "no_winner", "balance", "in_out_gap",
+)
+Metric = Literal[
+    "rounds_mean", "rounds_sd", "eliminations_per_player", "out_share", "in_share", "chance_it_share",
+    "no_winner", "balance", "in_out_gap",
+]
+
+
+class Tuning(Model):
+    """How ``workbench tune-stakes`` searches: targets and weights to override, and bounds of the sheets."""
+
+    targets: dict[Metric, float] = Field({}, description="Target values that replace the printed sheets' measured ones.")
+    weights: dict[Metric, Annotated[float, Field(ge=0, le=100)]] = Field({}, description="Weight of each metric (0 ignores it).")
+    out_max: Annotated[int, Strict(), Field(ge=0, le=20)] = Field(6, description="Most coins an OUT player may take.")
+    in_max: Annotated[int, Strict(), Field(ge=0, le=20)] = Field(4, description="Most coins an IN player may pay.")
 
 
 # --- bot personas ----------------------------------------------------------------------------------------------
@@ -315,6 +340,7 @@ class Variant(Model):
     end: End = Field(End(), description="When the game ends.")
     cards: tuple[Card, ...] = Field(description="The market cards (inline, or paths of card files).")
     bots: Personas = Field({}, description="Bot personas for simulations: name -> {policy, parameters}.")
+    tuning: Tuning = Field(Tuning(), description="Settings of the stakes tuner.")
 
     @model_validator(mode="after")
     def check_rules(self) -> Variant:

@@ -1,0 +1,566 @@
+"""The stakes tuner: propose the stakes sheets the box never printed, with the evidence.
+
+1. Targets: play the printed sheets (4 and 5 players in the base game) and measure how
+   the game plays: length, eliminations, guide shares, games nobody wins, balance, and how
+   close the bots' choice between IN and OUT is. The target is their average; a
+   ``tuning:`` block in the variant may override targets and weights.
+2. Candidates: every sheet shaped like the printed ones (OUT coins never rise with more
+   OUT players, IN coins never fall with more IN players, whole numbers within bounds).
+3. A race: all candidates play the same games (common random numbers); after each round
+   the worse half drops out and the rest play twice as many games (successive halving).
+   The winner's neighbours (one coin up or down) then race the finalists.
+4. Leave one out: each printed sheet is hidden and tuned from the other printed count;
+   how far the proposal lands from the printed sheet says how far to trust the others.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from itertools import combinations_with_replacement
+from pathlib import Path
+from typing import Any, Callable
+
+from workbench.errors import Problem, VariantError
+from workbench.games.chance_it.schema import TUNING_METRICS, Players, Sheet, Variant
+import yaml
+
+from workbench.loading import Document, load_document, read_yaml, read_yaml_text, validate
+from workbench.sim.runner import run_many
+
+#: A difference of one unit costs 1 in the distance (before weights): what counts as "noticeably different".
+SCALES = {
+    "rounds_mean": 1.0,
+    "rounds_sd": 1.0,
+    "eliminations_per_player": 0.05,
+    "out_share": 0.03,
+    "in_share": 0.03,
+    "chance_it_share": 0.02,
+    "no_winner": 0.03,
+    "balance": 0.05,
+    "in_out_gap": 0.4,
+}
+DESCRIPTIONS = {
+    "rounds_mean": "rounds per game, mean",
+    "rounds_sd": "rounds per game, spread (sd)",
+    "eliminations_per_player": "eliminations per game, per player",
+    "out_share": "share of OUT picks",
+    "in_share": "share of IN picks",
+    "chance_it_share": "share of CHANCE IT picks",
+    "no_winner": "games nobody wins",
+    "balance": "balance (1 - largest gap between seats)",
+    "in_out_gap": "closeness of IN and OUT (bots' value gap)",
+}
+assert set(SCALES) == set(TUNING_METRICS) == set(DESCRIPTIONS)
+
+#: (value, low, high) of a figure; low and high are None when no interval applies.
+Figure = tuple[float, float | None, float | None]
+
+
+def figures(summary: dict[str, Any], players: int) -> dict[str, Figure]:
+    """The tuned metrics of one simulation summary."""
+    rounds, per_game = summary["rounds"], summary["eliminations"]["per_game"]
+    guides = summary["guides"]
+
+    def share(figure: dict[str, Any]) -> Figure:
+        return (figure["rate"], figure["low"], figure["high"])
+
+    gap = guides["in_out_gap"]
+    return {
+        "rounds_mean": (rounds["mean"], rounds["low"], rounds["high"]),
+        "rounds_sd": (rounds["sd"], None, None),
+        "eliminations_per_player": (per_game["mean"] / players, per_game["low"] / players, per_game["high"] / players),
+        "out_share": share(guides["out"]),
+        "in_share": share(guides["in"]),
+        "chance_it_share": share(guides["chance-it"]),
+        "no_winner": share(summary["wins"]["no_winner"]),
+        "balance": (summary["balance"] or 0.0, None, None),
+        "in_out_gap": (gap["mean"], gap["low"], gap["high"]),
+    }
+
+
+def distance(measured: dict[str, Figure], targets: dict[str, float], weights: dict[str, float]) -> float:
+    """How far measured figures are from the targets: the weighted sum of squared differences in scale units."""
+    return sum(
+        weights.get(name, 1.0) * ((measured[name][0] - target) / SCALES[name]) ** 2 for name, target in targets.items()
+    )
+
+
+@dataclass(frozen=True, order=True)
+class Candidate:
+    """A stakes sheet for n players: coins each OUT player takes (k = 1..n-1) and each IN player pays (m = 1..n)."""
+
+    out: tuple[int, ...]
+    in_: tuple[int, ...]
+
+    @property
+    def players(self) -> int:
+        """The player count the sheet is for."""
+        return len(self.in_)
+
+    def label(self) -> str:
+        """Short text: ``out 4 2 all | in 1 2 3``."""
+        return f"out {' '.join(map(str, self.out))} all | in {' '.join(map(str, self.in_))}"
+
+    def sheet(self, **extra: Any) -> Sheet:
+        """As a variant's sheet (``all_out`` last), marked proposed."""
+        return Sheet.model_validate({"out": [*self.out, "all_out"], "in": list(self.in_), "source": "proposed", **extra})
+
+    @classmethod
+    def from_sheet(cls, sheet: Sheet) -> Candidate:
+        """The candidate of an existing sheet."""
+        return cls(tuple(sheet.out[:-1]), tuple(sheet.in_))  # type: ignore[arg-type]
+
+
+def is_shaped(candidate: Candidate, out_max: int, in_max: int) -> bool:
+    """Shaped like the printed sheets: OUT never rises with more OUT players, IN never falls, within bounds.
+
+    >>> is_shaped(Candidate((4, 2, 1), (1, 2, 3, 3)), 6, 4), is_shaped(Candidate((2, 4, 1), (1, 2, 3, 3)), 6, 4)
+    (True, False)
+    """
+    out, in_ = candidate.out, candidate.in_
+    return (
+        all(0 <= v <= out_max for v in out)
+        and all(0 <= v <= in_max for v in in_)
+        and all(a >= b for a, b in zip(out, out[1:]))
+        and all(a <= b for a, b in zip(in_, in_[1:]))
+    )
+
+
+def space(players: int, out_max: int, in_max: int) -> list[Candidate]:
+    """Every shaped sheet for ``players``, in a fixed order.
+
+    >>> len(space(3, 6, 4))  # 28 OUT columns x 35 IN columns
+    980
+    """
+    outs = combinations_with_replacement(range(out_max, -1, -1), players - 1)  # non-increasing
+    ins = list(combinations_with_replacement(range(in_max + 1), players))  # non-decreasing
+    return [Candidate(out, in_) for out in outs for in_ in ins]
+
+
+def neighbours(candidate: Candidate, out_max: int, in_max: int) -> list[Candidate]:
+    """The shaped sheets one coin away in one entry."""
+    found = []
+    for column in ("out", "in_"):
+        values = getattr(candidate, column)
+        for index in range(len(values)):
+            for step in (-1, 1):
+                changed = values[:index] + (values[index] + step,) + values[index + 1 :]
+                other = Candidate(changed, candidate.in_) if column == "out" else Candidate(candidate.out, changed)
+                if is_shaped(other, out_max, in_max):
+                    found.append(other)
+    return found
+
+
+@dataclass
+class Entry:
+    """A candidate in the race: its games so far and how they measure."""
+
+    candidate: Candidate
+    tally: Any = None
+    summary: dict[str, Any] = field(default_factory=dict)
+    figures: dict[str, Figure] = field(default_factory=dict)
+    distance: float = math.inf
+    games: int = 0
+
+
+@dataclass
+class Tuned:
+    """The outcome of tuning one player count."""
+
+    players: int
+    ranking: list[Entry]  # best first: the finalists, then the others by their last distance
+    space: int
+    evaluated: int
+    games: int
+
+    @property
+    def best(self) -> Entry:
+        """The proposal."""
+        return self.ranking[0]
+
+
+class Tuner:
+    """Tunes stakes sheets of one variant with one table of bots (see the module docstring)."""
+
+    def __init__(
+        self,
+        family: Any,
+        variant: Variant,
+        bots: str,
+        personas: dict[str, Any],
+        *,
+        seed: int,
+        budget: int,
+        workers: int,
+        progress: Callable[[str, int], Callable[[int], None]] | None = None,
+    ):
+        self.family = family
+        self.variant = variant
+        self.bots = bots
+        self.personas = personas
+        self.seed = seed
+        self.budget = budget
+        self.workers = workers
+        self.progress = progress
+        self.tuning = variant.tuning
+
+    def weights(self) -> dict[str, float]:
+        """Each metric's weight: 1 unless the variant's ``tuning.weights`` says otherwise."""
+        return {name: self.tuning.weights.get(name, 1.0) for name in TUNING_METRICS}
+
+    def _factory(self, variant: Variant, players: int) -> Any:
+        if players < variant.players.min:  # a sheet used after eliminations: play that table from the start
+            variant = variant.model_copy(update={"players": Players(min=players, max=variant.players.max)})
+        return self.family.simulator(variant, players, (self.bots,) * players, self.personas, self.seed)
+
+    def play(self, variants: list[Variant], players: int, games: list[tuple[int, int]], label: str) -> list[Any]:
+        """Tallies of ``variants`` at ``players``, each on its own range of game indices."""
+        advance = self.progress(label, sum(b - a for a, b in games)) if self.progress else None
+        factories = [self._factory(variant, players) for variant in variants]
+        return run_many(factories, games, workers=self.workers, progress=advance)
+
+    def measure(self, counts: list[int], games: int) -> dict[int, dict[str, Any]]:
+        """Summaries of the variant as it is, at each of ``counts``."""
+        found = {}
+        for count in counts:
+            (tally,) = self.play([self.variant], count, [(0, games)], f"targets: {count} players")
+            found[count] = tally.summary()
+        return found
+
+    def targets(self, measured: dict[int, dict[str, Any]]) -> dict[str, float]:
+        """The average of the measured figures over the given counts, with the designer's overrides."""
+        averaged = {
+            name: sum(figures(summary, count)[name][0] for count, summary in measured.items()) / len(measured)
+            for name in TUNING_METRICS
+        }
+        averaged.update(self.tuning.targets)
+        return {name: value for name, value in averaged.items() if self.weights()[name] > 0}
+
+    def with_sheet(self, variant: Variant, players: int, candidate: Candidate) -> Variant:
+        """The variant with this candidate as its sheet for ``players``."""
+        return variant.model_copy(update={"stakes": {**variant.stakes, players: candidate.sheet()}})
+
+    def tune(self, players: int, targets: dict[str, float], *, variant: Variant | None = None, keep: int = 3) -> Tuned:
+        """Race the candidate sheets for ``players`` towards ``targets``."""
+        variant = variant or self.variant
+        t = self.tuning
+        whole = space(players, t.out_max, t.in_max)
+        rng = random.Random(f"{self.seed}:tune:{players}")
+        pool = whole if len(whole) <= 48 else rng.sample(whole, 48)
+        current = variant.stakes.get(players)
+        if current is not None and current.source != "printed":
+            anchor = Candidate.from_sheet(current)
+            if is_shaped(anchor, t.out_max, t.in_max) and anchor not in pool:
+                pool.append(anchor)
+        first = self._race(variant, players, pool, targets, int(self.budget * 0.6), keep, "search")
+        leaders = [entry.candidate for entry in first[:keep]]
+        around = sorted({n for leader in leaders[:2] for n in neighbours(leader, t.out_max, t.in_max)} - set(leaders))
+        second = self._race(variant, players, leaders + around, targets, self.budget - int(self.budget * 0.6), keep, "refine")
+        seen = {entry.candidate for entry in second}
+        ranking = second + [entry for entry in first if entry.candidate not in seen]
+        evaluated = len({entry.candidate for entry in ranking})
+        return Tuned(players, ranking, len(whole), evaluated, sum(e.games for e in first) + sum(e.games for e in second))
+
+    def _race(
+        self, variant: Variant, players: int, pool: list[Candidate], targets: dict[str, float], budget: int, keep: int, stage: str
+    ) -> list[Entry]:
+        """Successive halving on common game indices; returns every entry, best first."""
+        rounds = max(0, math.ceil(math.log2(max(1, len(pool) / keep))))
+        first_games = max(20, int(budget / (len(pool) * (1 + rounds / 2))))
+        entries = [Entry(candidate) for candidate in pool]
+        alive, out = entries, []
+        games = first_games
+        weights = self.weights()
+        for round_no in range(rounds + 1):
+            ranges = [(entry.games, games) for entry in alive]
+            label = f"{players} players, {stage} {round_no + 1}/{rounds + 1}: {len(alive)} sheets x {games} games"
+            tallies = self.play([self.with_sheet(variant, players, e.candidate) for e in alive], players, ranges, label)
+            for entry, tally in zip(alive, tallies):
+                if entry.tally is None:
+                    entry.tally = tally
+                else:
+                    entry.tally.merge(tally)
+                entry.games = games
+                entry.summary = entry.tally.summary()
+                entry.figures = figures(entry.summary, players)
+                entry.distance = distance(entry.figures, targets, weights)
+            alive.sort(key=lambda e: (e.distance, e.candidate))
+            if len(alive) <= keep:
+                break
+            cut = max(keep, len(alive) // 2)
+            out = alive[cut:] + out
+            alive = alive[:cut]
+            games *= 2
+        for entry in entries:
+            entry.tally = None  # the summaries are kept; the tallies are not needed any more
+        return alive + sorted(out, key=lambda e: (-e.games, e.distance, e.candidate))
+
+
+def load_for_tuning(path: Path, counts: list[int]) -> tuple[Variant, list[int]]:
+    """Load a variant whose sheets for ``counts`` (or smaller counts) may be missing; returns it and every count to tune.
+
+    Missing sheets below a requested count are tuned first (a game falls to fewer players
+    after eliminations); a missing sheet above every requested count stays an error.
+    """
+    doc = load_document(path, includes=("cards",))
+    stakes = doc.data.get("stakes") if isinstance(doc.data, dict) else None
+    present = {int(k) for k in stakes if str(k).isdigit()} if isinstance(stakes, dict) else set()
+    players = doc.data.get("players") if isinstance(doc.data, dict) else None
+    top = players.get("max") if isinstance(players, dict) and isinstance(players.get("max"), int) else max(counts)
+    wanted = sorted(set(counts) | {n for n in range(2, max(counts)) if n not in present})
+    if isinstance(stakes, dict):
+        filled = dict(stakes)
+        for n in wanted:
+            if n not in present:
+                filled[n] = {"out": [0] * (n - 1) + ["all_out"], "in": [0] * n, "source": "proposed"}
+        doc = Document({**doc.data, "stakes": filled}, doc.marks, doc.path)
+    missing_above = [n for n in range(max(counts) + 1, top + 1) if n not in present]
+    if missing_above:
+        raise VariantError([doc.problem(("stakes",), f"the {missing_above[0]}-player sheet is missing too; "
+                                                     f"tune it as well: --players {missing_above[0]}")])
+    return validate(Variant, doc), wanted
+
+
+@dataclass
+class Report:
+    """Everything a tuning run found: targets, the tuned counts and the leave-one-out check."""
+
+    variant: Variant
+    bots: str
+    seed: int
+    budget: int
+    target_games: int
+    measured: dict[int, dict[str, Any]]  # printed count -> summary
+    targets: dict[str, float]
+    weights: dict[str, float]
+    tuned: list[Tuned]
+    left_out: list[tuple[Candidate, Tuned]]  # (printed sheet, its tune from the other printed counts)
+
+    def provenance(self, tuned: Tuned, report: str | None = None) -> dict[str, Any]:
+        """Where a proposed sheet came from, as stored with it."""
+        best = tuned.best
+        found = {
+            "tuner": "workbench tune-stakes",
+            "targets_from": f"printed sheets for {', '.join(map(str, sorted(self.measured)))} players",
+            "bots": self.bots,
+            "seed": self.seed,
+            "budget": self.budget,
+            "games": best.games,
+            "distance": round(best.distance, 3),
+            "candidates": f"{tuned.evaluated} raced of {tuned.space}",
+        }
+        if report:
+            found["report"] = report
+        return found
+
+    def metrics(self, entry: Entry) -> dict[str, Any]:
+        """A candidate's figures next to the targets, for the proposal file."""
+        return {
+            name: {"measured": round(entry.figures[name][0], 4), "target": round(self.targets[name], 4)}
+            for name in self.targets
+        }
+
+
+def tune_stakes(
+    family: Any,
+    path: Path,
+    counts: list[int],
+    *,
+    bots: str,
+    personas: dict[str, Any] | None = None,
+    seed: int,
+    budget: int,
+    workers: int,
+    progress: Callable[[str, int], Callable[[int], None]] | None = None,
+) -> Report:
+    """Tune the sheets for ``counts`` (and any smaller missing count), smallest first, and check the method on the printed ones."""
+    variant, wanted = load_for_tuning(path, counts)
+    personas = personas if personas is not None else family.personas(variant)
+    if bots not in personas:
+        raise VariantError([Problem(None, None, "", f"--bots: unknown bot {bots!r}; known: {', '.join(sorted(personas))}")])
+    printed = sorted(n for n, sheet in variant.stakes.items() if sheet.source == "printed" and n not in wanted)
+    if not printed and not variant.tuning.targets:
+        raise VariantError([Problem(path, None, "stakes", "no printed sheet to take targets from; mark one `source: printed` "
+                                    "or give targets in a `tuning:` block")])
+    target_games = max(500, budget // 8)
+    tuner = Tuner(family, variant, bots, personas, seed=seed, budget=budget, workers=workers, progress=progress)
+    measured = tuner.measure(printed, target_games)
+    targets = tuner.targets(measured)
+    tuned = []
+    for n in wanted:
+        result = tuner.tune(n, targets)
+        tuned.append(result)
+        tuner.variant = tuner.with_sheet(tuner.variant, n, result.best.candidate)  # bigger tables fall back on it
+    left_out = []
+    if len(printed) >= 2:
+        for n in printed:
+            others = {count: summary for count, summary in measured.items() if count != n}
+            result = tuner.tune(n, tuner.targets(others), variant=tuner.variant)
+            left_out.append((Candidate.from_sheet(variant.stakes[n]), result))
+    return Report(tuner.variant, bots, seed, budget, target_games, measured, targets, tuner.weights(), tuned, left_out)
+
+
+__all__ = ["Candidate", "Report", "Tuned", "Tuner", "distance", "figures", "load_for_tuning", "neighbours", "space", "tune_stakes"]
+
+
+# --- what a tuning run writes ----------------------------------------------------------------------------------
+
+
+def _cell(figure: Figure, name: str) -> dict[str, str]:
+    value, low, high = figure
+    digits = 2 if name.startswith(("rounds", "in_out")) else 3
+    interval = f"{low:.{digits}f}-{high:.{digits}f}" if low is not None and high is not None else ""
+    return {"value": f"{value:.{digits}f}", "interval": interval}
+
+
+def render_tuning(report: Report, top: int = 6) -> str:
+    """The HTML page comparing the top candidates with the printed sheets' figures."""
+    from workbench.games.chance_it.report import environment
+
+    names = list(report.targets)
+    metrics = [
+        {
+            "description": DESCRIPTIONS[name],
+            "measured": [_cell(figures(summary, count)[name], name) for count, summary in report.measured.items()],
+            "target": f"{report.targets[name]:.3f}",
+            "scale": SCALES[name],
+            "weight": report.weights[name],
+        }
+        for name in names
+    ]
+    tuned = [
+        {
+            "players": t.players,
+            "best": t.best.candidate.label(),
+            "evaluated": t.evaluated,
+            "space": t.space,
+            "games": t.games,
+            "rows": [
+                {
+                    "label": entry.candidate.label(),
+                    "distance": f"{entry.distance:.2f}",
+                    "games": f"{entry.games:,}",
+                    "cells": [_cell(entry.figures[name], name) for name in names],
+                }
+                for entry in t.ranking[:top]
+            ],
+        }
+        for t in report.tuned
+    ]
+    left_out = [_left_out_row(printed, t) for printed, t in report.left_out]
+    return environment().get_template("tuning.html.j2").render(
+        variant=report.variant.name,
+        bots=report.bots,
+        seed=report.seed,
+        budget=report.budget,
+        target_games=report.target_games,
+        measured=list(report.measured),
+        metrics=metrics,
+        tuned=tuned,
+        left_out=left_out,
+        all_close=all(row["within"] == row["entries"] for row in left_out),
+    )
+
+
+def _left_out_row(printed: Candidate, tuned: Tuned) -> dict[str, Any]:
+    proposed = tuned.best.candidate
+    diffs = [b - a for a, b in zip(printed.out + printed.in_, proposed.out + proposed.in_)]
+    out_part = " ".join(f"{d:+d}" for d in diffs[: len(printed.out)])
+    in_part = " ".join(f"{d:+d}" for d in diffs[len(printed.out) :])
+    return {
+        "players": tuned.players,
+        "printed": printed.label(),
+        "proposed": proposed.label(),
+        "within": sum(abs(d) <= 1 for d in diffs),
+        "entries": len(diffs),
+        "diffs": f"out {out_part} | in {in_part}",
+    }
+
+
+def proposal_yaml(report: Report, page: str | None = None) -> str:
+    """The proposed sheets as a YAML file: ``stakes:`` entries with their provenance and measured figures."""
+    import yaml
+
+    stakes = {}
+    for tuned in report.tuned:
+        provenance = {**report.provenance(tuned, page), "metrics": report.metrics(tuned.best)}
+        stakes[tuned.players] = {
+            "out": [*tuned.best.candidate.out, "all_out"],
+            "in": list(tuned.best.candidate.in_),
+            "source": "proposed",
+            "provenance": provenance,
+        }
+    header = (
+        f"# Stakes sheets proposed by `workbench tune-stakes` (chance-workbench) for {report.variant.name}.\n"
+        "# Copy the entries into your variant's `stakes:`, or run the tuner with --write.\n"
+    )
+    return header + yaml.safe_dump({"stakes": stakes}, sort_keys=False, default_flow_style=None, width=110)
+
+
+def write_back(path: Path, report: Report, page: str | None = None) -> None:
+    """Put the proposed sheets into the variant file, changing only their lines.
+
+    Every other line (comments, key order, spacing, flow or block style) stays exactly as
+    the designer wrote it: the sheets' lines are found by the loader's line marks and
+    replaced with one flow-style line each; a new sheet goes in its place by player count.
+    """
+    lines = path.read_text().splitlines(keepends=True)
+    doc = read_yaml(path)
+    marks = {key: line for key, (file, line) in doc.marks.items() if file == path}
+    top = sorted((line, key[0]) for key, line in marks.items() if len(key) == 1)
+    for tuned in sorted(report.tuned, key=lambda t: -t.players):  # from the bottom up, so line numbers hold
+        sheet = {
+            "out": [*tuned.best.candidate.out, "all_out"],
+            "in": list(tuned.best.candidate.in_),
+            "source": "proposed",
+            "provenance": report.provenance(tuned, page),
+        }
+        text = yaml.safe_dump(sheet, default_flow_style=True, sort_keys=False, width=10_000).strip()
+        lines = _put_sheet(lines, marks, top, tuned.players, text)
+    updated = "".join(lines)
+    check = read_yaml_text(updated, path)
+    if not isinstance(check, dict):  # pragma: no cover - the edit only touches sheet lines
+        raise VariantError([Problem(path, None, "stakes", "could not update the sheets in place")])
+    path.write_text(updated)
+
+
+def _put_sheet(lines: list[str], marks: dict[tuple, int], top: list[tuple[int, str]], n: int, text: str) -> list[str]:
+    """The file's lines with the ``n``-player sheet replaced (or inserted) as one line."""
+    if ("stakes",) not in marks:
+        return [*lines, *([] if not lines or lines[-1].endswith("\n") else ["\n"]), f"stakes:\n  {n}: {text}\n"]
+    stakes_line = marks[("stakes",)]
+    siblings = sorted((line, int(key[1])) for key, line in marks.items()
+                      if len(key) == 2 and key[0] == "stakes" and key[1].isdigit())
+    after_stakes = [line for line, _ in top if line > stakes_line]
+    end_of_stakes = (after_stakes[0] - 1) if after_stakes else len(lines)
+
+    def span_end(start: int) -> int:
+        later = [line for line, _ in siblings if line > start]
+        end = (later[0] - 1) if later else end_of_stakes
+        while end > start and lines[end - 1].strip() in ("",) or (end > start and lines[end - 1].lstrip().startswith("#")):
+            end -= 1
+        return end
+
+    entry = next((line for line, count in siblings if count == n), None)
+    if entry is not None:
+        first = lines[entry - 1]
+        indent = first[: len(first) - len(first.lstrip())]
+        comment = _trailing_comment(first) if span_end(entry) == entry else ""
+        return [*lines[: entry - 1], f"{indent}{n}: {text}{comment}\n", *lines[span_end(entry):]]
+    indent = "  "
+    if siblings:
+        first = lines[siblings[0][0] - 1]
+        indent = first[: len(first) - len(first.lstrip())]
+    before = [line for line, count in siblings if count < n]
+    at = span_end(before[-1]) if before else stakes_line
+    return [*lines[:at], f"{indent}{n}: {text}\n", *lines[at:]]
+
+
+def _trailing_comment(line: str) -> str:
+    """The `` # ...`` at the end of a one-line flow entry, if any."""
+    body = line.rstrip("\n")
+    close = max(body.rfind("}"), body.rfind("]"))
+    hash_at = body.find("#", close + 1) if close >= 0 else -1
+    return "  " + body[hash_at:].strip() if hash_at >= 0 else ""
