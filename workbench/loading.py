@@ -71,6 +71,11 @@ def read_yaml(path: Path, error: type[WorkbenchError] = VariantError) -> Documen
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise error([Problem(path, None, "", f"not UTF-8 text (byte {exc.start})")]) from None
+    return parse_yaml(text, path, error)
+
+
+def parse_yaml(text: str, path: Path, error: type[WorkbenchError] = VariantError) -> Document:
+    """Parse YAML text as the file at ``path`` into a :class:`Document` with line marks."""
     loader = _MarkedLoader(text)
     try:
         node = loader.get_single_node()
@@ -89,17 +94,6 @@ def read_yaml(path: Path, error: type[WorkbenchError] = VariantError) -> Documen
     finally:
         loader.dispose()
     return Document(data, marks, path)
-
-
-def read_yaml_text(text: str, path: Path) -> Any:
-    """Parse YAML text (as if it were the file at ``path``) with the same loader; the plain data."""
-    loader = _MarkedLoader(text)
-    try:
-        return loader.get_single_data()
-    except yaml.MarkedYAMLError as exc:
-        raise VariantError([Problem(path, *_syntax_error(exc))]) from None
-    finally:
-        loader.dispose()
 
 
 def _syntax_error(exc: yaml.MarkedYAMLError) -> tuple[int | None, str, str]:

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel
 
 from workbench.errors import ScenarioError, VariantError
-from workbench.loading import Document, did_you_mean, expand_includes, load_document, merge, read_yaml, validate
+from workbench.loading import Document, closest, did_you_mean, expand_includes, load_document, merge, read_yaml, validate
 
 
 class Family(Protocol):
@@ -80,6 +80,11 @@ def family_of(doc: Document, error: type[VariantError] = VariantError) -> Family
     """The family named by a variant document's ``game:`` key."""
     game = doc.data.get("game") if isinstance(doc.data, dict) else None
     if game is None:
+        known = {info.alias or name for family in FAMILIES.values() for name, info in family.variant_model.model_fields.items()}
+        strangers = [str(key) for key in doc.data if str(key) not in known] if isinstance(doc.data, dict) else []
+        misspelt = closest("game", strangers)
+        if misspelt is not None:
+            raise error([doc.problem((misspelt,), f"unknown key '{misspelt}' (did you mean 'game'?)")])
         raise error([doc.problem(("game",), f"missing required key 'game' (one of {', '.join(FAMILIES)})")])
     if game not in FAMILIES:
         hint = did_you_mean(str(game), FAMILIES)

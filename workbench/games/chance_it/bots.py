@@ -192,7 +192,8 @@ class _Model:
         chance = self._pull.get(key)
         if chance is None:
             values = self.guide_values(dice, 5, 6, 0, (), self._typical, others=0.6)
-            chance = self._pull[key] = 1 / (1 + math.exp(-(values[IN] - values[OUT])))
+            lead = max(-50.0, min(50.0, values[IN] - values[OUT]))  # a logistic: no overflow on huge stakes
+            chance = self._pull[key] = 1 / (1 + math.exp(-lead))
         return chance
 
     def _forced_cost(self, samples: int = 200) -> float:
@@ -389,11 +390,13 @@ def score(game: Game, seat: int) -> float:
         return 1 / len(game.winners) if seat in game.winners else 0.0
     if game.players[seat].eliminated:
         return 0.0
-    strengths = {
-        p.seat: math.exp(0.5 * (p.res[STARS] + 0.3 * min(p.res[HEARTS], 6) + 0.05 * p.res[COINS]))
+    leads = {
+        p.seat: 0.5 * (p.res[STARS] + 0.3 * min(p.res[HEARTS], 6) + 0.05 * p.res[COINS])
         for p in game.players
         if not p.eliminated
     }
+    top = max(leads.values())  # a softmax, shifted so that huge holdings cannot overflow
+    strengths = {s: math.exp(lead - top) for s, lead in leads.items()}
     return strengths[seat] / sum(strengths.values())
 
 

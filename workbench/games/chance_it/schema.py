@@ -395,6 +395,8 @@ class Variant(Model):
             if card.face is not None and not 1 <= card.face <= sides:
                 yield ("cards", index, "when"), f"no face {card.face} on a {sides}-sided die"
             yield from self._check_effects(card.effects, ("cards", index, "effects"))
+        if self.start.stars >= self.end.stars:
+            yield ("start", "stars"), f"{self.start.stars} stars at the start reach end.stars ({self.end.stars}): the game would be over before it begins"
         for resource in RESOURCES:
             total = self.supply.total(resource)
             need = players.max * getattr(self.start, resource)
@@ -409,6 +411,8 @@ class Variant(Model):
         for path, effect in iter_effects(effects, key):
             if effect == "reroll_ones" and not (board and len(path) == 3):
                 yield path, "reroll_ones works only as a board effect (it rerolls the die being resolved)"
+            elif effect == "reroll_ones" and path[1] != 1:
+                yield path, "reroll_ones belongs on face 1: it rerolls a 1 until the die shows something else"
             elif isinstance(effect, Chance) and not 1 <= effect.chance.roll <= sides:
                 yield path + ("chance", "roll"), f"must be 1..{sides} (the dice have {sides} sides), got {effect.chance.roll}"
 
@@ -441,4 +445,5 @@ def to_yaml(variant: Variant) -> str:
             return [plain(item) for item in value]
         return value
 
-    return yaml.safe_dump(plain(variant.model_dump(by_alias=True, exclude_unset=True)), sort_keys=False, allow_unicode=True)
+    # allow_unicode=False: non-ASCII text is written escaped, so line-break-like characters (U+0085) survive
+    return yaml.safe_dump(plain(variant.model_dump(by_alias=True, exclude_unset=True)), sort_keys=False, allow_unicode=False)

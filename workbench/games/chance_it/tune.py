@@ -22,11 +22,11 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any, Callable
 
-from workbench.errors import Problem, VariantError
+from workbench.errors import Problem, UsageError, VariantError
 from workbench.games.chance_it.schema import TUNING_METRICS, Players, Sheet, Variant
 import yaml
 
-from workbench.loading import Document, load_document, read_yaml, read_yaml_text, validate
+from workbench.loading import Document, load_document, parse_yaml, validate
 from workbench.sim.runner import run_many
 
 #: A difference of one unit costs 1 in the distance (before weights): what counts as "noticeably different".
@@ -234,7 +234,7 @@ class Tuner:
         averaged = {
             name: sum(figures(summary, count)[name][0] for count, summary in measured.items()) / len(measured)
             for name in TUNING_METRICS
-        }
+        } if measured else {}
         averaged.update(self.tuning.targets)
         return {name: value for name, value in averaged.items() if self.weights()[name] > 0}
 
@@ -248,7 +248,8 @@ class Tuner:
         t = self.tuning
         whole = space(players, t.out_max, t.in_max)
         rng = random.Random(f"{self.seed}:tune:{players}")
-        pool = whole if len(whole) <= 48 else rng.sample(whole, 48)
+        size = max(keep + 1, min(48, self.budget // 150))  # a small budget races fewer sheets, not fewer games each
+        pool = whole if len(whole) <= size else rng.sample(whole, size)
         current = variant.stakes.get(players)
         if current is not None and current.source != "printed":
             anchor = Candidate.from_sheet(current)
@@ -309,6 +310,9 @@ def load_for_tuning(path: Path, counts: list[int]) -> tuple[Variant, list[int]]:
     present = {int(k) for k in stakes if str(k).isdigit()} if isinstance(stakes, dict) else set()
     players = doc.data.get("players") if isinstance(doc.data, dict) else None
     top = players.get("max") if isinstance(players, dict) and isinstance(players.get("max"), int) else max(counts)
+    for n in counts:
+        if not 2 <= n <= top:
+            raise UsageError(f"--players {n}: a stakes sheet is for 2 to {top} players (players.max of {path.name} is {top})")
     wanted = sorted(set(counts) | {n for n in range(2, max(counts)) if n not in present})
     if isinstance(stakes, dict):
         filled = dict(stakes)
@@ -503,43 +507,47 @@ def write_back(path: Path, report: Report, page: str | None = None) -> None:
     """Put the proposed sheets into the variant file, changing only their lines.
 
     Every other line (comments, key order, spacing, flow or block style) stays exactly as
-    the designer wrote it: the sheets' lines are found by the loader's line marks and
-    replaced with one flow-style line each; a new sheet goes in its place by player count.
+    the designer wrote it: each sheet's lines are found by the loader's line marks (read
+    afresh after every edit) and replaced with one flow-style line; a new sheet goes in its
+    place by player count. A ``stakes:`` written as one flow mapping is written again as
+    one, with the sheet replaced.
     """
-    lines = path.read_text().splitlines(keepends=True)
-    doc = read_yaml(path)
-    marks = {key: line for key, (file, line) in doc.marks.items() if file == path}
-    top = sorted((line, key[0]) for key, line in marks.items() if len(key) == 1)
-    for tuned in sorted(report.tuned, key=lambda t: -t.players):  # from the bottom up, so line numbers hold
+    text = path.read_text()
+    for tuned in report.tuned:
         sheet = {
             "out": [*tuned.best.candidate.out, "all_out"],
             "in": list(tuned.best.candidate.in_),
             "source": "proposed",
             "provenance": report.provenance(tuned, page),
         }
-        text = yaml.safe_dump(sheet, default_flow_style=True, sort_keys=False, width=10_000).strip()
-        lines = _put_sheet(lines, marks, top, tuned.players, text)
-    updated = "".join(lines)
-    check = read_yaml_text(updated, path)
-    if not isinstance(check, dict):  # pragma: no cover - the edit only touches sheet lines
-        raise VariantError([Problem(path, None, "stakes", "could not update the sheets in place")])
-    path.write_text(updated)
+        flow = yaml.safe_dump(sheet, default_flow_style=True, sort_keys=False, width=10_000).strip()
+        text = _put_sheet(text, path, tuned.players, flow)
+    parse_yaml(text, path)  # raises a located error rather than write a broken file
+    path.write_text(text)
 
 
-def _put_sheet(lines: list[str], marks: dict[tuple, int], top: list[tuple[int, str]], n: int, text: str) -> list[str]:
-    """The file's lines with the ``n``-player sheet replaced (or inserted) as one line."""
+def _put_sheet(text: str, path: Path, n: int, flow: str) -> str:
+    """The file's text with the ``n``-player sheet replaced (or inserted) as one flow-style line."""
+    doc = parse_yaml(text, path)
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    marks = {key: line for key, (_, line) in doc.marks.items()}
     if ("stakes",) not in marks:
-        return [*lines, *([] if not lines or lines[-1].endswith("\n") else ["\n"]), f"stakes:\n  {n}: {text}\n"]
+        return "".join([*lines, f"stakes:\n  {n}: {flow}\n"])
     stakes_line = marks[("stakes",)]
     siblings = sorted((line, int(key[1])) for key, line in marks.items()
                       if len(key) == 2 and key[0] == "stakes" and key[1].isdigit())
-    after_stakes = [line for line, _ in top if line > stakes_line]
-    end_of_stakes = (after_stakes[0] - 1) if after_stakes else len(lines)
+    later_keys = [line for key, line in marks.items() if len(key) == 1 and line > stakes_line]
+    end_of_stakes = min(later_keys) - 1 if later_keys else len(lines)
+    if any(line == stakes_line for line, _ in siblings) or len({line for line, _ in siblings}) < len(siblings):
+        return _rewrite_flow_stakes(lines, doc, stakes_line, end_of_stakes, n, flow)
 
     def span_end(start: int) -> int:
+        """The last line of the entry on line ``start`` (its trailing comments and blanks stay)."""
         later = [line for line, _ in siblings if line > start]
-        end = (later[0] - 1) if later else end_of_stakes
-        while end > start and lines[end - 1].strip() in ("",) or (end > start and lines[end - 1].lstrip().startswith("#")):
+        end = later[0] - 1 if later else end_of_stakes
+        while end > start and (not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")):
             end -= 1
         return end
 
@@ -547,20 +555,39 @@ def _put_sheet(lines: list[str], marks: dict[tuple, int], top: list[tuple[int, s
     if entry is not None:
         first = lines[entry - 1]
         indent = first[: len(first) - len(first.lstrip())]
-        comment = _trailing_comment(first) if span_end(entry) == entry else ""
-        return [*lines[: entry - 1], f"{indent}{n}: {text}{comment}\n", *lines[span_end(entry):]]
-    indent = "  "
-    if siblings:
-        first = lines[siblings[0][0] - 1]
-        indent = first[: len(first) - len(first.lstrip())]
+        return "".join([*lines[: entry - 1], f"{indent}{n}: {flow}{_comment(first)}\n", *lines[span_end(entry) :]])
+    first = lines[siblings[0][0] - 1] if siblings else "  "
+    indent = first[: len(first) - len(first.lstrip())] or "  "
     before = [line for line, count in siblings if count < n]
     at = span_end(before[-1]) if before else stakes_line
-    return [*lines[:at], f"{indent}{n}: {text}\n", *lines[at:]]
+    return "".join([*lines[:at], f"{indent}{n}: {flow}\n", *lines[at:]])
 
 
-def _trailing_comment(line: str) -> str:
-    """The `` # ...`` at the end of a one-line flow entry, if any."""
-    body = line.rstrip("\n")
-    close = max(body.rfind("}"), body.rfind("]"))
-    hash_at = body.find("#", close + 1) if close >= 0 else -1
-    return "  " + body[hash_at:].strip() if hash_at >= 0 else ""
+def _rewrite_flow_stakes(lines: list[str], doc: Document, start: int, end: int, n: int, flow: str) -> str:
+    """A ``stakes:`` written as one flow mapping, written again as one (with ``n`` replaced), on its first line."""
+    sheets = {int(k): v for k, v in doc.data["stakes"].items()}
+    entries = ", ".join(
+        f"{count}: {flow if count == n else yaml.safe_dump(sheets[count], default_flow_style=True, sort_keys=False, width=10_000).strip()}"
+        for count in sorted({*sheets, n})
+    )
+    while end > start and (not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")):
+        end -= 1
+    return "".join([*lines[: start - 1], f"stakes: {{{entries}}}{_comment(lines[end - 1])}\n", *lines[end:]])
+
+
+def _comment(line: str) -> str:
+    """The comment at the end of a YAML line (a ``#`` after a space, outside quotes), with two spaces before it.
+
+    >>> _comment("  3: {out: [4, all_out]}  # was out [5, 3]")
+    '  # was out [5, 3]'
+    """
+    quote = None
+    for index, char in enumerate(line):
+        if quote:
+            if char == quote:
+                quote = None
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (index == 0 or line[index - 1] in " \t"):
+            return "  " + line[index:].rstrip("\n").strip()
+    return ""

@@ -1,0 +1,789 @@
+"""The stakes tuner (``workbench tune-stakes``): search space, common random numbers, order, write-back, CLI.
+
+Everything runs on small variants built in ``tmp_path``: a copy of the base game without
+its stakes and with shorter games (8 stars, 40 rounds at most), extended by test files
+that hold exactly the stakes block each test needs. Budgets and bounds are tiny; the
+point is the tuner's mechanics, not the quality of its proposals.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import shutil
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from workbench.cli import app
+from workbench.errors import VariantError
+from workbench.games import load_variant
+from workbench.games.chance_it import FAMILY
+from workbench.games.chance_it import tune
+from workbench.games.chance_it.schema import TUNING_METRICS, Sheet
+from workbench.games.chance_it.tune import (
+    Candidate,
+    Entry,
+    Report,
+    Tuned,
+    Tuner,
+    is_shaped,
+    load_for_tuning,
+    neighbours,
+    proposal_yaml,
+    render_tuning,
+    space,
+    tune_stakes,
+    write_back,
+)
+
+ROOT = Path(__file__).parent.parent
+BASE = ROOT / "variants" / "chance-it.yaml"
+runner = CliRunner()
+
+#: The sheets the rulebook prints (copied from the base game).
+PRINTED = {
+    4: "{out: [4, 2, 1, all_out], in: [1, 2, 3, 3], source: printed}",
+    5: "{out: [4, 3, 2, 1, all_out], in: [0, 1, 2, 3, 3], source: printed}",
+}
+GUESSED = {
+    2: "{out: [4, all_out], in: [1, 2], source: proposed}",
+    3: "{out: [4, 2, all_out], in: [1, 2, 3], source: proposed}",
+    6: "{out: [4, 3, 2, 2, 1, all_out], in: [0, 1, 2, 2, 3, 3], source: proposed}",
+}
+SHEETS = {**GUESSED, **PRINTED}
+PRINTED_5 = Sheet.model_validate(yaml.safe_load(PRINTED[5]))
+
+#: Targets for races that do not measure any: every metric, plausible values.
+TARGETS = {
+    "rounds_mean": 7.0, "rounds_sd": 2.0, "eliminations_per_player": 0.2, "out_share": 0.35, "in_share": 0.55,
+    "chance_it_share": 0.1, "no_winner": 0.1, "balance": 0.9, "in_out_gap": 3.0,
+}
+assert set(TARGETS) == set(TUNING_METRICS)
+
+
+# --- test variants ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def parent(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The base game without stakes, with short games, as a file the test variants extend."""
+    data = yaml.safe_load(BASE.read_text())
+    data.pop("stakes")
+    data.pop("tuning", None)
+    data["name"] = "Chance It, short test game"
+    data["end"] = {**data["end"], "stars": 8, "max_rounds": 40}
+    data["cards"] = [str((BASE.parent / item).resolve()) if isinstance(item, str) else item for item in data["cards"]]
+    path = tmp_path_factory.mktemp("parent") / "short-base.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def stakes_lines(counts: list[int], indent: str = "  ") -> str:
+    return "".join(f"{indent}{n}: {SHEETS[n]}\n" for n in counts)
+
+
+def variant(path: Path, parent: Path, counts: list[int], *, tuning: str = "{out_max: 0, in_max: 1}", extra: str = "") -> Path:
+    """A variant extending ``parent`` with the sheets for ``counts`` (one line each) and tuner bounds."""
+    path.write_text(
+        f"extends: {parent}\n"
+        f"name: Test variant\n"
+        f"stakes:\n{stakes_lines(counts)}"
+        f"tuning: {tuning}\n{extra}"
+    )
+    return path
+
+
+def run_cli(*args: Any) -> Any:
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def no_traceback(result: Any) -> None:
+    assert "Traceback" not in result.output
+    assert "internal error" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+# --- 1. the search space ---------------------------------------------------------------------------------------
+
+
+def brute_force(n: int, out_max: int, in_max: int) -> set[Candidate]:
+    """Every shaped sheet, from all tuples (independently of ``space``)."""
+    outs = [o for o in product(range(out_max + 1), repeat=n - 1) if all(a >= b for a, b in zip(o, o[1:]))]
+    ins = [i for i in product(range(in_max + 1), repeat=n) if all(a <= b for a, b in zip(i, i[1:]))]
+    return {Candidate(o, i) for o in outs for i in ins}
+
+
+@pytest.mark.parametrize(
+    "n, out_max, in_max",
+    [(2, 0, 0), (2, 3, 2), (3, 6, 4), (3, 2, 0), (4, 2, 3), (5, 2, 2), (6, 1, 2), (6, 2, 1)],
+)
+def test_space_is_every_shaped_sheet_once(n: int, out_max: int, in_max: int) -> None:
+    found = space(n, out_max, in_max)
+    assert len(found) == math.comb(out_max + n - 1, n - 1) * math.comb(in_max + n, n)
+    assert len(set(found)) == len(found), "duplicates"
+    assert set(found) == brute_force(n, out_max, in_max)
+    for candidate in found:
+        assert is_shaped(candidate, out_max, in_max)
+        assert len(candidate.out) == n - 1 and len(candidate.in_) == n and candidate.players == n
+        assert all(a >= b for a, b in zip(candidate.out, candidate.out[1:]))  # OUT never rises
+        assert all(a <= b for a, b in zip(candidate.in_, candidate.in_[1:]))  # IN never falls
+        assert all(0 <= v <= out_max for v in candidate.out) and all(0 <= v <= in_max for v in candidate.in_)
+    assert found == space(n, out_max, in_max), "a fixed order"
+
+
+def test_default_space_matches_the_docstring() -> None:
+    assert len(space(3, 6, 4)) == 980
+
+
+@pytest.mark.parametrize(
+    "candidate, shaped",
+    [
+        (Candidate((4, 2, 1), (1, 2, 3, 3)), True),
+        (Candidate((2, 4, 1), (1, 2, 3, 3)), False),  # OUT rises
+        (Candidate((4, 2, 1), (1, 3, 2, 3)), False),  # IN falls
+        (Candidate((7, 2, 1), (1, 2, 3, 3)), False),  # OUT above out_max
+        (Candidate((4, 2, 1), (1, 2, 3, 5)), False),  # IN above in_max
+        (Candidate((4, 2, -1), (1, 2, 3, 3)), False),  # negative
+        (Candidate((4, 2, 1), (-1, 2, 3, 3)), False),
+    ],
+)
+def test_is_shaped(candidate: Candidate, shaped: bool) -> None:
+    assert is_shaped(candidate, 6, 4) is shaped
+
+
+@pytest.mark.parametrize("n, out_max, in_max", [(2, 3, 3), (3, 3, 2), (4, 2, 2)])
+def test_neighbours_are_exactly_the_shaped_sheets_one_coin_away(n: int, out_max: int, in_max: int) -> None:
+    whole = space(n, out_max, in_max)
+    for candidate in whole:
+        found = neighbours(candidate, out_max, in_max)
+        assert len(set(found)) == len(found), "duplicates"
+        assert candidate not in found
+        for other in found:
+            assert is_shaped(other, out_max, in_max)
+            diffs = [b - a for a, b in zip(candidate.out + candidate.in_, other.out + other.in_)]
+            assert sorted(abs(d) for d in diffs if d) == [1], f"{other} is not one coin from {candidate}"
+        expected = {
+            other for other in whole
+            if sum(abs(b - a) for a, b in zip(candidate.out + candidate.in_, other.out + other.in_)) == 1
+        }
+        assert set(found) == expected
+
+
+def test_neighbours_stay_within_bounds_at_the_edges() -> None:
+    corner = Candidate((0, 0), (0, 0, 0))
+    assert set(neighbours(corner, 6, 4)) == {Candidate((1, 0), (0, 0, 0)), Candidate((0, 0), (0, 0, 1))}
+    top = Candidate((6, 6), (4, 4, 4))
+    assert set(neighbours(top, 6, 4)) == {Candidate((6, 5), (4, 4, 4)), Candidate((6, 6), (3, 4, 4))}
+
+
+@pytest.mark.parametrize("candidate", [Candidate((4, 2), (1, 2, 3)), Candidate((0,), (0, 0)), *space(4, 1, 1)[::7]])
+def test_candidate_sheet_is_a_proposed_sheet_with_all_out_last(candidate: Candidate) -> None:
+    sheet = candidate.sheet()
+    assert isinstance(sheet, Sheet)
+    assert Sheet.model_validate(sheet.model_dump(by_alias=True)) == sheet
+    assert sheet.out == (*candidate.out, "all_out")
+    assert sheet.in_ == candidate.in_
+    assert sheet.source == "proposed"
+    assert Candidate.from_sheet(sheet) == candidate
+    assert candidate.sheet(provenance={"seed": 1}).provenance == {"seed": 1}
+
+
+# --- 2. common random numbers ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def full(parent: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A complete variant: every sheet from 2 to 6, the 4- and 5-player ones printed."""
+    return variant(tmp_path_factory.mktemp("full") / "full.yaml", parent, [2, 3, 4, 5, 6], tuning="{out_max: 1, in_max: 1}")
+
+
+def tuner_for(path: Path, *, seed: int = 3, budget: int = 60, workers: int = 1) -> Tuner:
+    loaded = load_variant(path).variant
+    return Tuner(FAMILY, loaded, "heuristic", FAMILY.personas(loaded), seed=seed, budget=budget, workers=workers)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_two_identical_candidates_raced_together_score_identically(full: Path, workers: int) -> None:
+    tuner = tuner_for(full, workers=workers)
+    same = Candidate((1, 0), (0, 1, 1))
+    first, second = tuner._race(tuner.variant, 3, [same, same], TARGETS, 60, 3, "crn")
+    assert first.games == second.games == 30
+    assert first.summary == second.summary
+    assert first.figures == second.figures
+    assert first.distance == second.distance and math.isfinite(first.distance)
+
+
+def test_play_gives_identical_tallies_to_copies_of_a_variant(full: Path) -> None:
+    tuner = tuner_for(full)
+    one = tuner.with_sheet(tuner.variant, 3, Candidate((1, 1), (0, 1, 1)))
+    two = tuner.with_sheet(tuner.variant, 3, Candidate((1, 1), (0, 1, 1)))
+    a, b = tuner.play([one, two], 3, [(5, 35), (5, 35)], "crn")
+    assert a.summary() == b.summary()
+    assert a.games == b.games == 30
+
+
+def test_a_candidates_score_does_not_depend_on_what_it_races(full: Path) -> None:
+    tuner = tuner_for(full)
+    mine = Candidate((1, 0), (0, 1, 1))
+    with_one = {e.candidate: e for e in tuner._race(tuner.variant, 3, [mine, Candidate((0, 0), (0, 0, 0))], TARGETS, 60, 3, "a")}
+    with_two = {e.candidate: e for e in tuner._race(tuner.variant, 3, [Candidate((1, 1), (1, 1, 1)), mine], TARGETS, 60, 3, "b")}
+    assert with_one[mine].summary == with_two[mine].summary
+    assert with_one[mine].distance == with_two[mine].distance
+
+
+def test_every_round_of_a_race_plays_all_candidates_on_the_same_games(full: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[list[tuple[int, int]]] = []
+    real = tune.run_many
+
+    def recording(factories: list[Any], ranges: list[tuple[int, int]], **kwargs: Any) -> list[Any]:
+        calls.append(list(ranges))
+        return real(factories, ranges, **kwargs)
+
+    monkeypatch.setattr(tune, "run_many", recording)
+    tuner = tuner_for(full)
+    pool = space(3, 1, 1)  # 12 sheets, keep 3: several rounds
+    entries = tuner._race(tuner.variant, 3, pool, TARGETS, 100, 3, "crn")
+    assert len(calls) >= 3
+    stop = 0
+    for ranges in calls:
+        assert len(set(ranges)) == 1, f"candidates of one round play different games: {ranges}"
+        start, new_stop = ranges[0]
+        assert start == stop, "each round continues where the previous one stopped"
+        stop = new_stop
+    assert sorted(e.candidate for e in entries) == sorted(pool)
+    survivors = [e for e in entries if e.games == stop]
+    assert len(survivors) == 3 and entries[:3] == survivors
+    assert [e.distance for e in survivors] == sorted(e.distance for e in survivors)
+
+
+def test_the_sampled_pool_depends_on_the_seed_only(parent: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A space bigger than the pool (48 at most, fewer on a small budget) is sampled: by the seed and player count."""
+    pools: list[list[Candidate]] = []
+
+    def fake_race(self: Tuner, variant: Any, players: int, pool: list[Candidate], *args: Any) -> list[Entry]:
+        pools.append(list(pool))
+        return [Entry(c, distance=float(i)) for i, c in enumerate(pool)]
+
+    monkeypatch.setattr(Tuner, "_race", fake_race)
+    path = variant(tmp_path / "wide.yaml", parent, [2, 3, 4, 5, 6], tuning="{out_max: 4, in_max: 3}")
+    for seed in (1, 1, 2):
+        tuner_for(path, seed=seed, budget=48 * 150).tune(3, TARGETS)  # a budget that races the full pool of 48
+    (search_a, refine_a), (search_b, refine_b), (search_c, _) = pools[0:2], pools[2:4], pools[4:6]
+    whole = space(3, 4, 3)
+    assert len(whole) > 48
+    assert search_a == search_b and refine_a == refine_b
+    assert search_a != search_c
+    # 48 distinct shaped sheets, plus the variant's own (non-printed) sheet when it is shaped
+    anchor = Candidate((4, 2), (1, 2, 3))  # GUESSED[3]
+    assert len(set(search_a)) == len(search_a)
+    assert set(search_a) <= set(whole)
+    assert len(search_a) == 48 + (anchor not in search_a[:48])
+    assert anchor in search_a
+
+
+def run_tune(path: Path, counts: list[int], *, workers: int = 1, seed: int = 1, budget: int = 100) -> Report:
+    return tune_stakes(FAMILY, path, counts, bots="heuristic", seed=seed, budget=budget, workers=workers)
+
+
+def fingerprint(report: Report) -> list[Any]:
+    return [
+        [(t.players, t.space, t.evaluated, t.games)] + [(e.candidate, e.games, e.distance, e.summary) for e in t.ranking]
+        for t in [*report.tuned, *(t for _, t in report.left_out)]
+    ]
+
+
+@pytest.fixture(scope="module")
+def determinism(parent: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Report, Report, Report]:
+    """Three runs of one tune (the 2-player space of 60 sheets is sampled): workers 1, 1 and 2."""
+    path = tmp_path_factory.mktemp("det") / "det.yaml"
+    path.write_text(
+        f"extends: {parent}\nname: Determinism\nstakes:\n{stakes_lines([3])}"
+        f"  4: {{out: [4, 2, 1, all_out], in: [1, 2, 3, 3]}}\n  5: {PRINTED[5]}\n{stakes_lines([6])}"
+        "tuning: {out_max: 3, in_max: 4}\n"
+    )
+    return run_tune(path, [2]), run_tune(path, [2]), run_tune(path, [2], workers=2)
+
+
+def test_tune_stakes_is_deterministic_for_a_seed(determinism: tuple[Report, Report, Report]) -> None:
+    first, second, _ = determinism
+    assert [t.players for t in first.tuned] == [2]
+    assert first.tuned[0].space == 60 and first.tuned[0].evaluated >= 4  # a small budget races a small pool
+    assert sorted(first.measured) == [5]
+    assert fingerprint(first) == fingerprint(second)
+    assert proposal_yaml(first, "p.html") == proposal_yaml(second, "p.html")
+    assert render_tuning(first) == render_tuning(second)
+
+
+def test_tune_stakes_does_not_depend_on_workers(determinism: tuple[Report, Report, Report]) -> None:
+    first, _, parallel = determinism
+    assert fingerprint(first) == fingerprint(parallel)
+    assert proposal_yaml(first, "p.html") == proposal_yaml(parallel, "p.html")
+    assert render_tuning(first) == render_tuning(parallel)
+
+
+# --- 3. order --------------------------------------------------------------------------------------------------
+
+
+def test_missing_sheets_below_a_requested_count_are_tuned_too(parent: Path, tmp_path: Path) -> None:
+    path = variant(tmp_path / "no-2-3.yaml", parent, [4, 5, 6])
+    loaded, wanted = load_for_tuning(path, [3])
+    assert wanted == [2, 3]
+    assert set(loaded.stakes) == {2, 3, 4, 5, 6}
+    assert loaded.stakes[5] == PRINTED_5
+    with pytest.raises(VariantError, match="--players 3"):
+        load_for_tuning(path, [2])  # the 3-player sheet is missing above it
+    assert load_for_tuning(path, [2, 3])[1] == [2, 3]
+    assert load_for_tuning(path, [6])[1] == [2, 3, 6]  # present sheets are tuned only when asked for
+
+
+def test_missing_sheets_above_every_requested_count_are_an_error(parent: Path, tmp_path: Path) -> None:
+    path = variant(tmp_path / "no-2-3-6.yaml", parent, [4, 5])
+    assert load_for_tuning(path, [3, 6])[1] == [2, 3, 6]
+    assert load_for_tuning(path, [6])[1] == [2, 3, 6]
+    with pytest.raises(VariantError) as caught:
+        load_for_tuning(path, [3])
+    message = str(caught.value)
+    assert "6-player sheet is missing" in message and "--players 6" in message
+    result = run_cli("tune-stakes", path, "--players", 3, "--budget", 100, "--workers", 1, "--out", tmp_path / "p.yaml")
+    assert result.exit_code == 1
+    assert "--players 6" in result.output
+    no_traceback(result)
+    assert not (tmp_path / "p.yaml").exists()
+
+
+def test_validate_rejects_a_missing_sheet_and_points_at_the_tuner(parent: Path, tmp_path: Path) -> None:
+    path = variant(tmp_path / "no-3.yaml", parent, [2, 4, 5, 6])
+    result = run_cli("validate", path)
+    assert result.exit_code == 1
+    assert "missing the 3-player stakes sheet" in result.output
+    assert "workbench tune-stakes" in result.output
+    no_traceback(result)
+    with pytest.raises(VariantError, match="tune-stakes"):
+        load_variant(path)
+    loaded, wanted = load_for_tuning(path, [3])  # ... while the tuner takes it
+    assert wanted == [3] and 3 in loaded.stakes
+
+
+@pytest.fixture(scope="module")
+def ordered(parent: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Report, list[tuple[int, dict[int, Sheet]]]]:
+    """Tune 3 and 6 on a variant without 2, 3 and 6; record the stakes of every variant the simulations play."""
+    path = variant(tmp_path_factory.mktemp("ordered") / "no-2-3-6.yaml", parent, [4, 5])
+    played: list[tuple[int, dict[int, Sheet]]] = []
+    real = Tuner.play
+
+    def recording(self: Tuner, variants: list[Any], players: int, games: list[tuple[int, int]], label: str) -> list[Any]:
+        played.extend((players, dict(v.stakes)) for v in variants)
+        return real(self, variants, players, games, label)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Tuner, "play", recording)
+        report = run_tune(path, [6, 3])
+    return report, played
+
+
+def test_the_smallest_missing_count_is_tuned_first(ordered: tuple[Report, list]) -> None:
+    report, played = ordered
+    assert [t.players for t in report.tuned] == [2, 3, 6]
+    tuning_order = [players for players, _ in played if players in (2, 3, 6)]
+    assert tuning_order == sorted(tuning_order), "all 2-player games, then 3, then 6"
+
+
+def test_bigger_tables_play_with_the_tuned_smaller_sheets(ordered: tuple[Report, list]) -> None:
+    report, played = ordered
+    best = {t.players: t.best.candidate for t in report.tuned}
+    three = [stakes for players, stakes in played if players == 3]
+    six = [stakes for players, stakes in played if players == 6]
+    assert three and six
+    for stakes in three:
+        assert Candidate.from_sheet(stakes[2]) == best[2]
+        assert stakes[2].source == "proposed"
+    for stakes in six:
+        assert Candidate.from_sheet(stakes[2]) == best[2] and Candidate.from_sheet(stakes[3]) == best[3]
+        assert stakes[5] == PRINTED_5, "a 6-player game that falls to 5 uses the printed 5-player sheet"
+
+
+def test_the_reports_variant_holds_the_tuned_sheets_and_the_printed_ones(ordered: tuple[Report, list]) -> None:
+    report, _ = ordered
+    for t in report.tuned:
+        assert Candidate.from_sheet(report.variant.stakes[t.players]) == t.best.candidate
+        assert report.variant.stakes[t.players].source == "proposed"
+    assert report.variant.stakes[5] == PRINTED_5
+    assert report.variant.stakes[4].source == "printed"
+    assert [t.players for _, t in report.left_out] == [4, 5]
+    assert sorted(report.measured) == [4, 5]
+
+
+# --- 4. YAML write-back ----------------------------------------------------------------------------------------
+
+
+def fake_report(sheets: dict[int, Candidate]) -> Report:
+    """A report proposing ``sheets``, without playing a game."""
+    tuned = [Tuned(n, [Entry(c, distance=1.25, games=400)], space=10, evaluated=6, games=900) for n, c in sorted(sheets.items())]
+    return Report(None, "heuristic", 7, 400, 500, {4: {}, 5: {}}, {}, {}, tuned, [])  # type: ignore[arg-type]
+
+
+C2, C3, C6 = Candidate((3,), (1, 1)), Candidate((3, 1), (1, 2, 2)), Candidate((5, 3, 2, 1, 0), (0, 0, 1, 2, 3, 4))
+
+
+def assert_holds(path: Path, proposals: dict[int, Candidate], page: str | None = "tuning/page.html") -> Any:
+    """The file loads as a variant with the proposed sheets, marked proposed, with their provenance."""
+    loaded = load_variant(path).variant
+    for n, candidate in proposals.items():
+        sheet = loaded.stakes[n]
+        assert Candidate.from_sheet(sheet) == candidate
+        assert sheet.out[-1] == "all_out"
+        assert sheet.source == "proposed"
+        assert isinstance(sheet.provenance, dict)
+        assert sheet.provenance["tuner"] == "workbench tune-stakes"
+        assert sheet.provenance["seed"] == 7 and sheet.provenance["bots"] == "heuristic"
+        if page:
+            assert sheet.provenance["report"] == page
+    return loaded
+
+
+def changed_lines(before: list[str], after: list[str]) -> list[int]:
+    assert len(before) == len(after)
+    return [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
+
+
+ONE_LINE = """\
+# A designer's variant: every comment and space here must survive.
+extends: {parent}
+name: Write-back test   # trailing comment on a key
+stakes:
+    # out[k-1]: coins each OUT player takes when k played OUT
+    2: {{out: [4, all_out], in: [1, 2], source: proposed}}
+    3: {{out: [4, 2, all_out], in: [1, 2, 3], source: proposed}}   # provisional, from the 4-player sheet
+
+    4: {{out: [4, 2, 1, all_out], in: [1, 2, 3, 3], source: printed}}
+    5: {{out: [4, 3, 2, 1, all_out], in: [0, 1, 2, 3, 3], source: printed}}
+    6: {{out: [4, 3, 2, 2, 1, all_out], in: [0, 1, 2, 2, 3, 3], source: proposed}}  # guess
+# the tuner's bounds
+tuning:   {{out_max: 6, in_max: 4}}
+description: >
+  Folded text
+  that stays.
+"""
+
+
+def test_write_back_changes_only_the_lines_of_the_tuned_sheets(parent: Path, tmp_path: Path) -> None:
+    path = tmp_path / "one-line.yaml"
+    path.write_text(ONE_LINE.format(parent=parent))
+    before = path.read_text().splitlines(keepends=True)
+    write_back(path, fake_report({3: C3, 6: C6}), "tuning/page.html")
+    after = path.read_text().splitlines(keepends=True)
+    assert changed_lines(before, after) == [6, 10]
+    assert after[6].startswith("    3: {out: [3, 1, all_out], in: [1, 2, 2], source: proposed, provenance: {")
+    assert after[6].endswith("  # provisional, from the 4-player sheet\n")
+    assert after[10].startswith("    6: {out: [5, 3, 2, 1, 0, all_out], in: [0, 0, 1, 2, 3, 4], source: proposed, provenance: {")
+    assert after[10].endswith("# guess\n")
+    loaded = assert_holds(path, {3: C3, 6: C6})
+    assert loaded.stakes[2].provenance is None and loaded.stakes[5] == PRINTED_5
+    assert loaded.description == "Folded text that stays.\n"
+
+
+def test_write_back_inserts_missing_sheets_in_place_with_the_siblings_indentation(parent: Path, tmp_path: Path) -> None:
+    path = tmp_path / "missing.yaml"
+    text = (
+        f"extends: {parent}\n"
+        "name: Missing sheets\n"
+        "stakes:\n"
+        "    # the printed sheets, then a guess\n"
+        f"    4: {PRINTED[4]}\n"
+        f"    5: {PRINTED[5]}   # printed\n"
+        "    # the 6-player sheet is a guess\n"
+        f"    6: {GUESSED[6]}\n"
+        "\n"
+        "# the end\n"
+        "market: {face_up: 4, reshuffle_discard: true}\n"
+    )
+    path.write_text(text)
+    with pytest.raises(VariantError, match="tune-stakes"):
+        load_variant(path)
+    before = text.splitlines(keepends=True)
+    write_back(path, fake_report({2: C2, 3: C3}), "tuning/page.html")
+    after = path.read_text().splitlines(keepends=True)
+    assert len(after) == len(before) + 2
+    inserted = [i for i, line in enumerate(after) if line.lstrip().startswith(("2: ", "3: "))]
+    assert [after[i][:7] for i in inserted] == ["    2: ", "    3: "]
+    assert inserted[0] < inserted[1] < after.index(f"    4: {PRINTED[4]}\n"), "in order of player count, before 4"
+    assert inserted[0] > after.index("stakes:\n")
+    assert [line for i, line in enumerate(after) if i not in inserted] == before, "every other line as it was"
+    assert_holds(path, {2: C2, 3: C3})
+
+
+def test_write_back_inserts_a_sheet_between_its_siblings_and_after_the_last(parent: Path, tmp_path: Path) -> None:
+    path = tmp_path / "gaps.yaml"
+    text = (
+        f"extends: {parent}\n"
+        "stakes:\n"
+        f"   2: {GUESSED[2]}\n"
+        "   # the printed ones\n"
+        f"   4: {PRINTED[4]}\n"
+        f"   5: {PRINTED[5]}\n"
+        "   # that is all\n"
+        "\n"
+        "name: Gaps   # after the stakes\n"
+    )
+    path.write_text(text)
+    before = text.splitlines(keepends=True)
+    write_back(path, fake_report({3: C3, 6: C6}), None)
+    after = path.read_text().splitlines(keepends=True)
+    assert after[:3] == before[:3]
+    assert after[3].startswith("   3: {out: [3, 1, all_out]")  # right after 2, before the comment about 4
+    assert after[4:7] == before[3:6]
+    assert after[7].startswith("   6: {out: [5, 3, 2, 1, 0, all_out]")  # right after 5
+    assert after[8:] == before[6:]
+    assert_holds(path, {3: C3, 6: C6}, page=None)
+
+
+def test_write_back_replaces_a_block_sheet_by_one_line_and_keeps_what_follows(parent: Path, tmp_path: Path) -> None:
+    path = tmp_path / "block.yaml"
+    text = (
+        f"extends: {parent}\n"
+        "name: Block sheets\n"
+        "stakes:\n"
+        f"  2: {GUESSED[2]}\n"
+        "  3:\n"
+        "    out: [4, 2, all_out]\n"
+        "    in:\n"
+        "      - 1\n"
+        "      - 2\n"
+        "      - 3\n"
+        "    source: proposed\n"
+        "  # the printed sheets, from the rulebook\n"
+        f"  4: {PRINTED[4]}\n"
+        f"  5: {PRINTED[5]}\n"
+        "  6:\n"
+        "    out: [4, 3, 2, 2, 1, all_out]\n"
+        "    in: [0, 1, 2, 2, 3, 3]\n"
+        "\n"
+        "# after the stakes\n"
+        "tuning:\n"
+        "  out_max: 6\n"
+        "  in_max: 4\n"
+    )
+    path.write_text(text)
+    before = text.splitlines(keepends=True)
+    write_back(path, fake_report({3: C3, 6: C6}), "tuning/page.html")
+    after = path.read_text().splitlines(keepends=True)
+    assert len(after) == len(before) - 6 - 2
+    assert after[:4] == before[:4]
+    assert after[4].startswith("  3: {out: [3, 1, all_out], in: [1, 2, 2], source: proposed, provenance: {")
+    assert after[5:8] == before[11:14]  # the comment, 4 and 5
+    assert after[8].startswith("  6: {out: [5, 3, 2, 1, 0, all_out]")
+    assert after[9:] == before[17:]  # the blank line, the comment and the next key
+    loaded = assert_holds(path, {3: C3, 6: C6})
+    assert loaded.tuning.out_max == 6
+
+
+def test_write_back_adds_a_stakes_key_to_a_file_without_one(tmp_path: Path) -> None:
+    path = tmp_path / "child.yaml"
+    text = f"extends: {BASE}\nname: No stakes here   # they come from the base\n"
+    path.write_text(text)
+    write_back(path, fake_report({3: C3}), "tuning/page.html")
+    after = path.read_text()
+    assert after.startswith(text)
+    assert after[len(text):].startswith("stakes:\n  3: {out: [3, 1, all_out]")
+    loaded = assert_holds(path, {3: C3})
+    assert loaded.stakes[4].source == "printed"
+
+
+def test_write_back_keeps_a_trailing_comment_with_brackets(parent: Path, tmp_path: Path) -> None:
+    path = tmp_path / "comment.yaml"
+    text = f"extends: {parent}\nstakes:\n{stakes_lines([2])}  3: {GUESSED[3]}  # was out [5, 3]\n{stakes_lines([4, 5, 6])}"
+    path.write_text(text)
+    before = text.splitlines(keepends=True)
+    write_back(path, fake_report({3: C3}), None)
+    after = path.read_text().splitlines(keepends=True)
+    assert changed_lines(before, after) == [3]
+    assert after[3].endswith("# was out [5, 3]\n")
+
+
+def test_write_back_into_a_flow_style_stakes_mapping(parent: Path, tmp_path: Path) -> None:
+    path = tmp_path / "flow.yaml"
+    flow = ", ".join(f"{n}: {SHEETS[n]}" for n in (2, 3, 4, 5, 6))
+    text = f"extends: {parent}\nname: Flow stakes\nstakes: {{{flow}}}\nend: {{stars: 8}}\n"
+    path.write_text(text)
+    before = text.splitlines(keepends=True)
+    write_back(path, fake_report({3: C3}), None)
+    after = path.read_text().splitlines(keepends=True)
+    assert [line for i, line in enumerate(after) if i != 2] == [line for i, line in enumerate(before) if i != 2]
+    loaded = assert_holds(path, {3: C3}, page=None)
+    assert loaded.stakes[5] == PRINTED_5 and Candidate.from_sheet(loaded.stakes[2]) == Candidate((4,), (1, 2))
+
+
+def test_write_back_with_sheets_in_descending_order(parent: Path, tmp_path: Path) -> None:
+    path = tmp_path / "descending.yaml"
+    text = (
+        f"extends: {parent}\n"
+        "stakes:\n"
+        "  6:\n"
+        "    out: [4, 3, 2, 2, 1, all_out]\n"
+        "    in: [0, 1, 2, 2, 3, 3]\n"
+        f"{stakes_lines([5, 4])}"
+        "  3:\n"
+        "    out: [4, 2, all_out]\n"
+        "    in: [1, 2, 3]\n"
+        f"{stakes_lines([2])}"
+        "name: Descending\n"
+    )
+    path.write_text(text)
+    before = text.splitlines(keepends=True)
+    write_back(path, fake_report({3: C3, 6: C6}), None)
+    after = path.read_text().splitlines(keepends=True)
+    assert after[0:2] == before[0:2] and after[3:5] == before[5:7] and after[6:] == before[10:]
+    loaded = assert_holds(path, {3: C3, 6: C6}, page=None)
+    assert Candidate.from_sheet(loaded.stakes[2]) == Candidate((4,), (1, 2))
+
+
+# --- 5. the command line ---------------------------------------------------------------------------------------
+
+
+def test_cli_proposes_a_sheet_and_checks_the_method_without_touching_the_variant(full: Path, tmp_path: Path) -> None:
+    before = full.read_bytes()
+    out_file = tmp_path / "tuning" / "proposal.yaml"
+    result = run_cli("tune-stakes", full, "--players", 3, "--budget", 400, "--seed", 1, "--workers", 1, "--out", out_file)
+    assert result.exit_code == 0, result.output
+    no_traceback(result)
+    assert full.read_bytes() == before, "without --write the variant is untouched"
+
+    proposal = yaml.safe_load(out_file.read_text())
+    assert list(proposal) == ["stakes"] and list(proposal["stakes"]) == [3]
+    entry = proposal["stakes"][3]
+    assert entry["source"] == "proposed"
+    assert entry["out"][-1] == "all_out" and len(entry["out"]) == 3 and len(entry["in"]) == 3
+    candidate = Candidate.from_sheet(Sheet.model_validate(entry))
+    assert is_shaped(candidate, 1, 1)
+    provenance = entry["provenance"]
+    assert provenance["tuner"] == "workbench tune-stakes"
+    assert provenance["bots"] == "heuristic" and provenance["seed"] == 1 and provenance["budget"] == 400
+    assert provenance["report"] == "proposal.html"
+    assert "4, 5" in provenance["targets_from"]
+    assert set(provenance["metrics"]) == set(TUNING_METRICS)
+    assert all(set(figure) == {"measured", "target"} for figure in provenance["metrics"].values())
+    assert out_file.read_text().startswith("# Stakes sheets proposed by `workbench tune-stakes` (chance-workbench)")
+
+    page = out_file.with_suffix(".html").read_text()
+    assert '<meta name="generator" content="chance-workbench">' in page
+    assert candidate.label() in page
+
+    out = result.stdout
+    out_text, in_text = " ".join(map(str, candidate.out)), " ".join(map(str, candidate.in_))
+    assert f"3 players: out [{out_text} all_out], in [{in_text}] (distance " in out
+    assert re.search(r"check: the printed 4-player sheet, hidden and tuned from the others, comes back as out .* "
+                     r"\(\d of 7 entries within one coin\)", out)
+    assert re.search(r"check: the printed 5-player sheet, .* \(\d of 9 entries within one coin\)", out)
+    assert "proposal.yaml" in out and "proposal.html" in out
+
+
+def test_cli_write_fills_a_missing_sheet_in_place(parent: Path, tmp_path: Path) -> None:
+    path = tmp_path / "variant.yaml"
+    text = (
+        "# My variant.\n"
+        f"extends: {parent}\n"
+        "name: Needs a 3-player sheet   # the box has none\n"
+        "stakes:\n"
+        "    # one line per player count\n"
+        f"    2: {GUESSED[2]}   # a guess\n"
+        f"    4: {PRINTED[4]}\n"
+        f"    5: {PRINTED[5]}\n"
+        f"    6: {GUESSED[6]}\n"
+        "tuning: {out_max: 0, in_max: 1}   # tiny, for the test\n"
+    )
+    path.write_text(text)
+    assert run_cli("validate", path).exit_code == 1
+    out_file = tmp_path / "out" / "sheets.yaml"
+    result = run_cli("tune-stakes", path, "-p", 3, "--budget", 100, "--seed", 2, "--workers", 1, "--out", out_file, "--write")
+    assert result.exit_code == 0, result.output
+    no_traceback(result)
+    assert "variant.yaml" in result.stdout.splitlines()[-1]
+
+    before = text.splitlines(keepends=True)
+    after = path.read_text().splitlines(keepends=True)
+    assert len(after) == len(before) + 1
+    assert after[:6] == before[:6] and after[7:] == before[6:]
+    assert after[6].startswith("    3: {out: [")
+
+    proposed = yaml.safe_load(out_file.read_text())["stakes"][3]
+    loaded = load_variant(path).variant
+    sheet = loaded.stakes[3]
+    assert list(sheet.out) == proposed["out"] and list(sheet.in_) == proposed["in"]
+    assert sheet.source == "proposed"
+    assert isinstance(sheet.provenance, dict) and sheet.provenance["seed"] == 2
+    assert sheet.provenance["report"] == os.path.relpath(out_file.with_suffix(".html"), path.parent)
+    assert loaded.stakes[5] == PRINTED_5
+    validated = run_cli("validate", path)
+    assert validated.exit_code == 0 and "3 proposed" in validated.output
+
+
+@pytest.mark.parametrize("name", ["proposal.yaml", "proposal.html"])
+def test_cli_does_not_overwrite_other_files_without_force(full: Path, tmp_path: Path, name: str) -> None:
+    full = Path(shutil.copy(full, tmp_path / "variant.yaml"))
+    out_file = tmp_path / "proposal.yaml"
+    mine = tmp_path / name
+    mine.write_text("stakes: my own notes\n")
+    before = full.read_bytes()
+    result = run_cli("tune-stakes", full, "--players", 3, "--budget", 100, "--workers", 1, "--out", out_file, "--write")
+    assert result.exit_code == 1
+    assert "--force" in result.output and name in result.output
+    no_traceback(result)
+    assert mine.read_text() == "stakes: my own notes\n"
+    assert full.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, "variant.yaml"])
+
+
+def test_cli_rejects_an_unknown_bot(full: Path, tmp_path: Path) -> None:
+    result = run_cli("tune-stakes", full, "--players", 3, "--bots", "nobody", "--budget", 100, "--out", tmp_path / "p.yaml")
+    assert result.exit_code == 1
+    assert "unknown bot 'nobody'" in result.output and "heuristic" in result.output
+    no_traceback(result)
+    assert not (tmp_path / "p.yaml").exists()
+
+
+def test_cli_rejects_a_variant_with_another_problem(parent: Path, tmp_path: Path) -> None:
+    path = variant(tmp_path / "broken.yaml", parent, [2, 4, 5, 6], extra="board: {6: [{gain: {hearst: 1}}]}\n")
+    result = run_cli("tune-stakes", path, "--players", 3, "--budget", 100, "--out", tmp_path / "p.yaml")
+    assert result.exit_code == 1
+    assert "board.6" in result.output and "hearst" in result.output
+    assert "3-player" not in result.output  # the missing sheet is the tuner's to fill
+    no_traceback(result)
+    missing = run_cli("tune-stakes", tmp_path / "nowhere.yaml", "--players", 3, "--out", tmp_path / "p.yaml")
+    assert missing.exit_code == 1 and "file not found" in missing.output
+    no_traceback(missing)
+
+
+@pytest.mark.parametrize(
+    "players",
+    [
+        7,
+        1,
+        0,
+    ],
+)
+def test_cli_rejects_a_player_count_outside_2_to_players_max(full: Path, tmp_path: Path, players: int) -> None:
+    result = run_cli("tune-stakes", full, "--players", players, "--budget", 100, "--workers", 1, "--out", tmp_path / "p.yaml")
+    assert result.exit_code == 1
+    no_traceback(result)
+    assert "--players" in result.output and str(players) in result.output
+    assert "--players 1" not in result.output or players == 1
+    assert not (tmp_path / "p.yaml").exists()
+
+
+def test_targets_from_the_tuning_block_alone(parent: Path, tmp_path: Path) -> None:
+    targets = ", ".join(f"{name}: {value}" for name, value in TARGETS.items())
+    path = tmp_path / "no-printed.yaml"
+    path.write_text(
+        f"extends: {parent}\nname: Nothing printed\nstakes:\n{stakes_lines([2, 3])}"
+        f"  4: {{out: [4, 2, 1, all_out], in: [1, 2, 3, 3]}}\n  5: {{out: [4, 3, 2, 1, all_out], in: [0, 1, 2, 3, 3]}}\n"
+        f"{stakes_lines([6])}tuning: {{out_max: 0, in_max: 1, targets: {{{targets}}}}}\n"
+    )
+    report = run_tune(path, [3])
+    assert report.targets == TARGETS
+    assert [t.players for t in report.tuned] == [3]
