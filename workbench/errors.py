@@ -32,7 +32,7 @@ def display_path(path: Path) -> str:
     """Show a path relative to the working directory when it lies below it."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # elsewhere, or a path that cannot be resolved (a symlink loop)
         return str(path)
 
 

@@ -9,6 +9,7 @@ designer wrote.
 from __future__ import annotations
 
 import difflib
+import stat
 import types
 import typing
 from dataclasses import dataclass, field
@@ -57,14 +58,18 @@ class Document:
 def read_yaml(path: Path, error: type[WorkbenchError] = VariantError) -> Document:
     """Read one YAML file into a :class:`Document`; syntax errors become located problems."""
     try:
+        if path.is_dir():
+            raise IsADirectoryError
+        if path.exists() and not stat.S_ISREG(path.stat().st_mode):  # a pipe or a device would block or never end
+            raise error([Problem(path, None, "", "not a regular file")])
         with open(path, "rb") as handle:
             raw = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise error([Problem(path, None, "", "file not found")]) from None
     except IsADirectoryError:
         raise error([Problem(path, None, "", "this is a folder, not a YAML file")]) from None
-    except OSError as exc:
-        raise error([Problem(path, None, "", f"cannot read: {exc.strerror or exc}")]) from None
+    except (OSError, RuntimeError) as exc:  # too long a name, no permission, a symlink loop...
+        raise error([Problem(path, None, "", f"cannot read: {getattr(exc, 'strerror', None) or exc}")]) from None
     if len(raw) > MAX_BYTES:
         raise error([Problem(path, None, "", f"file is larger than {MAX_BYTES // 1_000_000} MB")])
     try:
@@ -76,7 +81,11 @@ def read_yaml(path: Path, error: type[WorkbenchError] = VariantError) -> Documen
 
 def parse_yaml(text: str, path: Path, error: type[WorkbenchError] = VariantError) -> Document:
     """Parse YAML text as the file at ``path`` into a :class:`Document` with line marks."""
-    loader = _MarkedLoader(text)
+    try:
+        loader = _MarkedLoader(text)
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow, found before parsing starts
+        line = text.count("\n", 0, exc.position) + 1
+        raise error([Problem(path, line, "", f"YAML error: the character {exc.character!r} is not allowed in YAML")]) from None
     try:
         node = loader.get_single_node()
         if node is None:
@@ -87,6 +96,9 @@ def parse_yaml(text: str, path: Path, error: type[WorkbenchError] = VariantError
         _collect_marks(loader, node, (), path, marks, set())
     except yaml.MarkedYAMLError as exc:
         raise error([Problem(path, *_syntax_error(exc))]) from None
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise error([Problem(path, line, "", f"YAML error: the character {exc.character!r} is not allowed in YAML")]) from None
     except yaml.YAMLError as exc:
         raise error([Problem(path, None, "", f"YAML error: {exc}")]) from None
     except RecursionError:
@@ -143,6 +155,8 @@ class _MarkedLoader(yaml.SafeLoader):
     """A safe loader that rejects duplicate keys, keeps dates as text and locates bad numbers."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        if not isinstance(node, yaml.MappingNode):  # a mapping tag on something else: PyYAML says so, located
+            return super().construct_mapping(node, deep=deep)
         seen: dict[tuple[type, Any], int] = {}
         for key_node, _ in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
@@ -163,9 +177,23 @@ class _MarkedLoader(yaml.SafeLoader):
 
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
         try:
-            return super().construct_yaml_int(node)
+            value = super().construct_yaml_int(node)
         except ValueError:
-            raise yaml.constructor.ConstructorError(None, None, "this number is far too large", node.start_mark) from None
+            value = None
+        if value is None or value.bit_length() > 4_000:  # beyond what Python will even print
+            raise yaml.constructor.ConstructorError(None, None, "this number is far too large", node.start_mark)
+        return value
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep=deep)
+        except yaml.YAMLError:
+            raise
+        except (ValueError, KeyError, AttributeError, IndexError, TypeError, OverflowError) as exc:
+            tag = node.tag.rsplit(":", 1)[-1]
+            raise yaml.constructor.ConstructorError(
+                None, None, f"this value cannot be read as {tag} ({exc})", node.start_mark
+            ) from None
 
 
 # Dates stay text: a variant has no dates, and "2024-13-45" should not be a crash.
@@ -237,8 +265,8 @@ def load_document(
     file that names it.
     """
     path = Path(path)
-    resolved = path.resolve()
     doc = read_yaml(path, error)
+    resolved = path.resolve()  # readable, so it resolves
     if doc.data is None:
         raise error([Problem(path, 1, "", "the file is empty")])
     if not isinstance(doc.data, dict):
@@ -251,11 +279,16 @@ def load_document(
     if not isinstance(parent, str):
         raise error([doc.problem(("extends",), f"expected the path of a variant file, got {_kind(parent)}")])
     base_path = path.parent / parent
-    if not base_path.is_file():
+    try:
+        found = base_path.is_file()
         what = "a folder, not a variant file" if base_path.is_dir() else "no such file"
+        looped = found and base_path.resolve() in (*_seen, resolved)
+    except (OSError, RuntimeError) as exc:  # too long a name, a symlink loop
+        raise error([doc.problem(("extends",), f"cannot use {parent!r}: {getattr(exc, 'strerror', None) or exc}")]) from None
+    if not found:
         raise error([doc.problem(("extends",), f"{what}: {parent} (looked for {base_path})")])
     chain = (*_seen, resolved)
-    if base_path.resolve() in chain:
+    if looped:
         names = " -> ".join(p.name for p in (*chain, base_path.resolve()))
         raise error([doc.problem(("extends",), f"extends loops back on itself: {names}")])
     base = load_document(base_path, includes=includes, error=error, _seen=chain)
@@ -276,7 +309,12 @@ def expand_includes(doc: Document, key: str, error: type[WorkbenchError]) -> Non
             expanded.append(item)
             continue
         file = doc.path.parent / item if doc.path else Path(item)
-        if not file.is_file():
+        try:
+            found = file.is_file()
+        except (OSError, RuntimeError) as exc:
+            problems.append(doc.problem((key, index), f"cannot use {item!r}: {getattr(exc, 'strerror', None) or exc}"))
+            continue
+        if not found:
             problems.append(doc.problem((key, index), f"no such file: {item} (looked for {file})"))
             continue
         try:

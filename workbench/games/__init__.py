@@ -86,6 +86,8 @@ def family_of(doc: Document, error: type[VariantError] = VariantError) -> Family
         if misspelt is not None:
             raise error([doc.problem((misspelt,), f"unknown key '{misspelt}' (did you mean 'game'?)")])
         raise error([doc.problem(("game",), f"missing required key 'game' (one of {', '.join(FAMILIES)})")])
+    if not isinstance(game, str):
+        raise error([doc.problem(("game",), f"expected the name of a game ({', '.join(FAMILIES)}), got {type(game).__name__}")])
     if game not in FAMILIES:
         hint = did_you_mean(str(game), FAMILIES)
         raise error([doc.problem(("game",), f"unknown game {game!r}{hint}; known games: {', '.join(FAMILIES)}")])
