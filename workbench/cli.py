@@ -8,6 +8,7 @@ import sys
 import time
 import traceback
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Callable, Iterator, Optional
 
@@ -270,18 +271,23 @@ def _progress_columns() -> tuple:
     )
 
 
+def _games_task(progress: Progress, label: str, total: int) -> Callable[[int], None]:
+    """A progress row counting ``total`` games, with games/s; returns the function that advances it."""
+    task = progress.add_task(label, total=total, rate="")
+    started = time.perf_counter()
+    done = [0]
+
+    def advance(finished: int) -> None:
+        done[0] += finished
+        speed = done[0] / max(time.perf_counter() - started, 1e-9)
+        progress.update(task, advance=finished, rate=f"{speed:,.0f} games/s")
+
+    return advance
+
+
 def _run_with_progress(factory: Any, games: int, workers: int, records: Any, label: str) -> Run:
     with Progress(*_progress_columns(), console=err, transient=False) as progress:
-        task = progress.add_task(label, total=games, rate="")
-        started = time.perf_counter()
-        done = [0]
-
-        def advance(finished: int) -> None:
-            done[0] += finished
-            speed = done[0] / max(time.perf_counter() - started, 1e-9)
-            progress.update(task, advance=finished, rate=f"{speed:,.0f} games/s")
-
-        return run(factory, games, workers=workers, records=records, progress=advance)
+        return run(factory, games, workers=workers, records=records, progress=_games_task(progress, label, games))
 
 
 def _summary(loaded: Any, path: Path, players: int, bots: tuple[str, ...], seed: int, result: Run, workers: int) -> dict:
@@ -325,21 +331,8 @@ def tune_stakes(
         for target in (out_file, page):
             _check_overwrite(target, force)
         with Progress(*_progress_columns(), console=err, transient=False) as progress:
-
-            def stage(label: str, total: int) -> Callable[[int], None]:
-                task = progress.add_task(label, total=total, rate="")
-                started = time.perf_counter()
-                done = [0]
-
-                def advance(finished: int) -> None:
-                    done[0] += finished
-                    speed = done[0] / max(time.perf_counter() - started, 1e-9)
-                    progress.update(task, advance=finished, rate=f"{speed:,.0f} games/s")
-
-                return advance
-
             report = family.tune_stakes(variant, sorted(set(players)), bots=bots, seed=seed, budget=budget,
-                                        workers=workers, progress=stage)
+                                        workers=workers, progress=partial(_games_task, progress))
         out_file.parent.mkdir(parents=True, exist_ok=True)
         out_file.write_text(family.tuning_yaml(report, page.name))
         page.write_text(family.tuning_page(report))
