@@ -179,8 +179,10 @@ class _MarkedLoader(yaml.SafeLoader):
         try:
             value = super().construct_yaml_int(node)
         except ValueError:
-            value = None
-        if value is None or value.bit_length() > 4_000:  # beyond what Python will even print
+            digits = str(node.value).lstrip("+-").replace("_", "")
+            message = "this number is far too large" if digits.isdigit() else f"{node.value!r} is not a whole number"
+            raise yaml.constructor.ConstructorError(None, None, message, node.start_mark) from None
+        if value.bit_length() > 4_000:  # beyond what Python will even print
             raise yaml.constructor.ConstructorError(None, None, "this number is far too large", node.start_mark)
         return value
 

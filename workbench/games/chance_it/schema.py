@@ -25,8 +25,8 @@ Positive = Annotated[int, Strict(), Field(ge=1, le=1_000_000)]
 Amounts = dict[Resource, Count]
 
 CARD_ID = r"^[a-z0-9][a-z0-9_-]*$"
-WHEN = r"^(flash|chance-it|die-[0-9]+)$"
-_DIE = re.compile(r"^die-([0-9]+)$")
+WHEN = r"^(flash|chance-it|die-[0-9]{1,3})$"
+_DIE = re.compile(r"^die-([0-9]{1,3})$")
 
 
 class Model(BaseModel):
