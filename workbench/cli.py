@@ -256,8 +256,14 @@ def _check_overwrite(target: Path, force: bool) -> None:
         return
     if target.is_dir():
         raise UsageError(f"{display_path(target)} is a folder")
-    head = target.read_text(errors="replace")[:2000]
-    if GENERATOR not in head and not (target.suffix == ".jsonl" or head.startswith('{"game":')):
+    with target.open("rb") as handle:  # only the ends: a records file may be large
+        head = handle.read(2000)
+        handle.seek(max(0, target.stat().st_size - 4000))
+        tail = handle.read()
+    marker = GENERATOR.encode()
+    # summary.json, HTML and proposals name the generator near the top, a PDF in its ID at the end;
+    # a records file starts with a game line
+    if marker not in head and marker not in tail and not head.startswith(b'{"game":'):
         raise UsageError(f"{display_path(target)} exists and was not written by the workbench; add --force to overwrite it")
 
 
@@ -350,6 +356,42 @@ def tune_stakes(
                   f"{tuned.best.candidate.label()} ({close} of {len(diffs)} entries within one coin)", markup=False)
     written = [out_file, page, *([variant] if write else [])]
     out.print(f"wrote {', '.join(display_path(p) for p in written)}", markup=False)
+
+
+@app.command("print")
+def print_set(
+    variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
+    out_file: Annotated[Optional[Path], typer.Option("--out", "-o", help="PDF to write [default: reports/<variant>.pdf]; a name ending in .html writes only the HTML.")] = None,
+    html: Annotated[bool, typer.Option("--html", help="Also write the HTML beside the PDF (a browser shows it as the PDF looks).")] = False,
+    paper: Annotated[str, typer.Option("--paper", help="a4 or letter.")] = "a4",
+    players: Annotated[Optional[int], typer.Option("--players", "-p", help="Guide cards for N players, stakes sheets for 2..N [default: the variant's most].", show_default=False)] = None,
+    bleed: Annotated[float, typer.Option("--bleed", help="Card background drawn this many mm beyond the cut on every side.")] = 0.0,
+    backs: Annotated[bool, typer.Option("--backs/--no-backs", help="A page of card backs after each page of fronts, mirrored for long-edge duplex.")] = True,
+    backs_offset: Annotated[str, typer.Option("--backs-offset", help="Shift the backs by DX,DY mm (right, down) for a duplex printer that misaligns.")] = "0,0",
+    only: Annotated[Optional[str], typer.Option("--only", help="Print only these parts: cards,guides,stakes,board,rules.", show_default=False)] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite output files the workbench did not write.")] = False,
+) -> None:
+    """Print a playtest set as PDF: market cards, guide cards, stakes sheets, action board and rule summary."""
+    with _reported():
+        loaded = load_variant(variant)
+        family = loaded.family
+        if not hasattr(family, "print_html"):
+            raise UsageError(f"{family.title} has no printable playtest set")
+        out_file = out_file or Path("reports") / f"{variant.stem}.pdf"
+        html_only = out_file.suffix.lower() in (".html", ".htm")
+        targets = [out_file] if html_only else [out_file, *([out_file.with_suffix(".html")] if html else [])]
+        for target in targets:
+            _check_overwrite(target, force)
+        options = {"paper": paper, "players": players, "bleed": bleed, "backs": backs, "backs_offset": backs_offset, "only": only}
+        page = family.print_html(loaded.variant, options)
+        document = None if html_only else family.print_pdf(loaded.variant, options, page)
+        out_file.parent.mkdir(parents=True, exist_ok=True)
+        for target in targets:
+            if target.suffix.lower() in (".html", ".htm"):
+                target.write_text(page)
+            else:
+                target.write_bytes(document)
+    out.print(f"wrote {', '.join(display_path(t) for t in targets)}", markup=False)
 
 
 @app.command()

@@ -57,6 +57,12 @@ class Family(Protocol):
     def report(self, summaries: list[dict[str, Any]]) -> str:
         """The self-contained HTML report of one or more runs."""
 
+    def print_html(self, variant: Any, options: dict[str, Any]) -> str:
+        """The printable playtest set as one HTML document; a bad option raises ``UsageError``."""
+
+    def print_pdf(self, variant: Any, options: dict[str, Any], html: str | None = None) -> bytes:
+        """The printable playtest set as PDF bytes (from ``html``, the output of ``print_html``, when given)."""
+
 
 def _families() -> dict[str, Family]:
     from workbench.games.chance_it import FAMILY as chance_it

@@ -103,6 +103,21 @@ class ChanceIt:
 
         tune.write_back(path, report, page)
 
+    def print_html(self, variant: Variant, options: dict[str, Any]) -> str:
+        """The printable playtest set as one HTML document (see :mod:`workbench.games.chance_it.printing`).
+
+        ``options``: paper, players, bleed, backs, backs_offset, only; a bad one raises ``UsageError``.
+        """
+        from workbench.games.chance_it import printing
+
+        return printing.render_html(variant, printing.print_options(variant, options))
+
+    def print_pdf(self, variant: Variant, options: dict[str, Any], html: str | None = None) -> bytes:
+        """The printable playtest set as PDF bytes, from ``html`` when given (the output of :meth:`print_html`)."""
+        from workbench.games.chance_it import printing
+
+        return printing.render_pdf(variant, printing.print_options(variant, options), html)
+
     def replay(self, doc: Document, variant: Variant) -> Replay:
         scenario = validate(Scenario, doc, ScenarioError)
         return replay(scenario, doc, compile_variant(variant))

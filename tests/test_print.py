@@ -1,0 +1,177 @@
+"""`workbench print`: the playtest set as PDF, read back with pypdf and rendered with pypdfium2."""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pypdf
+import pypdfium2
+import pytest
+from typer.testing import CliRunner
+
+from workbench.cli import app
+from workbench.games import load_variant
+from workbench.games.chance_it.printing import content_hash
+
+ROOT = Path(__file__).parent.parent
+BASE = ROOT / "variants" / "chance-it.yaml"
+runner = CliRunner()
+A4 = (595.28, 841.89)
+LETTER = (612.0, 792.0)
+
+
+def _print(*args: str) -> None:
+    result = runner.invoke(app, ["print", str(BASE), *args])
+    assert result.exit_code == 0, result.output
+
+
+def _text(path: Path) -> str:
+    return "\n".join(page.extract_text() for page in pypdf.PdfReader(path).pages)
+
+
+def _sizes(path: Path) -> set[tuple[float, float]]:
+    return {(float(page.mediabox.width), float(page.mediabox.height)) for page in pypdf.PdfReader(path).pages}
+
+
+def _is_size(sizes: set[tuple[float, float]], paper: tuple[float, float]) -> bool:
+    return all(abs(w - paper[0]) <= 0.5 and abs(h - paper[1]) <= 0.5 for w, h in sizes)
+
+
+@pytest.fixture(scope="module")
+def six(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The whole set for 6 players on A4, with the HTML beside it."""
+    target = tmp_path_factory.mktemp("print") / "set.pdf"
+    _print("--players", "6", "--out", str(target), "--html")
+    return target
+
+
+@pytest.fixture(scope="module")
+def variant():
+    return load_variant(BASE).variant
+
+
+def _word(name: str) -> re.Pattern[str]:
+    """A card name as printed: words may wrap onto the next line; no letter may touch either end."""
+    return re.compile(r"(?<![A-Za-z])" + r"\s+".join(map(re.escape, name.split())) + r"(?![A-Za-z])")
+
+
+def test_every_page_is_exactly_a4(six: Path) -> None:
+    assert _is_size(_sizes(six), A4), _sizes(six)
+
+
+def test_page_count_follows_the_card_count(six: Path, variant, tmp_path: Path) -> None:
+    pile = sum(card.copies for card in variant.cards)
+    assert pile == 30
+    fronts = math.ceil(pile / 9)  # 4 pages of 3 x 3
+    guides = math.ceil(3 * 6 / 9)  # 18 guide cards
+    # fronts and backs of cards and guides, then one page each of stakes, board and rules
+    assert len(pypdf.PdfReader(six).pages) == 2 * fronts + 2 * guides + 3
+    _print("--only", "cards", "--no-backs", "--out", str(tmp_path / "fronts.pdf"))
+    assert len(pypdf.PdfReader(tmp_path / "fronts.pdf").pages) == fronts
+
+
+def test_every_card_name_is_printed_once_per_copy(six: Path, variant) -> None:
+    text = _text(six)
+    for card in variant.cards:
+        found = len(_word(card.name).findall(text))
+        # a name inside a longer name ("Star" in "Shooting Star") is found there too
+        inside = sum(o.copies * len(_word(card.name).findall(o.name)) for o in variant.cards if o.name != card.name)
+        assert found - inside == card.copies, (card.name, found, inside, card.copies)
+        assert text.count(f"{card.id} · {variant.name} · {content_hash(variant)}") == card.copies, card.id
+
+
+def test_stakes_sheets_guides_and_rules_are_printed(six: Path, variant) -> None:
+    text = _text(six)
+    for n in range(2, 7):
+        match = re.search(rf"Stakes sheet for {n} players\s+(printed|proposed|tuned)", text, re.IGNORECASE)
+        assert match, n
+        assert match.group(1).lower() == variant.stakes[n].source
+    for guide in ("in", "out", "chance-it"):
+        assert text.count(f"guide-{guide} · ") == 6, guide
+    assert "Rules summary" in text
+    rules = pypdf.PdfReader(six).pages[-1].extract_text()
+    assert rules.startswith("Rules summary")  # the whole summary on the last page
+    for words in ("Setup", "The round", "Stakes", "The action round", "CHANCE IT", "Elimination", "End",
+                  "1: the starting player rerolls", "3: -2 hearts", "6: buy or discard one market card",
+                  "20 stars", "Everybody OUT: each player: -1 heart", "+2 coins"):
+        assert words in re.sub(r"\s+", " ", rules), words
+
+
+def test_the_html_is_self_contained_and_names_its_font(six: Path) -> None:
+    page = six.with_suffix(".html").read_text()
+    assert '<meta name="generator" content="chance-workbench">' in page
+    assert '"DejaVu Sans", sans-serif' in page and "@page { size: A4;" in page
+    assert not re.search(r"<link|<img|<script|url\(|@import|src=", page)
+
+
+def test_letter_pages_are_exactly_letter(tmp_path: Path) -> None:
+    target = tmp_path / "letter.pdf"
+    _print("--paper", "letter", "--players", "3", "--bleed", "1", "--out", str(target))
+    assert _is_size(_sizes(target), LETTER), _sizes(target)
+
+
+def test_a_page_renders_with_ink(six: Path) -> None:
+    page = pypdfium2.PdfDocument(six)[0]
+    image = page.render(scale=30 / 72).to_pil().convert("L")
+    histogram = image.histogram()  # pixels per grey level, 0 (black) to 255 (white)
+    dark = sum(histogram[:200]) / sum(histogram)
+    assert dark > 0.1, dark  # the card frames are coloured: far from a blank page
+    assert image.getextrema()[0] < 60  # text and pips are near black
+
+
+def test_the_same_input_gives_the_same_bytes(tmp_path: Path) -> None:
+    def run(name: str, hash_seed: str) -> bytes:
+        env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000", "PYTHONHASHSEED": hash_seed}
+        target = tmp_path / name
+        subprocess.run([sys.executable, "-m", "workbench", "print", str(BASE), "--only", "cards,stakes,rules",
+                        "--out", str(target)], check=True, env=env, capture_output=True)
+        return target.read_bytes()
+
+    first, second = run("a.pdf", "1"), run("b.pdf", "2")
+    assert first == second
+    info = pypdf.PdfReader(tmp_path / "a.pdf").metadata
+    assert info["/Creator"] == "chance-workbench"
+    assert info["/CreationDate"].startswith("D:20231114221320")
+
+
+def test_a_changed_rule_prints_changed(tmp_path: Path) -> None:
+    changed = tmp_path / "costly-three.yaml"
+    changed.write_text(f"extends: {BASE}\nname: Costly three\nboard: {{3: [{{lose: {{hearts: 3}}}}]}}\n")
+    target = tmp_path / "changed.pdf"
+    result = runner.invoke(app, ["print", str(changed), "--only", "board,rules", "--out", str(target)])
+    assert result.exit_code == 0, result.output
+    text = re.sub(r"\s+", " ", _text(target))
+    assert "3: -3 hearts" in text and "3: -2 hearts" not in text
+    assert "Costly three" in text
+
+
+def test_own_files_are_replaced_others_kept(tmp_path: Path) -> None:
+    foreign = tmp_path / "mine.pdf"
+    foreign.write_bytes(b"%PDF-1.4 somebody else's file")
+    result = runner.invoke(app, ["print", str(BASE), "--only", "rules", "--out", str(foreign)])
+    assert result.exit_code == 1 and "not written by the workbench" in result.output
+    assert foreign.read_bytes().startswith(b"%PDF-1.4 somebody")
+    own = tmp_path / "own.pdf"
+    _print("--only", "rules", "--out", str(own), "--html")
+    _print("--only", "rules", "--out", str(own), "--html")  # a re-run replaces its own PDF and HTML
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--only", "cards,tokens"], "--only tokens: unknown part; choose from cards, guides, stakes, board, rules"),
+    (["--players", "7"], "--players 7: 'Chance It (base game)' is for 3 to 6 players"),
+    (["--players", "2"], "is for 3 to 6 players"),
+    (["--paper", "a3"], "--paper a3: unknown paper; choose a4 or letter"),
+    (["--bleed", "-1"], "--bleed -1: the bleed is a length in mm, 0 or more"),
+    (["--bleed", "3", "--paper", "letter"], "fit on letter with at most 1.5 mm"),
+    (["--backs-offset", "2"], "--backs-offset 2: expected two lengths in mm"),
+])
+def test_bad_options_exit_1(tmp_path: Path, args: list[str], message: str) -> None:
+    target = tmp_path / "x.pdf"
+    result = runner.invoke(app, ["print", str(BASE), "--out", str(target), *args])
+    assert result.exit_code == 1 and message in result.output, result.output
+    assert not target.exists()

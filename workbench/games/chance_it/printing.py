@@ -1,0 +1,481 @@
+"""A printable playtest set of a variant: card sheets, stakes sheets, guide cards, board and rules.
+
+Everything printed is generated from the variant, so the set cannot drift from the
+file that was simulated: :func:`effects_text` writes the card and board texts,
+:func:`rule_summary` the one-page rules, :func:`content_hash` the version in the
+small print. :func:`render_html` lays it all out with ``templates/print.html.j2``
+(poker-size cards, 3 x 3 to a page); :func:`render_pdf` turns that same HTML into a
+PDF with WeasyPrint, byte for byte the same for the same input when
+``SOURCE_DATE_EPOCH`` is set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Iterator
+
+from workbench.errors import UsageError
+from workbench.games.chance_it.report import environment
+from workbench.games.chance_it.schema import GUIDES, Card, Chance, Gain, Lose, OthersLose, Variant
+
+GENERATOR = "chance-workbench"  #: in the HTML's meta generator and the PDF's Creator and ID: marks our own files
+PARTS = ("cards", "guides", "stakes", "board", "rules")  #: what ``--only`` may pick, in the order printed
+#: Paper name -> (CSS page size, width mm, height mm).
+PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("letter", 215.9, 279.4)}
+CARD_W, CARD_H = 63.0, 88.0  #: poker size, mm
+COLUMNS, ROWS = 3, 3
+MARK_ROOM = 3.0  #: mm of page margin kept free around the cards for the cut marks
+MARK_GAP = 1.0  #: mm between a cut mark and the cards
+MARK_LENGTH = 7.0  #: mm, at most
+_NOUNS = {"coins": ("coin", "coins"), "hearts": ("heart", "hearts"), "stars": ("star", "stars")}
+_GUIDE_WORDS = {"in": "IN", "out": "OUT", "chance-it": "CHANCE IT"}
+#: Pips of a die face drawn on a 24 x 24 square: face -> (x, y) centres.
+PIPS = {
+    1: [(12, 12)], 2: [(17, 7), (7, 17)], 3: [(17, 7), (12, 12), (7, 17)],
+    4: [(7, 7), (17, 7), (7, 17), (17, 17)], 5: [(7, 7), (17, 7), (12, 12), (7, 17), (17, 17)],
+    6: [(7, 7), (17, 7), (7, 12), (17, 12), (7, 17), (17, 17)],
+}
+
+
+# --- options -----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """What to print and on what paper (checked against the variant by :func:`print_options`)."""
+
+    paper: str = "a4"  #: a key of PAPERS
+    players: int = 4  #: guide cards for this many players, stakes sheets 2..players
+    bleed: float = 0.0  #: mm of card background drawn beyond the trim on every side
+    backs: bool = True  #: a page of card backs after each page of card fronts
+    backs_offset: tuple[float, float] = (0.0, 0.0)  #: mm the backs are shifted (right, down) for a misaligned duplex
+    only: tuple[str, ...] = PARTS  #: parts printed, in PARTS order
+
+
+def print_options(variant: Variant, options: dict[str, Any]) -> PrintOptions:
+    """Check the command line's options against the variant; :class:`UsageError` names the bad one.
+
+    ``options``: ``paper`` (a4|letter), ``players`` (None: players.max), ``bleed`` (mm),
+    ``backs`` (bool), ``backs_offset`` ("DX,DY" in mm, or a pair), ``only`` (comma list or None).
+    """
+    paper = str(options.get("paper") or "a4").lower()
+    if paper not in PAPERS:
+        raise UsageError(f"--paper {options.get('paper')}: unknown paper; choose a4 or letter")
+    players = options.get("players")
+    low, high = variant.players.min, variant.players.max
+    players = high if players is None else players
+    if not low <= players <= high:
+        raise UsageError(f"--players {players}: '{variant.name}' is for {low} to {high} players")
+    bleed = float(options.get("bleed") or 0.0)
+    if bleed < 0:
+        raise UsageError(f"--bleed {bleed:g}: the bleed is a length in mm, 0 or more")
+    most = max_bleed(paper)
+    if bleed > most:
+        raise UsageError(f"--bleed {bleed:g}: 3 x 3 cards with their bleed fit on {paper} with at most {most:g} mm")
+    only = options.get("only")
+    if only is None or only == "":
+        parts = PARTS
+    else:
+        asked = [part.strip() for part in (only.split(",") if isinstance(only, str) else only) if part.strip()]
+        unknown = [part for part in asked if part not in PARTS]
+        if unknown or not asked:
+            raise UsageError(f"--only {','.join(unknown) or only}: unknown part; choose from {', '.join(PARTS)}")
+        parts = tuple(part for part in PARTS if part in asked)
+    offset = options.get("backs_offset") or (0.0, 0.0)
+    if isinstance(offset, str):
+        try:
+            dx, dy = (float(part) for part in offset.split(","))
+        except ValueError:
+            raise UsageError(f"--backs-offset {offset}: expected two lengths in mm, right and down, such as 1,-0.5") from None
+        offset = (dx, dy)
+    return PrintOptions(paper, players, bleed, bool(options.get("backs", True)), tuple(offset), parts)
+
+
+def max_bleed(paper: str) -> float:
+    """The largest bleed (mm, one decimal) that leaves room for the cut marks around 3 x 3 cards.
+
+    >>> max_bleed("a4"), max_bleed("letter")
+    (2.5, 1.5)
+    """
+    _, width, height = PAPERS[paper]
+    room = min((width - 2 * MARK_ROOM) / COLUMNS - CARD_W, (height - 2 * MARK_ROOM) / ROWS - CARD_H) / 2
+    return int(room * 10 + 1e-9) / 10
+
+
+# --- text generated from the rules --------------------------------------------------------------------------------
+
+
+def amount(count: int, resource: str) -> str:
+    """A number of a resource, singular or plural.
+
+    >>> amount(1, "hearts"), amount(2, "stars")
+    ('1 heart', '2 stars')
+    """
+    singular, plural = _NOUNS[resource]
+    return f"{count} {singular if count == 1 else plural}"
+
+
+def chance_percent(roll: int, sides: int) -> int:
+    """The chance, in whole percent, that one die shows ``roll`` or more.
+
+    >>> chance_percent(4, 6), chance_percent(5, 6), chance_percent(1, 6)
+    (50, 33, 100)
+    """
+    return round(100 * (sides - roll + 1) / sides)
+
+
+def effect_text(effect: Any, sides: int, where: str = "card") -> str:
+    """One effect as the card or board prints it.
+
+    ``where`` is ``die`` (a die card), ``card`` (a flash or CHANCE IT card), ``board``,
+    ``all_out`` or ``chance_it`` (the action).
+
+    >>> effect_text(Gain(gain={"hearts": 1}), 6)
+    '+1 heart'
+    >>> effect_text(OthersLose(others_lose={"hearts": 1}), 6)
+    'every other player in the round loses 1 heart'
+    >>> effect_text("market", 6, "die")
+    'buy or discard another card (not in the round you buy this)'
+    >>> effect_text(Chance.model_validate({"chance": {"roll": 4, "then": [{"gain": {"stars": 2}}],
+    ...                                               "else": [{"lose": {"hearts": 1}}]}}), 6)
+    'roll 4+ (50%): +2 stars, else -1 heart'
+    """
+    if isinstance(effect, Gain):
+        return ", ".join(f"+{amount(n, r)}" for r, n in effect.gain.items())
+    if isinstance(effect, Lose):
+        return ", ".join(f"-{amount(n, r)}" for r, n in effect.lose.items())
+    if isinstance(effect, OthersLose):
+        who = "every other player" if where == "all_out" else "every other player in the round"
+        return f"{who} loses " + " and ".join(amount(n, r) for r, n in effect.others_lose.items())
+    if effect == "market":
+        if where == "die":
+            return "buy or discard another card (not in the round you buy this)"
+        if where == "card":
+            return "buy or discard another card"
+        return "buy or discard one market card"
+    if effect == "reroll_ones":
+        return "the starting player rerolls the 1 until it shows another face"
+    if isinstance(effect, Chance):
+        test = effect.chance
+        then = effects_text(test.then, sides, where) or "nothing"
+        text = f"roll {test.roll}+ ({chance_percent(test.roll, sides)}%): {then}"
+        if test.else_:
+            text += f", else {effects_text(test.else_, sides, where)}"
+        return text
+    raise ValueError(f"unknown effect {effect!r}")
+
+
+def effects_text(effects: tuple, sides: int, where: str = "card") -> str:
+    """A list of effects as one line; empty for none."""
+    return ", ".join(effect_text(effect, sides, where) for effect in effects)
+
+
+def effect_icons(effect: Any) -> list[tuple[str, str]]:
+    """The icons of one effect: (icon name, its small label)."""
+    if isinstance(effect, Gain):
+        return [(r[:-1], f"+{n}") for r, n in effect.gain.items()]
+    if isinstance(effect, Lose):
+        return [(r[:-1], f"-{n}") for r, n in effect.lose.items()]
+    if isinstance(effect, OthersLose):
+        return [("knife", "")] + [(r[:-1], f"-{n}") for r, n in effect.others_lose.items()]
+    if effect == "market":
+        return [("market", "")]
+    if effect == "reroll_ones":
+        return [("reroll", "")]
+    if isinstance(effect, Chance):
+        then = [icon for e in effect.chance.then for icon in effect_icons(e)]
+        other = [icon for e in effect.chance.else_ for icon in effect_icons(e)]
+        return [("chance", f"{effect.chance.roll}+"), *then, *([("else", "")] + other if other else [])]
+    return []
+
+
+def effect_rows(effects: tuple, sides: int, where: str) -> list[dict[str, Any]]:
+    """One row per effect for a card or board face: its icons and its text."""
+    return [{"icons": effect_icons(e), "text": effect_text(e, sides, where)} for e in effects]
+
+
+def timing(card: Card) -> tuple[str, str]:
+    """The timing label and the one-line reminder of when a card is used.
+
+    >>> timing(Card(id="x", name="X", when="die-3", effects=[{"gain": {"hearts": 1}}]))
+    ('DIE 3', 'when a 3 is resolved, once per round')
+    """
+    if card.when == "flash":
+        return "FLASH", "takes effect at once when bought, then goes to the discard pile"
+    if card.when == "chance-it":
+        return "CHANCE IT", "after your CHANCE IT action, one such card per round (even one bought this round)"
+    article = "an" if str(card.face).startswith("8") or card.face in (11, 18) else "a"
+    return f"DIE {card.face}", f"when {article} {card.face} is resolved, once per round"
+
+
+def content_hash(variant: Variant) -> str:
+    """The variant's version for the small print: sha256 of its canonical JSON, first 8 hex digits."""
+    canonical = json.dumps(variant.model_dump(mode="json", by_alias=True), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:8]
+
+
+def _list(words: list[str]) -> str:
+    """Words joined as English lists them.
+
+    >>> _list(["a"]), _list(["a", "b"]), _list(["a", "b", "c"])
+    ('a', 'a and b', 'a, b and c')
+    """
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def supply_text(variant: Variant, resource: str) -> str:
+    """What the box holds of a resource."""
+    entry = getattr(variant.supply, resource)
+    if entry == "unlimited":
+        return f"{_NOUNS[resource][1]}: unlimited (use any counters)"
+    tokens = f"{entry.small} x 1" + (f" and {entry.big} x {entry.big_value}" if entry.big else "")
+    return f"{entry.total} {_NOUNS[resource][1]} ({tokens})"
+
+
+def rule_summary(variant: Variant) -> list[tuple[str, list[str]]]:
+    """The rules on one page, as (heading, paragraphs), every number and effect taken from the variant."""
+    sides, dice = variant.dice.sides, variant.dice.count
+    start = [amount(getattr(variant.start, r), r) for r in ("coins", "hearts", "stars") if getattr(variant.start, r)]
+    pile = sum(card.copies for card in variant.cards)
+    reshuffle = ("when the pile runs out, shuffle the discard pile into a new pile"
+                 if variant.market.reshuffle_discard else "an empty pile stays empty (the discard pile is not reshuffled)")
+    board = [f"{face}: {effects_text(variant.board[face], sides, 'board') or 'nothing'}" for face in sorted(variant.board)]
+    all_out = effects_text(variant.all_out, sides, "all_out") or "nothing happens"
+    chance_it = effects_text(variant.chance_it, sides, "chance_it") or "nothing"
+    tiebreak = list(variant.end.tiebreak)
+    win = f"most {tiebreak[0]} wins" + (f", ties broken by {_list(tiebreak[1:])}" if len(tiebreak) > 1 else "")
+    reroll = any(effect == "reroll_ones" for effects in variant.board.values() for effect in effects)
+    sections = [
+        ("Setup", [
+            f"{variant.players.min} to {variant.players.max} players. Each player takes {_list(start)} from the supply "
+            f"and one guide card of each kind: IN, OUT and CHANCE IT.",
+            "The supply: " + "; ".join(supply_text(variant, r) for r in ("coins", "hearts", "stars")) + ".",
+            f"Shuffle the {pile} market cards into a face-down pile and lay out {variant.market.face_up} face up. "
+            f"Put out the stakes sheet for the number of players, the action board and {dice} dice "
+            f"with {sides} sides. The first player starts.",
+        ]),
+        ("The round", [
+            f"The starting player rolls the {dice} dice. Then every player still in the game chooses a guide card "
+            "in secret, and all reveal at once.",
+            f"If {variant.forced_in_after} or more players chose CHANCE IT, each of them must play IN next round.",
+        ]),
+        ("Stakes", [
+            "Use the sheet for the number of players still in the game. Each OUT player takes the coins under the "
+            "number of OUT players; then each IN and CHANCE IT player pays the coins under the number of IN and "
+            "CHANCE IT players. Short of coins, pay one heart for each missing coin.",
+            f"Everybody OUT: each player: {all_out}. There is no action round.",
+        ]),
+        ("The action round", [
+            "The IN and CHANCE IT players take part, in turn order from the starting player. Resolve the dice one "
+            "at a time, lowest face first. For each die: the board acts on every participant, then each participant "
+            "may use one die card of that face (each card once per round, never in the round it was bought).",
+            "The action board: " + "; ".join(board) + "."
+            + (" Die cards of face 1 are used before the reroll; a rerolled 1 triggers no card." if reroll else ""),
+            f"Market: buy one face-up card for its cost in coins, or discard one. When the market is empty, lay out "
+            f"{variant.market.face_up} new cards; {reshuffle}. Flash cards act at once and are discarded; other "
+            "cards stay in front of you.",
+        ]),
+        ("CHANCE IT", [
+            f"After the last die, each CHANCE IT player in turn order: {chance_it}; then may use one CHANCE IT card, "
+            "even one bought this round.",
+        ]),
+        ("Elimination", [
+            "A player who loses the last heart is out at once: coins and stars go back to the supply, cards to the "
+            "discard pile, and the table uses the stakes sheet for one player fewer. Gains come from the supply "
+            "(only what is left); losses go back to it.",
+        ]),
+        ("End", [
+            f"The game ends as soon as a player has {amount(variant.end.stars, 'stars')} or more (checked after the "
+            f"stakes, after each die and after the CHANCE IT actions): {win}. The last player standing wins. "
+            f"After round {variant.end.max_rounds} the game stops and {win}.",
+            "The next round is started by the next player clockwise still in the game.",
+        ]),
+    ]
+    return sections
+
+
+# --- the set ------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Sheet:
+    """One page of 3 x 3 card fronts (or backs): per slot its left/top in mm and the card there, or None."""
+
+    kind: str  #: "front" or "back"
+    slots: list[tuple[float, float, dict[str, Any] | None]] = field(default_factory=list)
+
+
+def geometry(options: PrintOptions) -> dict[str, Any]:
+    """Where the cards sit on the page and where the cut marks go, in mm."""
+    size, width, height = PAPERS[options.paper]
+    bleed = options.bleed
+    cell_w, cell_h = CARD_W + 2 * bleed, CARD_H + 2 * bleed
+    left, top = (width - COLUMNS * cell_w) / 2, (height - ROWS * cell_h) / 2
+    right, bottom = left + COLUMNS * cell_w, top + ROWS * cell_h
+    xs = sorted({round(left + c * cell_w + bleed + edge, 3) for c in range(COLUMNS) for edge in (0, CARD_W)})
+    ys = sorted({round(top + r * cell_h + bleed + edge, 3) for r in range(ROWS) for edge in (0, CARD_H)})
+    marks = []
+    for x in xs:
+        marks.append((x, max(0.0, top - MARK_GAP - MARK_LENGTH), x, top - MARK_GAP))
+        marks.append((x, bottom + MARK_GAP, x, min(height, bottom + MARK_GAP + MARK_LENGTH)))
+    for y in ys:
+        marks.append((max(0.0, left - MARK_GAP - MARK_LENGTH), y, left - MARK_GAP, y))
+        marks.append((right + MARK_GAP, y, min(width, right + MARK_GAP + MARK_LENGTH), y))
+    return {
+        "size": size, "width": width, "height": height, "bleed": bleed, "cell_w": cell_w, "cell_h": cell_h,
+        "left": left, "top": top, "marks": [tuple(round(v, 3) for v in m) for m in marks],
+    }
+
+
+def _sheets(cards: list[dict[str, Any]], geo: dict[str, Any], options: PrintOptions) -> Iterator[Sheet]:
+    """Pages of 9 fronts, each followed (with backs on) by its backs, columns reversed for long-edge duplex."""
+    per_page = COLUMNS * ROWS
+    dx, dy = options.backs_offset
+    for start in range(0, len(cards), per_page):
+        page = cards[start:start + per_page]
+        front, back = Sheet("front"), Sheet("back")
+        for slot in range(per_page):
+            row, col = divmod(slot, COLUMNS)
+            card = page[slot] if slot < len(page) else None
+            front.slots.append((geo["left"] + col * geo["cell_w"], geo["top"] + row * geo["cell_h"], card))
+            mirrored = row * COLUMNS + (COLUMNS - 1 - col)
+            twin = page[mirrored] if mirrored < len(page) else None
+            back.slots.append((geo["left"] + col * geo["cell_w"] + dx, geo["top"] + row * geo["cell_h"] + dy, twin))
+        yield front
+        if options.backs:
+            yield back
+
+
+def _card_face(card: Card, variant: Variant, version: str) -> dict[str, Any]:
+    sides = variant.dice.sides
+    label, hint = timing(card)
+    where = "die" if card.face is not None else "card"
+    kind = "die" if card.face is not None else card.when
+    rows = effect_rows(card.effects, sides, where)
+    return {
+        "kind": kind, "back": "market", "id": card.id, "name": card.name, "cost": card.cost, "when": card.when,
+        "face": card.face, "label": label, "hint": hint, "rows": rows, "dense": is_crowded(rows, card.text),
+        "text": card.text, "small": f"{card.id} · {variant.name} · {version}",
+    }
+
+
+#: mm between the card's name and its reminder line, for the effects and the card's own text.
+EFFECTS_ROOM = 40.0
+
+
+def is_crowded(rows: list[dict[str, Any]], text: str | None) -> bool:
+    """Whether a card's effects and text would overrun the room at the normal size (then they are set smaller).
+
+    An estimate: a line of icons is 10 mm (two lines past 4 icons), a line of effect text 3.6 mm
+    per 36 characters, the card's own text 3 mm per 44 characters.
+    """
+    height = 0.0
+    for row in rows:
+        icons = len(row["icons"])
+        height += (10.0 if icons <= 4 else 16.0) + 3.6 * math.ceil(len(row["text"]) / 36) + 4.0
+    if text:
+        height += 3.0 * math.ceil(len(text) / 44)
+    return height > EFFECTS_ROOM
+
+
+def _guide_face(guide: str, variant: Variant, version: str) -> dict[str, Any]:
+    sides = variant.dice.sides
+    chance_it = effects_text(variant.chance_it, sides, "chance_it") or "nothing"
+    all_out = effects_text(variant.all_out, sides, "all_out") or "nothing happens"
+    texts = {
+        "in": ["Pay the IN stakes.", "Take part in the action round: the board and your die cards act for every die."],
+        "out": ["Take the OUT stakes; sit out the action round.",
+                f"Everybody OUT: each player: {all_out}, and there is no action round."],
+        "chance-it": ["Pay the IN stakes and take part in the action round.",
+                      f"After the last die: {chance_it}, then use one CHANCE IT card.",
+                      f"{variant.forced_in_after} or more CHANCE IT players must play IN next round."],
+    }
+    return {
+        "kind": f"guide-{guide}", "back": "guide", "id": f"guide-{guide}", "word": _GUIDE_WORDS[guide],
+        "lines": texts[guide], "small": f"guide-{guide} · {variant.name} · {version}",
+    }
+
+
+def _stakes(variant: Variant, players: int) -> list[dict[str, Any]]:
+    sides = variant.dice.sides
+    all_out = effects_text(variant.all_out, sides, "all_out") or "nothing"
+    sheets = []
+    for n in range(2, players + 1):
+        sheet = variant.stakes[n]
+        out = [("all OUT: " + all_out) if entry == "all_out" else f"+{amount(entry, 'coins')}" for entry in sheet.out]
+        sheets.append({
+            "players": n, "source": sheet.source, "out": out,
+            "in": [f"-{amount(entry, 'coins')}" if entry else "0 coins" for entry in sheet.in_],
+            "note": "from the stakes tuner: playtest it" if sheet.source != "printed" else "as printed in the box",
+        })
+    return sheets
+
+
+def _inventory(variant: Variant, players: int) -> list[dict[str, Any]]:
+    rows = []
+    for resource in ("coins", "hearts", "stars"):
+        entry = getattr(variant.supply, resource)
+        per_player = getattr(variant.start, resource)
+        if entry == "unlimited":
+            tokens, total = "any counters", "unlimited"
+        else:
+            tokens = f"{entry.small} x 1" + (f" + {entry.big} x {entry.big_value}" if entry.big else "")
+            total = str(entry.total)
+        rows.append({"icon": resource[:-1], "name": resource, "tokens": tokens, "total": total,
+                     "start": f"{players} x {per_player} = {players * per_player}"})
+    return rows
+
+
+def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
+    """Everything the template needs, as plain data."""
+    version = content_hash(variant)
+    geo = geometry(options)
+    sides = variant.dice.sides
+    cards = [_card_face(card, variant, version) for card in variant.cards for _ in range(card.copies)]
+    guides = [_guide_face(guide, variant, version) for _ in range(options.players) for guide in GUIDES]
+    pile = sum(card.copies for card in variant.cards)
+    components = [
+        f"{pile} market cards ({len(variant.cards)} {'kind' if len(variant.cards) == 1 else 'kinds'})",
+        f"{3 * options.players} guide cards (IN, OUT and CHANCE IT for each of {options.players} players)",
+        f"{variant.dice.count} dice with {sides} sides",
+        f"stakes sheets for 2 to {options.players} players",
+        "the action board",
+    ]
+    return {
+        "variant": variant, "version": version, "options": options, "geo": geo, "parts": options.only,
+        "generator": GENERATOR, "date": build_date(), "pips": PIPS,
+        "card_sheets": list(_sheets(cards, geo, options)) if "cards" in options.only else [],
+        "guide_sheets": list(_sheets(guides, geo, options)) if "guides" in options.only else [],
+        "stakes": _stakes(variant, options.players),
+        "board": [{"face": face, "rows": effect_rows(variant.board[face], sides, "board")} for face in sorted(variant.board)],
+        "inventory": _inventory(variant, options.players), "components": components,
+        "rules": rule_summary(variant),
+    }
+
+
+def build_date() -> str:
+    """The document's date (W3C format): SOURCE_DATE_EPOCH when set, so builds are reproducible, else now."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    moment = datetime.fromtimestamp(int(epoch), timezone.utc) if epoch.isdigit() else datetime.now(timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def render_html(variant: Variant, options: PrintOptions) -> str:
+    """The playtest set as one self-contained HTML document (what WeasyPrint prints)."""
+    return environment().get_template("print.html.j2").render(**build(variant, options))
+
+
+def render_pdf(variant: Variant, options: PrintOptions, html: str | None = None) -> bytes:
+    """The playtest set as PDF bytes; the same variant, options and date give the same bytes."""
+    import weasyprint
+
+    html = render_html(variant, options) if html is None else html
+    # A fixed identifier (the ID is otherwise left out or random): it carries the generator's
+    # name in plain text at the end of the file, where compressed metadata cannot hide it.
+    identifier = f"{GENERATOR} {content_hash(variant)} {hashlib.sha256(html.encode()).hexdigest()[:16]}"
+    return weasyprint.HTML(string=html, base_url=None).write_pdf(pdf_identifier=identifier.encode())
