@@ -167,6 +167,8 @@ def test_own_files_are_replaced_others_kept(tmp_path: Path) -> None:
     (["--players", "2"], "is for 3 to 6 players"),
     (["--paper", "a3"], "--paper a3: unknown paper; choose a4 or letter"),
     (["--bleed", "-1"], "--bleed -1: the bleed is a length in mm, 0 or more"),
+    (["--bleed", "nan"], "--bleed nan: the bleed is a length in mm, 0 or more"),
+    (["--backs-offset", "nan,0"], "--backs-offset nan,0: expected two lengths in mm"),
     (["--bleed", "3", "--paper", "letter"], "fit on letter with at most 1.5 mm"),
     (["--backs-offset", "2"], "--backs-offset 2: expected two lengths in mm"),
 ])

@@ -330,8 +330,7 @@ def expected_summary(games: list[Facts], batch: Batch, card_ids: list[str]) -> d
         "guides": {
             **{guide: rate(picks[i], sum(picks)) for i, guide in enumerate(GUIDES)},
             "forced_in": rate(sum(g.forced for g in games), sum(picks)),
-            "in_out_gap": {key: value / 1000 if key != "n" else value
-                           for key, value in mean_report([gap for g in games for gap in g.gaps]).items()},
+            "in_out_gap": mean_report([gap / 1000 for g in games for gap in g.gaps]),
         },
         "stakes": {
             "coins_paid_per_game": mean_report([g.paid for g in games]),

@@ -143,3 +143,27 @@ def test_recorded_games_replay_to_the_identical_final_state(tmp_path: Path) -> N
         assert (replayed.output["winners"], replayed.output["rounds"]) == (record["winners"], record["rounds"])
         reshuffled += "reshuffles:" in script.read_text()
     assert reshuffled, "some recorded game should reshuffle the discard pile"
+
+
+def test_a_wrong_bot_count_stops_before_any_game_or_file(tmp_path: Path) -> None:
+    records = tmp_path / "games.jsonl"
+    records.write_text('{"game":0}\n')
+    result, out = simulate(tmp_path, "--games", "5", "--players", "3,4", "--bots", "random,random,random",
+                           "--records", str(records))
+    assert result.exit_code == 1 and "a 4-player table has 4 seats" in result.output
+    assert records.read_text() == '{"game":0}\n' and not out.exists()
+
+
+def test_recorded_scenarios_do_not_replace_files_the_workbench_did_not_write(tmp_path: Path) -> None:
+    folder = tmp_path / "scripts"
+    folder.mkdir()
+    mine = folder / "game-4p-000001.yaml"
+    mine.write_text("my notes\n")
+    result, _ = simulate(tmp_path, "--games", "3", "--workers", "1", "--record-scenarios", str(folder))
+    assert result.exit_code == 1 and "not written by the workbench" in result.output
+    assert mine.read_text() == "my notes\n"
+    mine.unlink()
+    result, _ = simulate(tmp_path, "--games", "3", "--workers", "1", "--record-scenarios", str(folder))
+    assert result.exit_code == 0 and "wrote 3 scenario scripts" in result.output
+    again, _ = simulate(tmp_path, "--games", "3", "--workers", "1", "--record-scenarios", str(folder))
+    assert again.exit_code == 0  # its own scripts may be replaced

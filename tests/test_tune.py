@@ -787,3 +787,9 @@ def test_targets_from_the_tuning_block_alone(parent: Path, tmp_path: Path) -> No
     report = run_tune(path, [3])
     assert report.targets == TARGETS
     assert [t.players for t in report.tuned] == [3]
+
+
+def test_the_proposal_cannot_be_written_as_html(full: Path, tmp_path: Path) -> None:
+    result = run_cli("tune-stakes", full, "--players", 3, "--budget", 100, "--workers", 1, "--out", tmp_path / "z.html")
+    assert result.exit_code == 1 and "the proposal is YAML" in result.output
+    assert not (tmp_path / "z.html").exists()

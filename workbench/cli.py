@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from workbench import GENERATOR
 from workbench.errors import UsageError, WorkbenchError, display_path
 from workbench.games import FAMILIES, family_of_file, load_variant, replay_scenario
 from workbench.loading import did_you_mean
@@ -192,17 +193,20 @@ def simulate(
         counts = _player_counts(players, loaded.variant.players.min, loaded.variant.players.max, variant)
         known = loaded.family.personas(loaded.variant, personas)
         names = _bot_names(bots, known)
+        tables = {count: tuple(names * count if len(names) == 1 else names) for count in counts}
+        for count, table in tables.items():
+            if len(table) != count:
+                raise UsageError(f"--bots names {len(names)} bots, but a {count}-player table has {count} seats")
         out_dir = out_dir or Path("reports") / variant.stem
         targets = [out_dir / "summary.json", out_dir / "report.html", *([records] if records else [])]
+        if record_scenarios is not None:
+            targets += sorted(record_scenarios.glob("*.yaml")) if record_scenarios.is_dir() else []
         for target in targets:
             _check_overwrite(target, force)
         summaries = []
         records_file = records.open("w") if records else None
         try:
-            for count in counts:
-                table = tuple(names * count if len(names) == 1 else names)
-                if len(table) != count:
-                    raise UsageError(f"--bots names {len(names)} bots, but a {count}-player table has {count} seats")
+            for count, table in tables.items():
                 record = (record_scenarios, variant) if record_scenarios else None
                 factory = loaded.family.simulator(loaded.variant, count, table, known, seed, record)
                 result = _run_with_progress(factory, games, workers, records_file, f"{count} players")
@@ -218,14 +222,14 @@ def simulate(
         (out_dir / "report.html").write_text(loaded.family.report(summaries))
     headers, rows = loaded.family.summary_rows(summaries)
     _print_table(f"{loaded.variant.name}: {', '.join(names)}; seed {seed}", headers, rows)
-    written = ", ".join(display_path(t) for t in targets)
+    written = ", ".join(display_path(t) for t in targets if t.suffix != ".yaml")
     out.print(f"wrote {written}", markup=False)
+    if record_scenarios is not None:
+        out.print(f"wrote {sum(s['games'] for s in summaries):,} scenario scripts into {display_path(record_scenarios)}", markup=False)
     if any(s["interrupted"] for s in summaries):
         err.print(f"interrupted: the outputs hold the {summaries[-1]['games']:,} games that finished", markup=False)
         raise typer.Exit(130)
 
-
-GENERATOR = "chance-workbench"
 
 
 def _player_counts(text: str, low: int, high: int, variant: Path) -> list[int]:
@@ -333,6 +337,8 @@ def tune_stakes(
         if not hasattr(family, "tune_stakes"):
             raise UsageError(f"{family.title} has no stakes sheets to tune")
         out_file = out_file or Path("reports") / "tuning" / f"{variant.stem}-stakes.yaml"
+        if out_file.suffix.lower() in (".html", ".htm"):
+            raise UsageError(f"--out {out_file}: the proposal is YAML (the comparison page goes beside it as .html)")
         page = out_file.with_suffix(".html")
         for target in (out_file, page):
             _check_overwrite(target, force)

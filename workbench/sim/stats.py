@@ -38,10 +38,11 @@ def rate(successes: float, trials: int) -> dict[str, Any]:
     {'rate': 0.25, 'low': 0.0456, 'high': 0.6994, 'n': 4}
     """
     low, high = wilson(successes, trials)
-    return {"rate": _round(successes / trials if trials else 0.0), "low": _round(low), "high": _round(high), "n": trials}
+    return {"rate": rounded(successes / trials if trials else 0.0), "low": rounded(low), "high": rounded(high), "n": trials}
 
 
-def _round(x: float) -> float:
+def rounded(x: float) -> float:
+    """Four decimals: what the reports show."""
     return round(x, 4)
 
 
@@ -78,15 +79,15 @@ class Moments:
         spread = self.n * self.squares - self.total * self.total  # exact in integers
         return math.sqrt(max(0, spread) / (self.n * (self.n - 1)))
 
-    def report(self) -> dict[str, Any]:
-        """Mean, standard deviation and the normal 95 % interval of the mean.
+    def report(self, scale: int = 1) -> dict[str, Any]:
+        """Mean, standard deviation and the normal 95 % interval of the mean (of values counted in 1/scale units).
 
         >>> m = Moments(); [m.add(v) for v in (2, 4, 6)] and m.report()
         {'mean': 4.0, 'sd': 2.0, 'low': 1.7368, 'high': 6.2632, 'n': 3}
         """
-        half = Z95 * self.sd / math.sqrt(self.n) if self.n else 0.0
-        return {"mean": _round(self.mean), "sd": _round(self.sd), "low": _round(self.mean - half),
-                "high": _round(self.mean + half), "n": self.n}
+        mean, sd = self.mean / scale, self.sd / scale
+        half = Z95 * sd / math.sqrt(self.n) if self.n else 0.0
+        return {"mean": rounded(mean), "sd": rounded(sd), "low": rounded(mean - half), "high": rounded(mean + half), "n": self.n}
 
 
 @dataclass

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterator
 
+from workbench import GENERATOR  # in the HTML meta, the PDF Creator and ID
 from workbench.errors import UsageError
 from workbench.games.chance_it.report import environment
 from workbench.games.chance_it.schema import GUIDES, Card, Chance, Gain, Lose, OthersLose, Variant
 
-GENERATOR = "chance-workbench"  #: in the HTML's meta generator and the PDF's Creator and ID: marks our own files
 PARTS = ("cards", "guides", "stakes", "board", "rules")  #: what ``--only`` may pick, in the order printed
 #: Paper name -> (CSS page size, width mm, height mm).
 PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("letter", 215.9, 279.4)}
@@ -72,7 +72,7 @@ def print_options(variant: Variant, options: dict[str, Any]) -> PrintOptions:
     if not low <= players <= high:
         raise UsageError(f"--players {players}: '{variant.name}' is for {low} to {high} players")
     bleed = float(options.get("bleed") or 0.0)
-    if bleed < 0:
+    if not math.isfinite(bleed) or bleed < 0:
         raise UsageError(f"--bleed {bleed:g}: the bleed is a length in mm, 0 or more")
     most = max_bleed(paper)
     if bleed > most:
@@ -90,6 +90,8 @@ def print_options(variant: Variant, options: dict[str, Any]) -> PrintOptions:
     if isinstance(offset, str):
         try:
             dx, dy = (float(part) for part in offset.split(","))
+            if not (math.isfinite(dx) and math.isfinite(dy)):
+                raise ValueError
         except ValueError:
             raise UsageError(f"--backs-offset {offset}: expected two lengths in mm, right and down, such as 1,-0.5") from None
         offset = (dx, dy)

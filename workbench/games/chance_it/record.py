@@ -13,10 +13,12 @@ from typing import Any
 
 import yaml
 
+from workbench import GENERATOR
 from workbench.games.chance_it.engine import BUY, Game, MarketMove, View
 from workbench.games.chance_it.rules import CardDef
 
 SCHEMA_LINE = "# yaml-language-server: $schema={schema}\n"
+RECORDED = f"# recorded by {GENERATOR} simulate --record-scenarios\n"
 
 
 class Recorder:
@@ -115,4 +117,4 @@ def write_script(script: dict[str, Any], path: Path) -> None:
     """Write a scenario file, with the editor schema line when the schema files are at hand."""
     path.parent.mkdir(parents=True, exist_ok=True)
     line = SCHEMA_LINE.format(schema=os.path.relpath(SCHEMA, path.parent)) if SCHEMA.is_file() else ""
-    path.write_text(line + yaml.safe_dump(script, sort_keys=False, default_flow_style=None, width=120))
+    path.write_text(line + RECORDED + yaml.safe_dump(script, sort_keys=False, default_flow_style=None, width=120))

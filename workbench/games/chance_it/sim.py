@@ -21,7 +21,7 @@ from workbench.games.chance_it.engine import GUIDES, Game, compile_variant
 from workbench.games.chance_it.record import Recorder, write_script
 from workbench.games.chance_it.schema import RESOURCES, Persona, Variant
 from workbench.sim.seeding import stream
-from workbench.sim.stats import Histogram, Moments, rate
+from workbench.sim.stats import Histogram, Moments, rate, rounded
 
 
 @dataclass(frozen=True)
@@ -246,8 +246,8 @@ class Tally:
                 "no_winner": rate(self.no_winner, games),
                 "shared": rate(self._shared_games(), games),
             },
-            "balance": _round(balance),
-            "first_seat_advantage": _round(first_seat),
+            "balance": _maybe(balance),
+            "first_seat_advantage": _maybe(first_seat),
             "end_reasons": {reason: rate(count, games) for reason, count in sorted(self.end_reasons.items())},
             "rounds": self.rounds.report(),
             "eliminations": {
@@ -258,8 +258,7 @@ class Tally:
             "guides": {
                 **{guide: rate(self.picks[i], total_picks) for i, guide in enumerate(GUIDES)},
                 "forced_in": rate(self.forced, total_picks),
-                "in_out_gap": {key: (value / 1000 if key in ("mean", "sd", "low", "high") else value)
-                               for key, value in self.gaps.report().items()},
+                "in_out_gap": self.gaps.report(scale=1000),
             },
             "stakes": {
                 "coins_paid_per_game": self.stakes_paid.report(),
@@ -270,7 +269,7 @@ class Tally:
                 card_id: {
                     "bought": t.bought,
                     "discarded": t.discarded,
-                    "bought_per_game": _round(t.bought / games if games else 0.0),
+                    "bought_per_game": _maybe(t.bought / games if games else 0.0),
                     "owner_win_rate": rate(t.owner_wins, t.owner_seats),
                     "non_owner_win_rate": rate(t.other_wins, t.other_seats),
                 }
@@ -289,7 +288,7 @@ class Tally:
                 "games": [self.trajectory[r][4] for r in sorted(self.trajectory)],
                 **{
                     name: [
-                        _round(row[i] / row[3]) if row[3] else None
+                        _maybe(row[i] / row[3]) if row[3] else None
                         for row in (self.trajectory[r] for r in sorted(self.trajectory))
                     ]
                     for i, name in enumerate(RESOURCES)
@@ -298,5 +297,6 @@ class Tally:
         }
 
 
-def _round(x: float | None) -> float | None:
-    return None if x is None else round(x, 4)
+
+def _maybe(x: float | None) -> float | None:
+    return None if x is None else rounded(x)

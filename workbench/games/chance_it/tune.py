@@ -351,7 +351,7 @@ class Report:
             "bots": self.bots,
             "seed": self.seed,
             "budget": self.budget,
-            "games": best.games,
+            "games_measured": best.games,  # the games behind the figures (the finalists' last race)
             "distance": round(best.distance, 3),
             "candidates": f"{tuned.evaluated} raced of {tuned.space}",
         }
