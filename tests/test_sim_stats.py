@@ -324,7 +324,7 @@ def expected_summary(games: list[Facts], batch: Batch, card_ids: list[str]) -> d
         "rounds": histogram_report([g.rounds for g in games]),
         "eliminations": {
             "per_game": histogram_report([len(g.eliminated_rounds) for g in games]),
-            "games_with_one": rate(sum(1 for g in games if g.eliminated_rounds), n),
+            "games_with_elimination": rate(sum(1 for g in games if g.eliminated_rounds), n),
             "first_round": histogram_report(first_eliminations),
         },
         "guides": {

@@ -172,7 +172,7 @@ def _figures(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         {"title": "Eliminations", "rows": [
             row("Players eliminated per game", "", lambda s: _mean_cell(s["eliminations"]["per_game"])),
             row("Games with an elimination", "At least one player eliminated.",
-                lambda s: _rate_cell(s["eliminations"]["games_with_one"])),
+                lambda s: _rate_cell(s["eliminations"]["games_with_elimination"])),
             row("First elimination, round", "Median, in the games that have one. Grey: the middle 80% of them.",
                 lambda s: _quantile_cell(s["eliminations"]["first_round"])),
         ]},

@@ -252,7 +252,7 @@ class Tally:
             "rounds": self.rounds.report(),
             "eliminations": {
                 "per_game": self.eliminations.report(),
-                "games_with_one": rate(games - self.eliminations.counts[0], games),
+                "games_with_elimination": rate(games - self.eliminations.counts[0], games),
                 "first_round": self.first_elimination.report(),
             },
             "guides": {
