@@ -18,12 +18,13 @@ from pydantic import ValidationError
 
 import strategies
 from workbench.errors import VariantError
-from workbench.games import load_variant
+from workbench.games import load_variant, replay_scenario
 from workbench.games.chance_it.bots import BUILTIN, make_bot
 from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.invariants import Invariants
 from workbench.games.chance_it.schema import Persona, Variant, to_yaml
+from workbench.games.chance_it.sim import Simulator
 from workbench.sim.seeding import stream
 
 #: A search bot cheap enough for property tests.
@@ -87,6 +88,27 @@ def test_the_same_seed_gives_the_same_event_log(game: tuple[dict, int], seed: in
     second, _ = play(Variant.model_validate(raw), players, seed, bots)  # a fresh compile: nothing cached carries over
     assert first.events == second.events
     assert first.snapshot() == second.snapshot()
+
+
+# --- a simulated game, recorded as a scenario script, replays to the identical final state ----------------------------
+
+
+@settings(deadline=None)
+@given(game=strategies.games(), seed=seeds, data=st.data())
+def test_a_recorded_game_replays_to_the_identical_final_state(game: tuple[dict, int], seed: int, data: st.DataObject) -> None:
+    raw, players = game
+    variant = Variant.model_validate(raw)
+    bots = tuple(data.draw(bot_mixes(players), label="bots"))
+    with tempfile.TemporaryDirectory() as folder:
+        path = write_yaml(folder, to_yaml(variant))
+        scripts = Path(folder) / "scripts"
+        played = Simulator(variant, players, bots, PERSONAS, seed, record=(scripts, path)).play(0)
+        (script,) = scripts.glob("*.yaml")
+        _, replayed = replay_scenario(script)
+    assert replayed.failures == [] and replayed.checks > 0
+    assert replayed.output["winners"] == played.record["winners"]
+    assert replayed.output["end_reason"] == played.record["end_reason"]
+    assert replayed.output["rounds"] == played.record["rounds"]
 
 
 # --- (c) a variant written as YAML loads back equal ------------------------------------------------------------------
