@@ -24,7 +24,6 @@ class CardDef:
     """One market card as the engine sees it."""
 
     id: str
-    name: str
     kind: str  # "flash", "die" or "chance-it"
     face: int  # die face for a die card, else 0
     cost: int
@@ -38,7 +37,6 @@ class CardDef:
 class Rules:
     """Everything the engine needs from a variant, as plain values."""
 
-    variant: Variant
     min_players: int
     max_players: int
     start: tuple[int, ...]
@@ -84,7 +82,6 @@ def compile_rules(variant: Variant, handlers: dict[str, Callable[..., None]]) ->
     cards = tuple(
         CardDef(
             id=card.id,
-            name=card.name,
             kind="die" if card.face is not None else card.when,
             face=card.face or 0,
             cost=card.cost,
@@ -94,7 +91,6 @@ def compile_rules(variant: Variant, handlers: dict[str, Callable[..., None]]) ->
     )
     sides = variant.dice.sides
     return Rules(
-        variant=variant,
         min_players=variant.players.min,
         max_players=variant.players.max,
         start=tuple(getattr(variant.start, r) for r in RESOURCES),
