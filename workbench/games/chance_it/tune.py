@@ -22,10 +22,10 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any, Callable
 
-from workbench.errors import Problem, UsageError, VariantError
-from workbench.games.chance_it.schema import TUNING_METRICS, Players, Sheet, Variant
 import yaml
 
+from workbench.errors import Problem, UsageError, VariantError
+from workbench.games.chance_it.schema import TUNING_METRICS, Players, Sheet, Variant
 from workbench.loading import Document, load_document, parse_yaml, validate
 from workbench.sim.runner import run_many
 
@@ -406,7 +406,6 @@ def tune_stakes(
     return Report(tuner.variant, bots, seed, budget, target_games, measured, targets, tuner.weights(), tuned, left_out)
 
 
-__all__ = ["Candidate", "Report", "Tuned", "Tuner", "distance", "figures", "load_for_tuning", "neighbours", "space", "tune_stakes"]
 
 
 # --- what a tuning run writes ----------------------------------------------------------------------------------
@@ -485,7 +484,6 @@ def _left_out_row(printed: Candidate, tuned: Tuned) -> dict[str, Any]:
 
 def proposal_yaml(report: Report, page: str | None = None) -> str:
     """The proposed sheets as a YAML file: ``stakes:`` entries with their provenance and measured figures."""
-    import yaml
 
     stakes = {}
     for tuned in report.tuned:
@@ -591,3 +589,6 @@ def _comment(line: str) -> str:
         elif char == "#" and (index == 0 or line[index - 1] in " \t"):
             return "  " + line[index:].rstrip("\n").strip()
     return ""
+
+
+__all__ = ["Candidate", "Report", "Tuned", "Tuner", "distance", "figures", "load_for_tuning", "neighbours", "space", "tune_stakes", "write_back"]
