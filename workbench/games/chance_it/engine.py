@@ -391,7 +391,8 @@ class Game:
     def _lay_out(self) -> None:
         pile = self.pile
         self.market = [pile.pop() for _ in range(min(self.rules.face_up, len(pile)))]
-        self.log("market", cards=[card.id for card in self.market])
+        if self.events is not None:
+            self.log("market", cards=[card.id for card in self.market])
 
 
 class _Round:
@@ -465,11 +466,12 @@ class _Round:
             if player.forced_in:
                 player.forced_rounds += 1
             player.forced_in = forced and player.guide == CHANCE_IT
-        game.log(
-            "guides",
-            guides=[None if p.eliminated else p.guide for p in game.players],
-            forced_in=[p.seat for p in alive if p.forced_in],
-        )
+        if game.events is not None:
+            game.log(
+                "guides",
+                guides=[None if p.eliminated else p.guide for p in game.players],
+                forced_in=[p.seat for p in alive if p.forced_in],
+            )
 
     # --- rule 4: stakes -------------------------------------------------------------------------------------
 
