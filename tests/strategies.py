@@ -11,13 +11,26 @@ from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from hypothesis import strategies as st
 
 from workbench.games.chance_it.schema import (
-    RESOURCES, Card, ChanceTest, Dice, End, Market, Persona, Players, Sheet, Start, Supply, Tokens, Variant,
+    RESOURCES,
+    Card,
+    ChanceTest,
+    Dice,
+    End,
+    Market,
+    Persona,
+    Players,
+    Sheet,
+    Start,
+    Supply,
+    Tokens,
+    Variant,
 )
 
 MAX_PLAYERS = 6
@@ -47,7 +60,7 @@ persona_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,9}", fullmatch=True).fil
 amounts = st.dictionaries(st.sampled_from(RESOURCES), small, min_size=1)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def effects(sides: int, *, depth: int = 2) -> st.SearchStrategy[Any]:
     """One effect: gain, lose, others_lose, market, or (down to ``depth``) a nested chance test."""
     simple = st.one_of(
@@ -61,7 +74,7 @@ def effects(sides: int, *, depth: int = 2) -> st.SearchStrategy[Any]:
     return st.one_of(simple, _chance_tests(sides, depth))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def effect_lists(sides: int, *, depth: int = 2, min_size: int = 0, max_size: int = 3) -> st.SearchStrategy[list]:
     """A list of effects (never ``reroll_ones``: that is for the board's top level only)."""
     return st.lists(effects(sides, depth=depth), min_size=min_size, max_size=max_size)
@@ -78,12 +91,12 @@ def chance_tests(draw: Any, sides: int, *, depth: int = 2) -> dict:
     return {"chance": test}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _chance_tests(sides: int, depth: int) -> st.SearchStrategy[dict]:
     return chance_tests(sides, depth=depth)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def whens(sides: int) -> st.SearchStrategy[str]:
     """flash, chance-it or die-N for a face of the dice."""
     return st.one_of(st.sampled_from(["flash", "chance-it"]), st.integers(1, sides).map(lambda face: f"die-{face}"))
@@ -103,7 +116,7 @@ def cards(draw: Any, sides: int, card_id: str) -> dict:
     return card
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def sheets(n: int, largest: int = PLAYABLE_STAKE) -> st.SearchStrategy[dict]:
     """A stakes sheet for ``n`` players: n-1 numbers then all_out, and n numbers (mostly small, up to ``largest``)."""
     amounts_ = st.one_of(st.integers(0, 3), st.integers(0, 3), st.integers(0, 5), st.integers(0, largest))
@@ -151,7 +164,9 @@ def personas(draw: Any) -> dict:
     persona: dict[str, Any] = {"policy": policy}
     if policy != "random":
         weights = st.floats(-100, 100, allow_nan=False, allow_infinity=False)
-        persona.update(draw(st.fixed_dictionaries({}, optional={"star": weights, "coin": weights, "min_hearts": st.integers(0, 10)})))
+        persona.update(
+            draw(st.fixed_dictionaries({}, optional={"star": weights, "coin": weights, "min_hearts": st.integers(0, 10)}))
+        )
     if policy == "search":
         persona.update(draw(st.fixed_dictionaries({}, optional={"playouts": st.integers(1, 4), "depth": st.integers(0, 3)})))
     return persona
@@ -321,8 +336,13 @@ UNKNOWN_KEYS = ("colour", "notes", "weight", "shape")
 
 def _mappings(data: dict) -> list[tuple[tuple, str]]:
     """Every mapping with fixed keys in the variant: (key path, kind)."""
-    found: list[tuple[tuple, str]] = [((), "variant"), (("players",), "players"), (("start",), "start"), (("dice",), "dice"),
-                                      (("end",), "end")]
+    found: list[tuple[tuple, str]] = [
+        ((), "variant"),
+        (("players",), "players"),
+        (("start",), "start"),
+        (("dice",), "dice"),
+        (("end",), "end"),
+    ]
     found += [(("stakes", n), "sheet") for n in data["stakes"]]
     found += [(("cards", i), "card") for i in range(len(data["cards"]))]
     if "supply" in data:
@@ -447,8 +467,20 @@ def _unknown_resource(draw: Any, data: dict) -> Expected:
 
 
 def _unknown_effect(draw: Any, data: dict) -> Expected:
-    effect = draw(st.sampled_from(["shuffle", "markets", "reroll", {"steal": {"coins": 1}}, {"gian": {"hearts": 1}},
-                                   {"gain": {"coins": 1}, "lose": {"coins": 1}}, 7, ["market"]]))
+    effect = draw(
+        st.sampled_from(
+            [
+                "shuffle",
+                "markets",
+                "reroll",
+                {"steal": {"coins": 1}},
+                {"gian": {"hearts": 1}},
+                {"gain": {"coins": 1}, "lose": {"coins": 1}},
+                7,
+                ["market"],
+            ]
+        )
+    )
     path = insert_effect(draw, data, effect)
     return Expected("unknown effect", _key(path), "effect")
 

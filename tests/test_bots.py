@@ -4,7 +4,8 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from workbench.games import load_variant
 from workbench.games.chance_it.bots import BUILTIN, HeuristicBot, SearchBot, make_bot, outcome

@@ -16,9 +16,7 @@ ROOT = Path(__file__).parent.parent
 BASE = str(ROOT / "variants" / "chance-it.yaml")
 runner = CliRunner()
 SCHEMA_LINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
-DATA_FILES = sorted(
-    [*ROOT.glob("variants/*.yaml"), *ROOT.glob("cards/*.yaml"), *ROOT.glob("tests/scenarios/**/*.yaml")]
-)
+DATA_FILES = sorted([*ROOT.glob("variants/*.yaml"), *ROOT.glob("cards/*.yaml"), *ROOT.glob("tests/scenarios/**/*.yaml")])
 
 
 def test_schema_prints_variant_scenario_and_card_schemas() -> None:
@@ -95,6 +93,12 @@ def test_replay_json_prints_the_normative_output() -> None:
     state = json.loads(result.stdout)
     assert list(state) == ["rounds", "end_reason", "winners", "players", "supply", "market", "pile", "discard", "events"]
     assert state["players"][2] == {
-        "seat": 2, "coins": 5, "hearts": 6, "stars": 1, "cards": ["lucky"], "eliminated": False, "forced_in": True,
+        "seat": 2,
+        "coins": 5,
+        "hearts": 6,
+        "stars": 1,
+        "cards": ["lucky"],
+        "eliminated": False,
+        "forced_in": True,
     }
     assert state["supply"] == {"coins": 56, "hearts": 57, "stars": 117}

@@ -21,15 +21,17 @@ inputs that hit it so that they keep looking for others.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import signal
 import traceback
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 import yaml
@@ -80,39 +82,208 @@ HUGE_SEXAGESIMAL = "1" + ":59" * 3000  # YAML 1.1 base 60, computed by arithmeti
 
 #: YAML snippets that stand in for a value: wrong types, huge and odd numbers, unicode, tags, aliases, broken syntax.
 HOSTILE_VALUES = [
-    BIG, "-" + BIG, HUGE_HEX, HUGE_BIN, HUGE_SEXAGESIMAL, "0o" + "7" * 6000,
-    "1e400", "1.0e+400", "-1.0e+400", ".inf", "-.inf", ".nan", "-0", "-0.0", "+0", "0", "-1", "-999999999999",
-    "1_000_000_000_000", "0x10", "0o17", "0b101", "1:30", "1.5", "+12", "012", "2147483648", "9223372036854775808",
-    "~", "null", "true", "false", "no", "yes", "on", "off", "y", "''", '""', "' '",
-    "[]", "{}", "[1, [2, [3]]]", "{a: {b: c}}", "[null]", "[~, ~]", "{~: ~}", "{1: 2}", "[[], {}]",
-    "text", "chance-it", "all_out", "market", "reroll_ones", "die-7", "die-0", "die-" + BIG, "flash", "in", "out",
-    "2024-13-45", "2024-02-30 25:61:61", "12:30:00",
-    "\U0001F3B2", "\U0001F600\u200d\U0001F600", "\u200b", "\u200bchance-it", "\u202eti-ecnahc", "\u2066x\u2069",
-    "\ufeff", "\u00a0", "\u3000", "ÄÖÜß", "日本語のゲーム", "مرحبا", "שלום", "Ελληνικά", "кириллица", "e\u0301",
-    "\u2028", "\u0085", '"\\0"', '"\\x00"', '"\\ud800"', '"\\udfff"', '"\\U0001F600"', '"\\e\\a\\b"', '"\\u202e"',
-    "&a 1", "*a", "*undefined", "&a [*a]", "&b {x: *b}", "&c [1, 2]", "[*c, *c]",
-    "!!python/object:os.system {}", "!!python/object/apply:os.getcwd []", "!!python/name:os.system",
-    "!!python/tuple [1, 2]", "!!python/bytes aGk=", "!!binary aGVsbG8=", "!!set {a, b}", "!!omap [a: 1]",
-    "!!pairs [a: 1, a: 2]", "!!float 1", "!!float x", "!!int x", "!!int 1.5", "!!bool maybe", "!!null x",
-    "!!str 5", "!!timestamp 2020-01-01", "!!timestamp x", "!custom 1", "!<tag:example.com,2000:x> 1", "!!map [1]",
-    "!!seq {a: 1}", "{<<: {a: 1}, b: 2}", "{<<: [{a: 1}, {b: 2}]}", "{<<: 5}", "{<<: [5]}", "{<<: *c}",
-    "|\n  block text", ">-\n  folded", "|9\n x", "? complex", "[1, 2", "{a: 1", "'unclosed", '"unclosed', "- item",
-    ": colon", "a: b: c", "%TAG ! x", "@at", "`tick", "#", "&", "*", "!", "|", ">", "? ", ",", "]", "}", "---", "...",
-    "[" * 200 + "]" * 200, "{a: " * 120 + "1" + "}" * 120, "- " * 150 + "1",
+    BIG,
+    "-" + BIG,
+    HUGE_HEX,
+    HUGE_BIN,
+    HUGE_SEXAGESIMAL,
+    "0o" + "7" * 6000,
+    "1e400",
+    "1.0e+400",
+    "-1.0e+400",
+    ".inf",
+    "-.inf",
+    ".nan",
+    "-0",
+    "-0.0",
+    "+0",
+    "0",
+    "-1",
+    "-999999999999",
+    "1_000_000_000_000",
+    "0x10",
+    "0o17",
+    "0b101",
+    "1:30",
+    "1.5",
+    "+12",
+    "012",
+    "2147483648",
+    "9223372036854775808",
+    "~",
+    "null",
+    "true",
+    "false",
+    "no",
+    "yes",
+    "on",
+    "off",
+    "y",
+    "''",
+    '""',
+    "' '",
+    "[]",
+    "{}",
+    "[1, [2, [3]]]",
+    "{a: {b: c}}",
+    "[null]",
+    "[~, ~]",
+    "{~: ~}",
+    "{1: 2}",
+    "[[], {}]",
+    "text",
+    "chance-it",
+    "all_out",
+    "market",
+    "reroll_ones",
+    "die-7",
+    "die-0",
+    "die-" + BIG,
+    "flash",
+    "in",
+    "out",
+    "2024-13-45",
+    "2024-02-30 25:61:61",
+    "12:30:00",
+    "\U0001f3b2",
+    "\U0001f600\u200d\U0001f600",
+    "\u200b",
+    "\u200bchance-it",
+    "\u202eti-ecnahc",
+    "\u2066x\u2069",
+    "\ufeff",
+    "\u00a0",
+    "\u3000",
+    "ÄÖÜß",
+    "日本語のゲーム",
+    "مرحبا",
+    "שלום",
+    "Ελληνικά",
+    "кириллица",
+    "e\u0301",
+    "\u2028",
+    "\u0085",
+    '"\\0"',
+    '"\\x00"',
+    '"\\ud800"',
+    '"\\udfff"',
+    '"\\U0001F600"',
+    '"\\e\\a\\b"',
+    '"\\u202e"',
+    "&a 1",
+    "*a",
+    "*undefined",
+    "&a [*a]",
+    "&b {x: *b}",
+    "&c [1, 2]",
+    "[*c, *c]",
+    "!!python/object:os.system {}",
+    "!!python/object/apply:os.getcwd []",
+    "!!python/name:os.system",
+    "!!python/tuple [1, 2]",
+    "!!python/bytes aGk=",
+    "!!binary aGVsbG8=",
+    "!!set {a, b}",
+    "!!omap [a: 1]",
+    "!!pairs [a: 1, a: 2]",
+    "!!float 1",
+    "!!float x",
+    "!!int x",
+    "!!int 1.5",
+    "!!bool maybe",
+    "!!null x",
+    "!!str 5",
+    "!!timestamp 2020-01-01",
+    "!!timestamp x",
+    "!custom 1",
+    "!<tag:example.com,2000:x> 1",
+    "!!map [1]",
+    "!!seq {a: 1}",
+    "{<<: {a: 1}, b: 2}",
+    "{<<: [{a: 1}, {b: 2}]}",
+    "{<<: 5}",
+    "{<<: [5]}",
+    "{<<: *c}",
+    "|\n  block text",
+    ">-\n  folded",
+    "|9\n x",
+    "? complex",
+    "[1, 2",
+    "{a: 1",
+    "'unclosed",
+    '"unclosed',
+    "- item",
+    ": colon",
+    "a: b: c",
+    "%TAG ! x",
+    "@at",
+    "`tick",
+    "#",
+    "&",
+    "*",
+    "!",
+    "|",
+    ">",
+    "? ",
+    ",",
+    "]",
+    "}",
+    "---",
+    "...",
+    "[" * 200 + "]" * 200,
+    "{a: " * 120 + "1" + "}" * 120,
+    "- " * 150 + "1",
 ]
 #: Keys that stand in for a key.
 HOSTILE_KEYS = [
-    "<<", "? [1, 2]\n", "? {a: 1}\n", "~", "null", "true", "1", "-0", "1.5", BIG, HUGE_HEX, "2024-01-01",
-    "\U0001F3B2", "\u200bname", "name\u200b", "\u202eeman", "ñame", "名前", "name ", "Name", "nmae", "stkes",
-    "board", "cards", "extends", "game", "in", "out", "else", "then", "chance", "&k key", "*k", "!!python/name:os.system",
-    '"\\0"', '"\\ud800"', "'quoted'", "-", "a b", "#", "",
+    "<<",
+    "? [1, 2]\n",
+    "? {a: 1}\n",
+    "~",
+    "null",
+    "true",
+    "1",
+    "-0",
+    "1.5",
+    BIG,
+    HUGE_HEX,
+    "2024-01-01",
+    "\U0001f3b2",
+    "\u200bname",
+    "name\u200b",
+    "\u202eeman",
+    "ñame",
+    "名前",
+    "name ",
+    "Name",
+    "nmae",
+    "stkes",
+    "board",
+    "cards",
+    "extends",
+    "game",
+    "in",
+    "out",
+    "else",
+    "then",
+    "chance",
+    "&k key",
+    "*k",
+    "!!python/name:os.system",
+    '"\\0"',
+    '"\\ud800"',
+    "'quoted'",
+    "-",
+    "a b",
+    "#",
+    "",
 ]
 #: Characters for flips and insertions: YAML indicators, whitespace and control characters, unusual unicode.
 HOSTILE_CHARS = (
     list(":-?[]{},#&*!|>'\"%@`\\ \t\n\r")
     + ["\x00", "\x01", "\x08", "\x0b", "\x0c", "\x1b", "\x7f", "\x85", "\xa0", "\u2028", "\u2029"]
     + ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u200e", "\u200f", "\u202a", "\u202b", "\u202e", "\u2066"]
-    + ["\ufffd", "\ufffe", "\uffff", "\U0001F3B2", "\U0001F600", "\U000E0041", "ß", "ä", "日", "ش", "ש", "9", "0", "-"]
+    + ["\ufffd", "\ufffe", "\uffff", "\U0001f3b2", "\U0001f600", "\U000e0041", "ß", "ä", "日", "ش", "ש", "9", "0", "-"]
 )
 INVALID_UTF8 = [b"\xff", b"\xfe\xff", b"\xc3", b"\xe2\x82", b"\xed\xa0\x80", b"\xc0\xaf", b"\xf8\x88\x80\x80\x80", b"\x80"]
 
@@ -274,7 +445,7 @@ def deeply_nested(draw: Callable) -> bytes:
     if where == "document":
         return value.encode()
     indented = "\n".join("  " + line for line in value.split("\n"))
-    lines = [line for line in BASE_TEXT.split("\n")]
+    lines = BASE_TEXT.split("\n")
     if where == "new key":
         return (BASE_TEXT + "extra:\n" + indented + "\n").encode()
     if where == "board":  # face 6 gets the nested value as its effects
@@ -318,7 +489,9 @@ def garbage(draw: Callable) -> bytes:
     if kind == "text":
         return draw(st.text(chars, max_size=400)).encode("utf-8", "surrogatepass")
     if kind == "empty":
-        return draw(st.sampled_from([b"", b"\n", b"   \n\t\n", b"# only a comment\n", b"---\n", b"...\n", b"~\n", b"\xef\xbb\xbf"]))
+        return draw(
+            st.sampled_from([b"", b"\n", b"   \n\t\n", b"# only a comment\n", b"---\n", b"...\n", b"~\n", b"\xef\xbb\xbf"])
+        )
     if kind in ("yaml", "yaml-flow"):
         try:
             text = yaml.safe_dump(draw(_plain_values()), allow_unicode=True, default_flow_style=kind == "yaml-flow")
@@ -351,7 +524,9 @@ def _effects(sides: int, *, board: bool = False, depth: int = 2) -> st.SearchStr
     effect = st.one_of(*leaves)
     if depth:
         inner = _effects(sides, depth=depth - 1)
-        chance = st.builds(lambda roll, then, other: {"chance": {"roll": roll, "then": then, "else": other}}, _edge(1, sides), inner, inner)
+        chance = st.builds(
+            lambda roll, then, other: {"chance": {"roll": roll, "then": then, "else": other}}, _edge(1, sides), inner, inner
+        )
         effect = effect | chance
     items = st.lists(effect, max_size=3)
     if board:
@@ -491,7 +666,7 @@ def readable_yaml(path: Path) -> str | None:
                     return None
         yaml.compose(text, Loader=yaml.SafeLoader)
         return text
-    except (Exception, RecursionError):
+    except (Exception, RecursionError):  # noqa: BLE001 - any failure means: not a document to fuzz with
         return None
 
 
@@ -643,7 +818,7 @@ CASES: dict[str, bytes] = {
     "BOM in a value": BASE_TEXT.replace("name: Chance It", "name: \ufeffChance It").encode(),
     "zero-width and RTL in the name": BASE_TEXT.replace("name: Chance It", "name: \u202eChance\u200b\u2066It").encode(),
     "zero-width space in a key": BASE_TEXT.replace("board:", "bo\u200bard:").encode(),
-    "emoji key": (BASE_TEXT + "\U0001F3B2: 1\n").encode(),
+    "emoji key": (BASE_TEXT + "\U0001f3b2: 1\n").encode(),
     "other scripts": BASE_TEXT.replace("name: Chance It (base game)", "name: 日本語 שלום مرحبا").encode(),
     "lone surrogate escape": BASE_TEXT.replace("name: Chance It (base game)", 'name: "\\ud800"').encode(),
     "escaped NUL in a path": BASE_TEXT.replace("[../cards/chance-it-market.yaml]", '["../cards/\\0.yaml"]').encode(),
@@ -662,17 +837,22 @@ CASES: dict[str, bytes] = {
     "unknown local tag": BASE_TEXT.replace("count: 5", "count: !dice 5").encode(),
     "binary tag": BASE_TEXT.replace("name: Chance It (base game)", "name: !!binary aGVsbG8=").encode(),
     "set tag": b"!!set {game, name}\n",
-    "anchor and alias": BASE_TEXT.replace("all_out: [{lose: {hearts: 1}}]", "all_out: &pain [{lose: {hearts: 1}}]").replace(
-        "3: [{lose: {hearts: 2}}]", "3: *pain"
-    ).encode(),
+    "anchor and alias": BASE_TEXT.replace("all_out: [{lose: {hearts: 1}}]", "all_out: &pain [{lose: {hearts: 1}}]")
+    .replace("3: [{lose: {hearts: 2}}]", "3: *pain")
+    .encode(),
     "undefined alias": BASE_TEXT.replace("3: [{lose: {hearts: 2}}]", "3: *pain").encode(),
     "recursive alias": b"a: &a [*a]\n",
     "billion laughs": b"a: &a [x, x, x, x, x, x, x, x, x, x]\n"
     + b"".join(f"{c}: &{c} [{', '.join([f'*{p}'] * 10)}]\n".encode() for p, c in zip("abcdefgh", "bcdefghi")),
-    "merge key": BASE_TEXT.replace("  greedy: {policy: heuristic, star: 1.5, reserve: 0, horizon: 8}",
-                                   "  greedy: &g {policy: heuristic, star: 1.5}\n  greedier: {<<: *g, star: 2.5}").encode(),
-    "merge key at the top": ("base: &b\n" + "\n".join("  " + line for line in BASE_TEXT.split("\n") if line and not line.startswith("#"))
-                             + "\n<<: *b\n").encode(),
+    "merge key": BASE_TEXT.replace(
+        "  greedy: {policy: heuristic, star: 1.5, reserve: 0, horizon: 8}",
+        "  greedy: &g {policy: heuristic, star: 1.5}\n  greedier: {<<: *g, star: 2.5}",
+    ).encode(),
+    "merge key at the top": (
+        "base: &b\n"
+        + "\n".join("  " + line for line in BASE_TEXT.split("\n") if line and not line.startswith("#"))
+        + "\n<<: *b\n"
+    ).encode(),
     "merge of a scalar": b"game: chance-it\nplayers: {<<: 5}\n",
     "merge of a list of scalars": b"game: chance-it\nplayers: {<<: [1, 2]}\n",
     "duplicate key": (BASE_TEXT + "name: again\n").encode(),
@@ -739,7 +919,10 @@ def _scenario_texts() -> dict[str, str]:
 
 
 SCENARIO_SOURCES = _scenario_texts()
-VARIANT_SOURCES = {"variants/chance-it.yaml": BASE_TEXT, "tests/scenarios/variant-test.yaml": SOURCES["tests/scenarios/variant-test.yaml"]}
+VARIANT_SOURCES = {
+    "variants/chance-it.yaml": BASE_TEXT,
+    "tests/scenarios/variant-test.yaml": SOURCES["tests/scenarios/variant-test.yaml"],
+}
 
 
 @FUZZ
@@ -781,7 +964,10 @@ def test_play_command(fresh: Path, data: bytes, players: int, seed: int, flags: 
 
 
 @FUZZ
-@given(data=mutated(VARIANT_SOURCES, max_mutations=2), bots=st.sampled_from(["random", "heuristic", "greedy", "random,heuristic,cautious,gambler"]))
+@given(
+    data=mutated(VARIANT_SOURCES, max_mutations=2),
+    bots=st.sampled_from(["random", "heuristic", "greedy", "random,heuristic,cautious,gambler"]),
+)
 def test_simulate_command(fresh: Path, data: bytes, bots: str) -> None:
     target = layout(fresh, variant=data)
     out = fresh / "out"
@@ -867,7 +1053,9 @@ def _crash(reason: str, raises: type[BaseException] | tuple[type[BaseException],
 
 
 @_crash("PyYAML's Reader raises ReaderError in the loader's constructor, outside read_yaml's try", yaml.reader.ReaderError)
-@pytest.mark.parametrize("text", ["a: \x00", "name: x\x07", "\x7f", "a: \ufffe", BASE_TEXT.replace("name: Chance", "name: \x1bChance")])
+@pytest.mark.parametrize(
+    "text", ["a: \x00", "name: x\x07", "\x7f", "a: \ufffe", BASE_TEXT.replace("name: Chance", "name: \x1bChance")]
+)
 def test_no_longer_crashes_unprintable_character(fresh: Path, text: str) -> None:
     check_load(layout(fresh, variant=text.encode()), tolerate_known=False)
 
@@ -904,7 +1092,9 @@ def test_no_longer_crashes_mistagged_value(fresh: Path, value: str) -> None:
 
 
 @_crash("Path.is_file() raises OSError ENAMETOOLONG for an over-long extends or card path", OSError)
-@pytest.mark.parametrize("text", ["extends: " + "a" * 300 + "\n", BASE_TEXT.replace("[../cards/chance-it-market.yaml]", "[" + "a" * 300 + "]")])
+@pytest.mark.parametrize(
+    "text", ["extends: " + "a" * 300 + "\n", BASE_TEXT.replace("[../cards/chance-it-market.yaml]", "[" + "a" * 300 + "]")]
+)
 def test_no_longer_crashes_path_too_long(fresh: Path, text: str) -> None:
     check_load(layout(fresh, variant=text.encode()), tolerate_known=False)
 
@@ -919,29 +1109,45 @@ def test_no_longer_crashes_unhashable_game(fresh: Path, game: str) -> None:
 def test_no_longer_crashes_fifo_hangs(fresh: Path) -> None:
     fifo = fresh / "variant.yaml"
     os.mkfifo(fifo)
-    with time_limit(0.5):
-        try:
-            load_variant(fifo)
-        except VariantError:
-            pass
+    with time_limit(0.5), contextlib.suppress(VariantError):
+        load_variant(fifo)
 
 
 KNOWN_CLI_CRASHES = {
     "validate NUL": lambda tmp: ["validate", str(_write(tmp / "x.yaml", b"a: \x00"))],
     "play huge hex": lambda tmp: ["play", str(_write(tmp / "x.yaml", f"game: {HUGE_HEX}\n".encode()))],
     "simulate unhashable game": lambda tmp: [
-        "simulate", str(_write(tmp / "x.yaml", b"game: [1]\n")), "--games", "2", "--workers", "1", "--out", str(tmp / "o")
+        "simulate",
+        str(_write(tmp / "x.yaml", b"game: [1]\n")),
+        "--games",
+        "2",
+        "--workers",
+        "1",
+        "--out",
+        str(tmp / "o"),
     ],
     "replay long card path": lambda tmp: [
-        "replay", str(_write(tmp / "s.yaml", f"variant: {VARIANT_TEST}\noverrides: {{cards: [{'a' * 300}]}}\nplayers: 3\n".encode()))
+        "replay",
+        str(_write(tmp / "s.yaml", f"variant: {VARIANT_TEST}\noverrides: {{cards: [{'a' * 300}]}}\nplayers: 3\n".encode())),
     ],
     "replay mistagged seed": lambda tmp: [
-        "replay", str(_write(tmp / "s.yaml", f"variant: {VARIANT_TEST}\nplayers: 3\nseed: !!float x\n".encode()))
+        "replay",
+        str(_write(tmp / "s.yaml", f"variant: {VARIANT_TEST}\nplayers: 3\nseed: !!float x\n".encode())),
     ],
     "replay NUL in the scenario": lambda tmp: ["replay", str(_write(tmp / "s.yaml", b"variant: x.yaml\x00\n"))],
     "simulate personas NUL": lambda tmp: [
-        "simulate", str(VARIANT_TEST), "--players", "3", "--games", "2", "--workers", "1", "--out", str(tmp / "o"),
-        "--personas", str(_write(tmp / "p.yaml", b"bots: \x00")),
+        "simulate",
+        str(VARIANT_TEST),
+        "--players",
+        "3",
+        "--games",
+        "2",
+        "--workers",
+        "1",
+        "--out",
+        str(tmp / "o"),
+        "--personas",
+        str(_write(tmp / "p.yaml", b"bots: \x00")),
     ],
 }
 

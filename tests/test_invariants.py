@@ -10,8 +10,8 @@ the checker missed; each shows from the event log that the rule really broke.
 """
 
 from __future__ import annotations
-
 import __future__
+
 import dataclasses
 import inspect
 import textwrap
@@ -159,7 +159,10 @@ def test_conservation_of_each_limited_resource(resource: str, monkeypatch: pytes
     """`Game.gain` forgets to take one resource from the supply."""
     index = engine.RESOURCES.index(resource)
     breaks(
-        monkeypatch, f"conservation: {resource}: players and supply hold", Game, "gain",
+        monkeypatch,
+        f"conservation: {resource}: players and supply hold",
+        Game,
+        "gain",
         ("self.supply[resource] = left - amount", f"self.supply[resource] = left - amount * (resource != {index})"),
     )
 
@@ -167,7 +170,10 @@ def test_conservation_of_each_limited_resource(resource: str, monkeypatch: pytes
 def test_conservation_of_each_limited_resource_when_tokens_are_returned(monkeypatch: pytest.MonkeyPatch) -> None:
     """`Game.lose` takes from the player but returns nothing to the supply."""
     breaks(
-        monkeypatch, "conservation: (coins|hearts|stars): players and supply hold", Game, "lose",
+        monkeypatch,
+        "conservation: (coins|hearts|stars): players and supply hold",
+        Game,
+        "lose",
         ("self.supply[resource] += amount", "pass"),
     )
 
@@ -175,16 +181,24 @@ def test_conservation_of_each_limited_resource_when_tokens_are_returned(monkeypa
 def test_conservation_of_cards_a_bought_flash_card_vanishes(monkeypatch: pytest.MonkeyPatch) -> None:
     """`Game.take` puts a bought flash card nowhere instead of on the discard pile."""
     breaks(
-        monkeypatch, "conservation: the cards in pile, market, discard and tableaux are not the deck", Game, "take",
-        ('(self.discard if card.kind == "flash" else player.tableau).append(card)',
-         'player.tableau.append(card) if card.kind != "flash" else None'),
+        monkeypatch,
+        "conservation: the cards in pile, market, discard and tableaux are not the deck",
+        Game,
+        "take",
+        (
+            '(self.discard if card.kind == "flash" else player.tableau).append(card)',
+            'player.tableau.append(card) if card.kind != "flash" else None',
+        ),
     )
 
 
 def test_conservation_of_cards_an_eliminated_players_cards_vanish(monkeypatch: pytest.MonkeyPatch) -> None:
     """`Game.eliminate` clears the tableau without putting its cards on the discard pile."""
     breaks(
-        monkeypatch, "conservation: the cards", Game, "eliminate",
+        monkeypatch,
+        "conservation: the cards",
+        Game,
+        "eliminate",
         ("self.discard.extend(player.tableau)", "pass"),
     )
 
@@ -195,7 +209,10 @@ def test_conservation_of_cards_an_eliminated_players_cards_vanish(monkeypatch: p
 def test_nothing_negative_a_player_loses_more_than_they_have(monkeypatch: pytest.MonkeyPatch) -> None:
     """`Game.lose` no longer caps the loss at what the player has."""
     breaks(
-        monkeypatch, r"nothing negative: seat \d+ holds", Game, "lose",
+        monkeypatch,
+        r"nothing negative: seat \d+ holds",
+        Game,
+        "lose",
         ("if amount > have:\n        amount = have\n", "pass\n"),
     )
 
@@ -203,8 +220,12 @@ def test_nothing_negative_a_player_loses_more_than_they_have(monkeypatch: pytest
 def test_nothing_negative_a_limited_supply_gives_more_than_it_has(monkeypatch: pytest.MonkeyPatch) -> None:
     """`Game.gain` no longer caps the gain at what a limited supply has left."""
     breaks(
-        monkeypatch, "nothing negative: the supply holds", Game, "gain",
-        ("amount = left\n", "pass\n"), changes={"supply": TIGHT},
+        monkeypatch,
+        "nothing negative: the supply holds",
+        Game,
+        "gain",
+        ("amount = left\n", "pass\n"),
+        changes={"supply": TIGHT},
     )
 
 
@@ -227,7 +248,10 @@ def test_eliminated_players_hold_nothing(edits: list[tuple[str, str]], monkeypat
 def test_a_player_with_no_hearts_must_be_eliminated(monkeypatch: pytest.MonkeyPatch) -> None:
     """`Game.settle` never eliminates anybody (it tests for negative hearts)."""
     breaks(
-        monkeypatch, r"eliminated hold nothing: seat \d+ has no hearts but is still in the game", Game, "settle",
+        monkeypatch,
+        r"eliminated hold nothing: seat \d+ has no hearts but is still in the game",
+        Game,
+        "settle",
         ("if not player.res[HEARTS] and", "if player.res[HEARTS] < 0 and"),
     )
 
@@ -235,15 +259,21 @@ def test_a_player_with_no_hearts_must_be_eliminated(monkeypatch: pytest.MonkeyPa
 def test_eliminated_players_act_no_more_chance_it_action(monkeypatch: pytest.MonkeyPatch) -> None:
     """The CHANCE IT action no longer skips participants eliminated during the round."""
     breaks(
-        monkeypatch, r"eliminated act no more: seat \d+ has a 'chance_it' event after its elimination", _Round,
-        "chance_it_action", ("if player.eliminated or player.guide != CHANCE_IT:", "if player.guide != CHANCE_IT:"),
+        monkeypatch,
+        r"eliminated act no more: seat \d+ has a 'chance_it' event after its elimination",
+        _Round,
+        "chance_it_action",
+        ("if player.eliminated or player.guide != CHANCE_IT:", "if player.guide != CHANCE_IT:"),
     )
 
 
 def test_eliminated_players_act_no_more_the_knife_hits_the_fallen(monkeypatch: pytest.MonkeyPatch) -> None:
     """`others_lose` (Ambush, Dagger) also hits participants already eliminated this round."""
     breaks(
-        monkeypatch, r"eliminated act no more: seat \d+ has a 'lose' event after its elimination", engine, "_others_lose",
+        monkeypatch,
+        r"eliminated act no more: seat \d+ has a 'lose' event after its elimination",
+        engine,
+        "_others_lose",
         ("if other is not player and not other.eliminated:", "if other is not player:"),
     )
 
@@ -251,16 +281,24 @@ def test_eliminated_players_act_no_more_the_knife_hits_the_fallen(monkeypatch: p
 def test_eliminated_players_act_no_more_stakes(monkeypatch: pytest.MonkeyPatch) -> None:
     """A player who pays their last heart as stakes is eliminated before the payment is logged."""
     breaks(
-        monkeypatch, r"eliminated act no more: seat \d+ pays or takes stakes after its elimination", _Round, "stakes",
-        ('game.log("stakes", seat=player.seat, coins=-coins, hearts=-hearts)\n        game.settle(player)\n',
-         'game.settle(player)\n        game.log("stakes", seat=player.seat, coins=-coins, hearts=-hearts)\n'),
+        monkeypatch,
+        r"eliminated act no more: seat \d+ pays or takes stakes after its elimination",
+        _Round,
+        "stakes",
+        (
+            'game.log("stakes", seat=player.seat, coins=-coins, hearts=-hearts)\n        game.settle(player)\n',
+            'game.settle(player)\n        game.log("stakes", seat=player.seat, coins=-coins, hearts=-hearts)\n',
+        ),
     )
 
 
 def test_only_players_in_the_game_pick_guides(monkeypatch: pytest.MonkeyPatch) -> None:
     """The guides event shows an eliminated seat's stale guide instead of null."""
     breaks(
-        monkeypatch, r"guides: seat \d+ picks but is out", _Round, "choose_guides",
+        monkeypatch,
+        r"guides: seat \d+ picks but is out",
+        _Round,
+        "choose_guides",
         ("guides=[None if p.eliminated else p.guide for p in game.players]", "guides=[p.guide for p in game.players]"),
     )
 
@@ -279,11 +317,19 @@ def test_forced_players_play_in(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize(
     "edits",
     [
-        pytest.param([("forced = chancers >= self.rules.forced_in_after", "forced = chancers > self.rules.forced_in_after")],
-                     id="threshold-off-by-one"),
-        pytest.param([("player.forced_in = forced and player.guide == CHANCE_IT",
-                       "player.forced_in = player.forced_in or forced and player.guide == CHANCE_IT")],
-                     id="never-released"),
+        pytest.param(
+            [("forced = chancers >= self.rules.forced_in_after", "forced = chancers > self.rules.forced_in_after")],
+            id="threshold-off-by-one",
+        ),
+        pytest.param(
+            [
+                (
+                    "player.forced_in = forced and player.guide == CHANCE_IT",
+                    "player.forced_in = player.forced_in or forced and player.guide == CHANCE_IT",
+                )
+            ],
+            id="never-released",
+        ),
     ],
 )
 def test_the_forced_set_follows_forced_in_after(edits: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -294,32 +340,57 @@ def test_the_forced_set_follows_forced_in_after(edits: list[tuple[str, str]], mo
 
 
 def test_stakes_an_out_player_paid_twice(monkeypatch: pytest.MonkeyPatch) -> None:
-    breaks(monkeypatch, r"stakes: seat \d+ settles the stakes twice", _Round, "stakes",
-           ("for player in outs:", "for player in outs + outs:"))
+    breaks(
+        monkeypatch,
+        r"stakes: seat \d+ settles the stakes twice",
+        _Round,
+        "stakes",
+        ("for player in outs:", "for player in outs + outs:"),
+    )
 
 
 def test_stakes_an_out_player_paid_the_wrong_amount(monkeypatch: pytest.MonkeyPatch) -> None:
     """OUT players always take the one-OUT rate, whatever the number of OUT players."""
-    breaks(monkeypatch, r"stakes: OUT seat \d+ took \d+ coins and 0 hearts, the sheet says \d+ coins", _Round, "stakes",
-           ("take = out_sheet[len(outs) - 1]", "take = out_sheet[0]"))
+    breaks(
+        monkeypatch,
+        r"stakes: OUT seat \d+ took \d+ coins and 0 hearts, the sheet says \d+ coins",
+        _Round,
+        "stakes",
+        ("take = out_sheet[len(outs) - 1]", "take = out_sheet[0]"),
+    )
 
 
 def test_stakes_an_in_player_paid_the_wrong_amount(monkeypatch: pytest.MonkeyPatch) -> None:
     """IN players pay by the number of players in the game instead of the number playing IN."""
-    breaks(monkeypatch, r"stakes: IN seat \d+ paid \d+, the sheet says \d+", _Round, "stakes",
-           ("pay = in_sheet[len(ins) - 1]", "pay = in_sheet[len(alive) - 1]"))
+    breaks(
+        monkeypatch,
+        r"stakes: IN seat \d+ paid \d+, the sheet says \d+",
+        _Round,
+        "stakes",
+        ("pay = in_sheet[len(ins) - 1]", "pay = in_sheet[len(alive) - 1]"),
+    )
 
 
 def test_stakes_an_in_player_paying_too_little_stays_in(monkeypatch: pytest.MonkeyPatch) -> None:
     """A player short of coins pays no hearts for the rest."""
-    breaks(monkeypatch, r"stakes: IN seat \d+ paid less than the sheet and is still in the game", _Round, "stakes",
-           ("hearts = game.lose(player, HEARTS, pay - coins) if pay > coins else 0", "hearts = 0"))
+    breaks(
+        monkeypatch,
+        r"stakes: IN seat \d+ paid less than the sheet and is still in the game",
+        _Round,
+        "stakes",
+        ("hearts = game.lose(player, HEARTS, pay - coins) if pay > coins else 0", "hearts = 0"),
+    )
 
 
 def test_stakes_a_player_does_not_settle(monkeypatch: pytest.MonkeyPatch) -> None:
     """CHANCE IT players are left out of the stakes (and the action round)."""
-    breaks(monkeypatch, r"stakes: (seats \[.*\] settled the stakes, the players are|an all-OUT round, but somebody played)",
-           _Round, "stakes", ("ins = [p for p in order if p.guide != OUT]", "ins = [p for p in order if p.guide == IN]"))
+    breaks(
+        monkeypatch,
+        r"stakes: (seats \[.*\] settled the stakes, the players are|an all-OUT round, but somebody played)",
+        _Round,
+        "stakes",
+        ("ins = [p for p in order if p.guide != OUT]", "ins = [p for p in order if p.guide == IN]"),
+    )
 
 
 # --- rule 14: the starting player -------------------------------------------------------------------------------------
@@ -327,14 +398,24 @@ def test_stakes_a_player_does_not_settle(monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_the_starting_player_rotation_skips_eliminated_players(monkeypatch: pytest.MonkeyPatch) -> None:
     """`pass_starting_player` hands the dice to the next seat even when it is out: the roller is not in the game."""
-    breaks(monkeypatch, r"turn order: seat \d+ starts the round but is out of the game", _Round, "pass_starting_player",
-           ("if not candidate.eliminated:", "if True:"))
+    breaks(
+        monkeypatch,
+        r"turn order: seat \d+ starts the round but is out of the game",
+        _Round,
+        "pass_starting_player",
+        ("if not candidate.eliminated:", "if True:"),
+    )
 
 
 def test_the_starting_player_rotation_goes_clockwise(monkeypatch: pytest.MonkeyPatch) -> None:
     """`pass_starting_player` goes the wrong way round."""
-    breaks(monkeypatch, r"turn order: seat \d+ starts, but the next player in the game after \d+ is \d+", _Round,
-           "pass_starting_player", ("(game.starting_player + step) % count", "(game.starting_player - step) % count"))
+    breaks(
+        monkeypatch,
+        r"turn order: seat \d+ starts, but the next player in the game after \d+ is \d+",
+        _Round,
+        "pass_starting_player",
+        ("(game.starting_player + step) % count", "(game.starting_player - step) % count"),
+    )
 
 
 # --- rules 13 and 14: the end -----------------------------------------------------------------------------------------
@@ -342,8 +423,14 @@ def test_the_starting_player_rotation_goes_clockwise(monkeypatch: pytest.MonkeyP
 
 def test_the_game_ends_within_max_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
     """The round limit is compared with ``>``: one round too many is played."""
-    breaks(monkeypatch, r"ends within max_rounds: round 6 of at most 5", _Round, "play",
-           ("if game.round >= rules.max_rounds:", "if game.round > rules.max_rounds:"), changes={"max_rounds": 5})
+    breaks(
+        monkeypatch,
+        r"ends within max_rounds: round 6 of at most 5",
+        _Round,
+        "play",
+        ("if game.round >= rules.max_rounds:", "if game.round > rules.max_rounds:"),
+        changes={"max_rounds": 5},
+    )
 
 
 @pytest.mark.parametrize(
@@ -361,33 +448,60 @@ def test_the_end_check_runs(name: str, edits: list[tuple[str, str]], monkeypatch
 
 def test_end_reason_stars_agrees_with_the_state(monkeypatch: pytest.MonkeyPatch) -> None:
     """The last player standing is reported as a win by stars."""
-    breaks(monkeypatch, r"end reason: ended by stars, but nobody in the game has enough", Game, "check_end",
-           ('self.finish("last_standing", alive)', 'self.finish("stars", alive)'))
+    breaks(
+        monkeypatch,
+        r"end reason: ended by stars, but nobody in the game has enough",
+        Game,
+        "check_end",
+        ('self.finish("last_standing", alive)', 'self.finish("stars", alive)'),
+    )
 
 
 def test_end_reason_last_standing_agrees_with_the_state(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game in which nobody is left is reported as won by the last one standing."""
-    breaks(monkeypatch, r"end reason: last standing, but 0 left and winners \[\]", Game, "check_end",
-           ('self.finish("all_eliminated", alive)', 'self.finish("last_standing", alive)'))
+    breaks(
+        monkeypatch,
+        r"end reason: last standing, but 0 left and winners \[\]",
+        Game,
+        "check_end",
+        ('self.finish("all_eliminated", alive)', 'self.finish("last_standing", alive)'),
+    )
 
 
 def test_end_reason_all_eliminated_agrees_with_the_state(monkeypatch: pytest.MonkeyPatch) -> None:
     """When everybody is out, the eliminated players are ranked and all declared winners."""
-    breaks(monkeypatch, r"end reason: all eliminated, but somebody is left or won", Game, "check_end",
-           ('self.finish("all_eliminated", alive)', 'self.finish("all_eliminated", self.players)'))
+    breaks(
+        monkeypatch,
+        r"end reason: all eliminated, but somebody is left or won",
+        Game,
+        "check_end",
+        ('self.finish("all_eliminated", alive)', 'self.finish("all_eliminated", self.players)'),
+    )
 
 
 def test_end_reason_max_rounds_agrees_with_the_state(monkeypatch: pytest.MonkeyPatch) -> None:
     """The game stops one round before the limit and calls it the limit (seen by the final check)."""
-    breaks(monkeypatch, r"end reason: max_rounds in round 4, the limit is 5", _Round, "play",
-           ("if game.round >= rules.max_rounds:", "if game.round >= rules.max_rounds - 1:"), changes={"max_rounds": 5})
+    breaks(
+        monkeypatch,
+        r"end reason: max_rounds in round 4, the limit is 5",
+        _Round,
+        "play",
+        ("if game.round >= rules.max_rounds:", "if game.round >= rules.max_rounds - 1:"),
+        changes={"max_rounds": 5},
+    )
 
 
 @pytest.mark.parametrize("max_rounds", [200, 5], ids=["ended-by-stars", "ended-by-max-rounds"])
 def test_winners_are_the_best_by_the_tiebreak(max_rounds: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """`Game.finish` reads the tiebreak backwards (coins, hearts, stars)."""
-    breaks(monkeypatch, r"end reason: winners \[.*\], but the best by the tiebreak are \[.*\]", Game, "finish",
-           ("order = self.rules.tiebreak", "order = self.rules.tiebreak[::-1]"), changes={"max_rounds": max_rounds})
+    breaks(
+        monkeypatch,
+        r"end reason: winners \[.*\], but the best by the tiebreak are \[.*\]",
+        Game,
+        "finish",
+        ("order = self.rules.tiebreak", "order = self.rules.tiebreak[::-1]"),
+        changes={"max_rounds": max_rounds},
+    )
 
 
 # --- gaps a first version of the checker missed ----------------------------------------------------------------
@@ -397,8 +511,16 @@ def test_winners_are_the_best_by_the_tiebreak(max_rounds: int, monkeypatch: pyte
 # plain test failure, not an expected one); then it expects the checker to notice.
 
 
-def unnoticed(monkeypatch: pytest.MonkeyPatch, witness: Any, match: str, owner: Any, name: str,
-              *edits: tuple[str, str], changes: dict[str, Any] | None = None, final: bool = True) -> None:
+def unnoticed(
+    monkeypatch: pytest.MonkeyPatch,
+    witness: Any,
+    match: str,
+    owner: Any,
+    name: str,
+    *edits: tuple[str, str],
+    changes: dict[str, Any] | None = None,
+    final: bool = True,
+) -> None:
     """Like :func:`breaks`, after checking that ``witness(mutant_game, real_game)`` finds the broken rule in some game."""
     compiled = rules(**(changes or {}))
     real = play_all(compiled, final=final)
@@ -435,9 +557,12 @@ def out_paid_short_from_a_full_supply(game: Game, _: Game) -> bool:
         outs = [s for s, g in enumerate(guides) if g == engine.OUT]
         playing = [s for s, g in enumerate(guides) if g is not None]
         for e in events:
-            if e["type"] == "stakes" and guides[e["seat"]] == engine.OUT:
-                if e["coins"] < game.rules.stakes[len(playing)][0][len(outs) - 1]:
-                    return True
+            if (
+                e["type"] == "stakes"
+                and guides[e["seat"]] == engine.OUT
+                and e["coins"] < game.rules.stakes[len(playing)][0][len(outs) - 1]
+            ):
+                return True
     return False
 
 
@@ -464,8 +589,11 @@ def hearts_paid_while_coins_were_enough(game: Game, real: Game) -> bool:
     """Where the mutant's log first departs from the real engine's, an IN player pays in hearts what it paid in coins."""
     for mine, theirs in zip(game.events, real.events):
         if mine != theirs:
-            return (mine["type"] == theirs["type"] == "stakes" and mine["hearts"] < theirs["hearts"]
-                    and mine["coins"] > theirs["coins"])
+            return (
+                mine["type"] == theirs["type"] == "stakes"
+                and mine["hearts"] < theirs["hearts"]
+                and mine["coins"] > theirs["coins"]
+            )
     return False
 
 
@@ -488,44 +616,80 @@ def test_gap_the_hook_alone_never_sees_a_max_rounds_end(monkeypatch: pytest.Monk
     wrong round for the ``max_rounds`` reason.
     """
     unnoticed(
-        monkeypatch, lambda game, _: game.end_reason == "max_rounds" and game.winners != best_by_tiebreak(game),
-        r"end reason: winners", Game, "finish", ("order = self.rules.tiebreak", "order = self.rules.tiebreak[::-1]"),
-        changes={"max_rounds": 5}, final=False,
+        monkeypatch,
+        lambda game, _: game.end_reason == "max_rounds" and game.winners != best_by_tiebreak(game),
+        r"end reason: winners",
+        Game,
+        "finish",
+        ("order = self.rules.tiebreak", "order = self.rules.tiebreak[::-1]"),
+        changes={"max_rounds": 5},
+        final=False,
     )
 
 
 def test_gap_an_out_player_paid_too_little_from_a_limited_supply(monkeypatch: pytest.MonkeyPatch) -> None:
     """With a limited coin supply the checker accepts any OUT payout from 0 to the sheet, even from a full supply."""
-    unnoticed(monkeypatch, out_paid_short_from_a_full_supply, r"stakes: an OUT player took less than the sheet though the supply held", _Round, "stakes",
-              ("got = game.gain(player, COINS, take)", "got = game.gain(player, COINS, take - 1)"))
+    unnoticed(
+        monkeypatch,
+        out_paid_short_from_a_full_supply,
+        r"stakes: an OUT player took less than the sheet though the supply held",
+        _Round,
+        "stakes",
+        ("got = game.gain(player, COINS, take)", "got = game.gain(player, COINS, take - 1)"),
+    )
 
 
 def test_gap_an_all_out_round_when_somebody_played_in(monkeypatch: pytest.MonkeyPatch) -> None:
     """An ``all_out`` event is accepted without a look at the guides: a lone IN player is treated as all-out."""
-    unnoticed(monkeypatch, all_out_with_a_player_in, r"stakes|all.out", _Round, "stakes",
-              ("if not ins:", "if len(ins) <= 1:"))
+    unnoticed(monkeypatch, all_out_with_a_player_in, r"stakes|all.out", _Round, "stakes", ("if not ins:", "if len(ins) <= 1:"))
 
 
 def test_gap_turn_order_within_a_round(monkeypatch: pytest.MonkeyPatch) -> None:
     """The order of play within a round (rule 5: clockwise from the starting player) is not checked."""
-    unnoticed(monkeypatch, stakes_out_of_turn_order, r"turn order", Game, "turn_order",
-              ("key=lambda p: (p.seat - start) % len(self.players)", "key=lambda p: p.seat"))
+    unnoticed(
+        monkeypatch,
+        stakes_out_of_turn_order,
+        r"turn order",
+        Game,
+        "turn_order",
+        ("key=lambda p: (p.seat - start) % len(self.players)", "key=lambda p: p.seat"),
+    )
 
 
 def test_gap_the_first_starting_player(monkeypatch: pytest.MonkeyPatch) -> None:
     """The first round's starting player (rule 1: seat 0) is not checked, only the rotation after it."""
-    unnoticed(monkeypatch, lambda game, _: game.events[1]["type"] == "roll" and game.events[1]["seat"] != 0,
-              r"turn order", Game, "__init__", ("self.starting_player = 0", "self.starting_player = 1"))
+    unnoticed(
+        monkeypatch,
+        lambda game, _: game.events[1]["type"] == "roll" and game.events[1]["seat"] != 0,
+        r"turn order",
+        Game,
+        "__init__",
+        ("self.starting_player = 0", "self.starting_player = 1"),
+    )
 
 
 def test_gap_stakes_paid_in_hearts_before_coins(monkeypatch: pytest.MonkeyPatch) -> None:
     """Only the sum of coins and hearts is checked: a player who cannot pay all in coins pays all in hearts."""
-    unnoticed(monkeypatch, hearts_paid_while_coins_were_enough, r"stakes: IN seat", _Round, "stakes",
-              ("coins = game.lose(player, COINS, pay)", "coins = game.lose(player, COINS, pay) if player.res[COINS] >= pay else 0"))
+    unnoticed(
+        monkeypatch,
+        hearts_paid_while_coins_were_enough,
+        r"stakes: IN seat",
+        _Round,
+        "stakes",
+        ("coins = game.lose(player, COINS, pay)", "coins = game.lose(player, COINS, pay) if player.res[COINS] >= pay else 0"),
+    )
 
 
 def test_gap_out_players_take_part_in_the_action_round(monkeypatch: pytest.MonkeyPatch) -> None:
     """Who takes part in the action round (rule 5: IN and CHANCE IT players) is not checked."""
-    unnoticed(monkeypatch, out_player_in_the_action_round, r"act|participa|guides", _Round, "stakes",
-              ("self.participants = [p for p in ins if not p.eliminated]",
-               "self.participants = [p for p in order if not p.eliminated]"))
+    unnoticed(
+        monkeypatch,
+        out_player_in_the_action_round,
+        r"act|participa|guides",
+        _Round,
+        "stakes",
+        (
+            "self.participants = [p for p in ins if not p.eliminated]",
+            "self.participants = [p for p in order if not p.eliminated]",
+        ),
+    )

@@ -46,8 +46,9 @@ def test_a_merge_key_may_be_overridden_but_real_duplicates_may_not(tmp_path: Pat
     (tmp_path / "dup.yaml").write_text("board:\n  1: []\n  1: [market]\n")
     problem = problem_of(tmp_path / "dup.yaml")
     assert (problem.line, problem.message) == (3, "YAML error: duplicate key 1 (first on line 2)")
-    (tmp_path / "kinds.yaml").write_text("a:\n  1: x\n  true: y\n")  # equal in Python, different in YAML
-    assert read_yaml(tmp_path / "kinds.yaml").data == {"a": {1: "x", True: "y"}}
+    (tmp_path / "kinds.yaml").write_text("a:\n  1: x\n  true: y\n")  # different in YAML, one key of a Python dict
+    problem = problem_of(tmp_path / "kinds.yaml")
+    assert (problem.line, problem.message) == (3, "YAML error: duplicate key True (first on line 2)")
 
 
 def test_extends_naming_a_folder_says_so(tmp_path: Path) -> None:
@@ -64,8 +65,10 @@ def test_a_folder_or_an_oversized_file_is_refused(tmp_path: Path) -> None:
 
 
 def test_merge_keeps_the_line_marks_of_what_each_file_wrote() -> None:
-    base = Document({"end": {"stars": 20, "max_rounds": 200}, "cards": [1, 2]}, {("end", "stars"): (Path("b"), 3),
-                    ("end", "max_rounds"): (Path("b"), 4), ("cards", "1"): (Path("b"), 9)})
+    base = Document(
+        {"end": {"stars": 20, "max_rounds": 200}, "cards": [1, 2]},
+        {("end", "stars"): (Path("b"), 3), ("end", "max_rounds"): (Path("b"), 4), ("cards", "1"): (Path("b"), 9)},
+    )
     over = Document({"end": {"stars": 12}, "cards": [7]}, {("end", "stars"): (Path("o"), 2), ("cards", "0"): (Path("o"), 5)})
     merged = merge(base, over)
     assert merged.data == {"end": {"stars": 12, "max_rounds": 200}, "cards": [7]}

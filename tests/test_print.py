@@ -96,9 +96,21 @@ def test_stakes_sheets_guides_and_rules_are_printed(six: Path, variant) -> None:
     assert "Rules summary" in text
     rules = pypdf.PdfReader(six).pages[-1].extract_text()
     assert rules.startswith("Rules summary")  # the whole summary on the last page
-    for words in ("Setup", "The round", "Stakes", "The action round", "CHANCE IT", "Elimination", "End",
-                  "1: the starting player rerolls", "3: -2 hearts", "6: buy or discard one market card",
-                  "20 stars", "Everybody OUT: each player: -1 heart", "+2 coins"):
+    for words in (
+        "Setup",
+        "The round",
+        "Stakes",
+        "The action round",
+        "CHANCE IT",
+        "Elimination",
+        "End",
+        "1: the starting player rerolls",
+        "3: -2 hearts",
+        "6: buy or discard one market card",
+        "20 stars",
+        "Everybody OUT: each player: -1 heart",
+        "+2 coins",
+    ):
         assert words in re.sub(r"\s+", " ", rules), words
 
 
@@ -128,8 +140,12 @@ def test_the_same_input_gives_the_same_bytes(tmp_path: Path) -> None:
     def run(name: str, hash_seed: str) -> bytes:
         env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000", "PYTHONHASHSEED": hash_seed}
         target = tmp_path / name
-        subprocess.run([sys.executable, "-m", "workbench", "print", str(BASE), "--only", "cards,stakes,rules",
-                        "--out", str(target)], check=True, env=env, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "workbench", "print", str(BASE), "--only", "cards,stakes,rules", "--out", str(target)],
+            check=True,
+            env=env,
+            capture_output=True,
+        )
         return target.read_bytes()
 
     first, second = run("a.pdf", "1"), run("b.pdf", "2")
@@ -161,17 +177,20 @@ def test_own_files_are_replaced_others_kept(tmp_path: Path) -> None:
     _print("--only", "rules", "--out", str(own), "--html")  # a re-run replaces its own PDF and HTML
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--only", "cards,tokens"], "--only tokens: unknown part; choose from cards, guides, stakes, board, rules"),
-    (["--players", "7"], "--players 7: 'Chance It (base game)' is for 3 to 6 players"),
-    (["--players", "2"], "is for 3 to 6 players"),
-    (["--paper", "a3"], "--paper a3: unknown paper; choose a4 or letter"),
-    (["--bleed", "-1"], "--bleed -1: the bleed is a length in mm, 0 or more"),
-    (["--bleed", "nan"], "--bleed nan: the bleed is a length in mm, 0 or more"),
-    (["--backs-offset", "nan,0"], "--backs-offset nan,0: expected two lengths in mm"),
-    (["--bleed", "3", "--paper", "letter"], "fit on letter with at most 1.5 mm"),
-    (["--backs-offset", "2"], "--backs-offset 2: expected two lengths in mm"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--only", "cards,tokens"], "--only tokens: unknown part; choose from cards, guides, stakes, board, rules"),
+        (["--players", "7"], "--players 7: 'Chance It (base game)' is for 3 to 6 players"),
+        (["--players", "2"], "is for 3 to 6 players"),
+        (["--paper", "a3"], "--paper a3: unknown paper; choose a4 or letter"),
+        (["--bleed", "-1"], "--bleed -1: the bleed is a length in mm, 0 or more"),
+        (["--bleed", "nan"], "--bleed nan: the bleed is a length in mm, 0 or more"),
+        (["--backs-offset", "nan,0"], "--backs-offset nan,0: expected two lengths in mm"),
+        (["--bleed", "3", "--paper", "letter"], "fit on letter with at most 1.5 mm"),
+        (["--backs-offset", "2"], "--backs-offset 2: expected two lengths in mm"),
+    ],
+)
 def test_bad_options_exit_1(tmp_path: Path, args: list[str], message: str) -> None:
     target = tmp_path / "x.pdf"
     result = runner.invoke(app, ["print", str(BASE), "--out", str(target), *args])

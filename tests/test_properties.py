@@ -12,11 +12,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
+import strategies
 import yaml
-from hypothesis import event, given, settings, strategies as st
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
-import strategies
 from workbench.errors import VariantError
 from workbench.games import load_variant, replay_scenario
 from workbench.games.chance_it.bots import BUILTIN, make_bot
@@ -142,7 +143,9 @@ def test_a_broken_variant_is_rejected_with_the_violated_key_located(broken: tupl
         assert problem.file == path, str(problem)
         assert problem.line is not None and 1 <= problem.line <= len(lines), str(problem)
     matching = [p for p in problems if expected.matches(p)]
-    assert matching, f"{expected.rule}: expected a problem at {'.'.join(expected.path)} saying {expected.fragment!r}, got {[str(p) for p in problems]}"
+    assert matching, (
+        f"{expected.rule}: expected a problem at {'.'.join(expected.path)} saying {expected.fragment!r}, got {[str(p) for p in problems]}"
+    )
     last = expected.path[-1] if expected.path else ""
     if last and not last.lstrip("-").isdigit():  # the reported line is the one that names the key
         assert any(last in lines[p.line - 1] for p in matching), [f"{p.line}: {lines[p.line - 1]}" for p in matching]
@@ -156,9 +159,17 @@ def test_every_validation_rule_has_a_breaker() -> None:
 
 #: The smallest valid variant: two players, one two-sided die, nothing on the board, no cards.
 MINIMAL = {
-    "name": "minimal", "game": "chance-it", "players": {"min": 2, "max": 2}, "start": {"hearts": 3},
-    "dice": {"count": 1, "sides": 2}, "stakes": {2: {"out": [0, "all_out"], "in": [0, 0]}},
-    "all_out": [], "chance_it": [], "board": {1: [], 2: []}, "end": {"max_rounds": 5}, "cards": [],
+    "name": "minimal",
+    "game": "chance-it",
+    "players": {"min": 2, "max": 2},
+    "start": {"hearts": 3},
+    "dice": {"count": 1, "sides": 2},
+    "stakes": {2: {"out": [0, "all_out"], "in": [0, 0]}},
+    "all_out": [],
+    "chance_it": [],
+    "board": {1: [], 2: []},
+    "end": {"max_rounds": 5},
+    "cards": [],
 }
 
 
@@ -233,7 +244,6 @@ def test_to_yaml_keeps_a_next_line_character() -> None:
 def test_a_misspelt_game_key_is_named() -> None:
     raw = {("gamee" if key == "game" else key): value for key, value in MINIMAL.items()}
     text = yaml.safe_dump(raw, sort_keys=False)
-    with tempfile.TemporaryDirectory() as folder:
-        with pytest.raises(VariantError) as caught:
-            load_variant(write_yaml(folder, text))
+    with tempfile.TemporaryDirectory() as folder, pytest.raises(VariantError) as caught:
+        load_variant(write_yaml(folder, text))
     assert any(p.path == "gamee" or "'gamee'" in p.message for p in caught.value.problems), caught.value.problems

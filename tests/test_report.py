@@ -98,8 +98,13 @@ def test_text_from_the_summary_is_escaped() -> None:
 
 def test_a_run_interrupted_before_any_game_still_renders() -> None:
     tally = Tally(3, ("random", "heuristic", "random"), ("purse", "dagger"))
-    empty = {**{k: ONE[k] for k in ("generator", "game", "variant", "variant_file", "seed", "timing")},
-             "players": 3, "bots": list(tally.bots), **tally.summary(), "interrupted": True}
+    empty = {
+        **{k: ONE[k] for k in ("generator", "game", "variant", "variant_file", "seed", "timing")},
+        "players": 3,
+        "bots": list(tally.bots),
+        **tally.summary(),
+        "interrupted": True,
+    }
     html = render_report([empty])
     assert_self_contained(html, charts=False)
     assert "stopped early" in html and "<td>purse</td>" in html and "seat 1: heuristic" in html
@@ -111,8 +116,20 @@ def test_template_ships_with_the_package() -> None:
 
 
 def test_simulate_writes_the_report_and_may_overwrite_it(tmp_path: Path) -> None:
-    args = ["simulate", str(ROOT / "variants" / "chance-it.yaml"), "--games", "12", "--players", "3,4",
-            "--workers", "1", "--bots", "random", "--out", str(tmp_path)]
+    args = [
+        "simulate",
+        str(ROOT / "variants" / "chance-it.yaml"),
+        "--games",
+        "12",
+        "--players",
+        "3,4",
+        "--workers",
+        "1",
+        "--bots",
+        "random",
+        "--out",
+        str(tmp_path),
+    ]
     runner = CliRunner()
     first = runner.invoke(app, args)
     assert first.exit_code == 0, first.output
@@ -129,8 +146,14 @@ def test_simulate_writes_the_report_and_may_overwrite_it(tmp_path: Path) -> None
 @pytest.mark.parametrize("n", [1, 3, 6])
 def test_bar_chart_draws_a_bar_and_a_whisker_per_value(n: int) -> None:
     values = [0.1 * (i + 1) for i in range(n)]
-    svg = bar_chart([f"seat {i}" for i in range(n)], values, low=[v - 0.05 for v in values],
-                    high=[v + 0.05 for v in values], reference=1 / n, percent=True)
+    svg = bar_chart(
+        [f"seat {i}" for i in range(n)],
+        values,
+        low=[v - 0.05 for v in values],
+        high=[v + 0.05 for v in values],
+        reference=1 / n,
+        percent=True,
+    )
     ET.fromstring(svg)
     assert svg.count('class="bar"') == n and svg.count('class="whisker"') == n
     assert svg.count('class="reference"') == 1
@@ -148,8 +171,13 @@ def test_histogram_draws_a_bar_per_value_that_occurred() -> None:
 def test_hbar_chart_draws_paired_bars_with_intervals_and_marks_missing_ones() -> None:
     owners = Series("owners", [0.3, None, 0.2], [0.25, None, 0.1], [0.35, None, 0.3])
     others = Series("others", [0.2, 0.21, 0.19], [0.18, 0.19, 0.17], [0.22, 0.23, 0.21])
-    svg = hbar_chart(["a", "b", "c"], [Panel([Series("bought", [1.0, 0.0, 0.5])]),
-                                       Panel([owners, others], percent=True, reference=0.2, missing="never bought")])
+    svg = hbar_chart(
+        ["a", "b", "c"],
+        [
+            Panel([Series("bought", [1.0, 0.0, 0.5])]),
+            Panel([owners, others], percent=True, reference=0.2, missing="never bought"),
+        ],
+    )
     ET.fromstring(svg)
     assert svg.count('class="bar"') == 3 + 2 + 3
     assert svg.count('class="whisker"') == 2 + 3
@@ -157,8 +185,9 @@ def test_hbar_chart_draws_paired_bars_with_intervals_and_marks_missing_ones() ->
 
 
 def test_line_chart_draws_a_point_per_value_and_a_line_per_series() -> None:
-    svg = line_chart([1, 2, 3, 4], [Series("coins", [4, 3, 2, 2]), Series("hearts", [8, None, 6, 5]),
-                                    Series("stars", [0, 1, 2, 3])])
+    svg = line_chart(
+        [1, 2, 3, 4], [Series("coins", [4, 3, 2, 2]), Series("hearts", [8, None, 6, 5]), Series("stars", [0, 1, 2, 3])]
+    )
     ET.fromstring(svg)
     assert svg.count('class="point"') == 11 and svg.count('class="line"') == 3
     assert "no data" in line_chart([], [])

@@ -56,8 +56,25 @@ end: {stars: 8, tiebreak: [stars], max_rounds: 10}
 
 #: Every event type the engine logs; an unknown one fails the replay (it might move tokens).
 EVENT_TYPES = {
-    "market", "roll", "guides", "all_out", "stakes", "die", "reroll", "gain", "lose", "use", "buy",
-    "discard", "chance", "chance_it", "eliminated", "reshuffle", "market_empty", "market_limit", "end",
+    "market",
+    "roll",
+    "guides",
+    "all_out",
+    "stakes",
+    "die",
+    "reroll",
+    "gain",
+    "lose",
+    "use",
+    "buy",
+    "discard",
+    "chance",
+    "chance_it",
+    "eliminated",
+    "reshuffle",
+    "market_empty",
+    "market_limit",
+    "end",
 }
 
 
@@ -600,15 +617,18 @@ def test_wilson_matches_scipy(k: int, n: int) -> None:
     assert low == pytest.approx(ci.low, abs=1e-9) and high == pytest.approx(ci.high, abs=1e-9)
 
 
-@pytest.mark.parametrize(("values", "q", "expected"), [
-    ([1, 2, 3, 4], 0.5, 2.5),
-    ([1, 2, 3, 4], 0.1, 1.3),
-    ([1, 2, 3, 4], 0.9, 3.7),
-    ([7], 0.1, 7.0),
-    ([1, 1, 2, 3, 5, 8, 13, 21, 34, 55], 0.1, 1.0),
-    ([1, 1, 2, 3, 5, 8, 13, 21, 34, 55], 0.9, 36.1),
-    ([1, 1, 2, 3, 5, 8, 13, 21, 34, 55], 0.5, 6.5),
-])
+@pytest.mark.parametrize(
+    ("values", "q", "expected"),
+    [
+        ([1, 2, 3, 4], 0.5, 2.5),
+        ([1, 2, 3, 4], 0.1, 1.3),
+        ([1, 2, 3, 4], 0.9, 3.7),
+        ([7], 0.1, 7.0),
+        ([1, 1, 2, 3, 5, 8, 13, 21, 34, 55], 0.1, 1.0),
+        ([1, 1, 2, 3, 5, 8, 13, 21, 34, 55], 0.9, 36.1),
+        ([1, 1, 2, 3, 5, 8, 13, 21, 34, 55], 0.5, 6.5),
+    ],
+)
 def test_quantile_examples_of_numpys_linear_method(values: list[int], q: float, expected: float) -> None:
     histogram = Histogram()
     for v in values:

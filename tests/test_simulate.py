@@ -30,8 +30,17 @@ def without_timing(path: Path) -> dict:
 def test_summary_and_records_are_identical_for_any_worker_count(tmp_path: Path) -> None:
     outputs = []
     for workers in ("1", "2", "3"):
-        result, out = simulate(tmp_path / workers, "--games", "120", "--seed", "9", "--workers", workers,
-                               "--records", str(tmp_path / f"{workers}.jsonl"))
+        result, out = simulate(
+            tmp_path / workers,
+            "--games",
+            "120",
+            "--seed",
+            "9",
+            "--workers",
+            workers,
+            "--records",
+            str(tmp_path / f"{workers}.jsonl"),
+        )
         assert result.exit_code == 0, result.output
         outputs.append((without_timing(out / "summary.json"), (tmp_path / f"{workers}.jsonl").read_text()))
     assert outputs[0] == outputs[1] == outputs[2]
@@ -52,8 +61,19 @@ def test_chunking_does_not_change_the_tally() -> None:
 
 def test_normative_summary_and_record_fields(tmp_path: Path) -> None:
     records = tmp_path / "games.jsonl"
-    result, out = simulate(tmp_path, "--games", "30", "--seed", "2", "--bots", "random,heuristic,random,heuristic",
-                           "--records", str(records), "--workers", "1")
+    result, out = simulate(
+        tmp_path,
+        "--games",
+        "30",
+        "--seed",
+        "2",
+        "--bots",
+        "random,heuristic,random,heuristic",
+        "--records",
+        str(records),
+        "--workers",
+        "1",
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads((out / "summary.json").read_text())
     assert (summary["games"], summary["players"], summary["seed"]) == (30, 4, 2)
@@ -81,8 +101,9 @@ def test_several_player_counts_side_by_side(tmp_path: Path) -> None:
 def test_personas_from_the_variant_and_from_a_file(tmp_path: Path) -> None:
     personas = tmp_path / "bots.yaml"
     personas.write_text("bots:\n  careful: {policy: heuristic, min_hearts: 5}\n  wild: {policy: random}\n")
-    result, out = simulate(tmp_path, "--games", "10", "--bots", "careful,wild,cautious,gambler", "--personas", str(personas),
-                           "--workers", "1")
+    result, out = simulate(
+        tmp_path, "--games", "10", "--bots", "careful,wild,cautious,gambler", "--personas", str(personas), "--workers", "1"
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads((out / "summary.json").read_text())
     assert set(summary["wins"]["by_bot"]) == {"careful", "wild", "cautious", "gambler"}
@@ -97,8 +118,9 @@ def test_personas_from_the_variant_and_from_a_file(tmp_path: Path) -> None:
         (["--players", "four"], "--players four: expected a number or a list"),
     ],
 )
-def test_bad_arguments_exit_1_with_a_clear_message(tmp_path: Path, args: list[str], message: str,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bad_arguments_exit_1_with_a_clear_message(
+    tmp_path: Path, args: list[str], message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(ROOT)
     result, _ = simulate(tmp_path, "--games", "5", *args)
     assert result.exit_code == 1
@@ -129,9 +151,23 @@ def test_recorded_games_replay_to_the_identical_final_state(tmp_path: Path) -> N
     from workbench.games import replay_scenario
 
     folder = tmp_path / "scripts"
-    result, out = simulate(tmp_path, "--games", "40", "--players", "3", "--seed", "4", "--workers", "2",
-                           "--bots", "random,heuristic,gambler", "--record-scenarios", str(folder),
-                           "--records", str(tmp_path / "games.jsonl"))
+    result, _ = simulate(
+        tmp_path,
+        "--games",
+        "40",
+        "--players",
+        "3",
+        "--seed",
+        "4",
+        "--workers",
+        "2",
+        "--bots",
+        "random,heuristic,gambler",
+        "--record-scenarios",
+        str(folder),
+        "--records",
+        str(tmp_path / "games.jsonl"),
+    )
     assert result.exit_code == 0, result.output
     scripts = sorted(folder.glob("*.yaml"))
     assert len(scripts) == 40
@@ -148,8 +184,9 @@ def test_recorded_games_replay_to_the_identical_final_state(tmp_path: Path) -> N
 def test_a_wrong_bot_count_stops_before_any_game_or_file(tmp_path: Path) -> None:
     records = tmp_path / "games.jsonl"
     records.write_text('{"game":0}\n')
-    result, out = simulate(tmp_path, "--games", "5", "--players", "3,4", "--bots", "random,random,random",
-                           "--records", str(records))
+    result, out = simulate(
+        tmp_path, "--games", "5", "--players", "3,4", "--bots", "random,random,random", "--records", str(records)
+    )
     assert result.exit_code == 1 and "a 4-player table has 4 seats" in result.output
     assert records.read_text() == '{"game":0}\n' and not out.exists()
 

@@ -14,10 +14,11 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import settings, strategies as st
+import strategies
+from hypothesis import settings
+from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-import strategies
 from workbench.games.chance_it.engine import Game, MarketMove, View, compile_variant
 from workbench.games.chance_it.invariants import Invariants
 from workbench.games.chance_it.rules import CardDef

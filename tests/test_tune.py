@@ -12,7 +12,7 @@ import math
 import os
 import re
 import shutil
-from itertools import product
+from itertools import pairwise, product
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +23,7 @@ from typer.testing import CliRunner
 from workbench.cli import app
 from workbench.errors import VariantError
 from workbench.games import load_variant
-from workbench.games.chance_it import FAMILY
-from workbench.games.chance_it import tune
+from workbench.games.chance_it import FAMILY, tune
 from workbench.games.chance_it.schema import TUNING_METRICS, Sheet
 from workbench.games.chance_it.tune import (
     Candidate,
@@ -61,8 +60,15 @@ PRINTED_5 = Sheet.model_validate(yaml.safe_load(PRINTED[5]))
 
 #: Targets for races that do not measure any: every metric, plausible values.
 TARGETS = {
-    "rounds_mean": 7.0, "rounds_sd": 2.0, "eliminations_per_player": 0.2, "out_share": 0.35, "in_share": 0.55,
-    "chance_it_share": 0.1, "no_winner": 0.1, "balance": 0.9, "in_out_gap": 3.0,
+    "rounds_mean": 7.0,
+    "rounds_sd": 2.0,
+    "eliminations_per_player": 0.2,
+    "out_share": 0.35,
+    "in_share": 0.55,
+    "chance_it_share": 0.1,
+    "no_winner": 0.1,
+    "balance": 0.9,
+    "in_out_gap": 3.0,
 }
 assert set(TARGETS) == set(TUNING_METRICS)
 
@@ -90,12 +96,7 @@ def stakes_lines(counts: list[int], indent: str = "  ") -> str:
 
 def variant(path: Path, parent: Path, counts: list[int], *, tuning: str = "{out_max: 0, in_max: 1}", extra: str = "") -> Path:
     """A variant extending ``parent`` with the sheets for ``counts`` (one line each) and tuner bounds."""
-    path.write_text(
-        f"extends: {parent}\n"
-        f"name: Test variant\n"
-        f"stakes:\n{stakes_lines(counts)}"
-        f"tuning: {tuning}\n{extra}"
-    )
+    path.write_text(f"extends: {parent}\nname: Test variant\nstakes:\n{stakes_lines(counts)}tuning: {tuning}\n{extra}")
     return path
 
 
@@ -114,8 +115,8 @@ def no_traceback(result: Any) -> None:
 
 def brute_force(n: int, out_max: int, in_max: int) -> set[Candidate]:
     """Every shaped sheet, from all tuples (independently of ``space``)."""
-    outs = [o for o in product(range(out_max + 1), repeat=n - 1) if all(a >= b for a, b in zip(o, o[1:]))]
-    ins = [i for i in product(range(in_max + 1), repeat=n) if all(a <= b for a, b in zip(i, i[1:]))]
+    outs = [o for o in product(range(out_max + 1), repeat=n - 1) if all(a >= b for a, b in pairwise(o))]
+    ins = [i for i in product(range(in_max + 1), repeat=n) if all(a <= b for a, b in pairwise(i))]
     return {Candidate(o, i) for o in outs for i in ins}
 
 
@@ -169,8 +170,7 @@ def test_neighbours_are_exactly_the_shaped_sheets_one_coin_away(n: int, out_max:
             diffs = [b - a for a, b in zip(candidate.out + candidate.in_, other.out + other.in_)]
             assert sorted(abs(d) for d in diffs if d) == [1], f"{other} is not one coin from {candidate}"
         expected = {
-            other for other in whole
-            if sum(abs(b - a) for a, b in zip(candidate.out + candidate.in_, other.out + other.in_)) == 1
+            other for other in whole if sum(abs(b - a) for a, b in zip(candidate.out + candidate.in_, other.out + other.in_)) == 1
         }
         assert set(found) == expected
 
@@ -590,7 +590,7 @@ def test_write_back_adds_a_stakes_key_to_a_file_without_one(tmp_path: Path) -> N
     write_back(path, fake_report({3: C3}), "tuning/page.html")
     after = path.read_text()
     assert after.startswith(text)
-    assert after[len(text):].startswith("stakes:\n  3: {out: [3, 1, all_out]")
+    assert after[len(text) :].startswith("stakes:\n  3: {out: [3, 1, all_out]")
     loaded = assert_holds(path, {3: C3})
     assert loaded.stakes[4].source == "printed"
 
@@ -677,8 +677,11 @@ def test_cli_proposes_a_sheet_and_checks_the_method_without_touching_the_variant
     out = result.stdout
     out_text, in_text = " ".join(map(str, candidate.out)), " ".join(map(str, candidate.in_))
     assert f"3 players: out [{out_text} all_out], in [{in_text}] (distance " in out
-    assert re.search(r"check: the printed 4-player sheet, hidden and tuned from the others, comes back as out .* "
-                     r"\(\d of 7 entries within one coin\)", out)
+    assert re.search(
+        r"check: the printed 4-player sheet, hidden and tuned from the others, comes back as out .* "
+        r"\(\d of 7 entries within one coin\)",
+        out,
+    )
     assert re.search(r"check: the printed 5-player sheet, .* \(\d of 9 entries within one coin\)", out)
     assert "proposal.yaml" in out and "proposal.html" in out
 

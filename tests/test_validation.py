@@ -165,9 +165,7 @@ def test_nested_unknown_key_suggests_a_key_of_that_mapping(tmp_path: Path) -> No
     ],
     ids=["key", "effect"],
 )
-def test_a_suggestion_is_never_the_rejected_word_itself(
-    tmp_path: Path, old: str, new: str, key_path: str, word: str
-) -> None:
+def test_a_suggestion_is_never_the_rejected_word_itself(tmp_path: Path, old: str, new: str, key_path: str, word: str) -> None:
     problem = only(reject(tmp_path, mutate(old, new)))
     assert problem.path == key_path
     assert f"'{word}'" in problem.message
@@ -182,9 +180,7 @@ def test_a_suggestion_is_never_the_rejected_word_itself(
     ],
     ids=["chance_it", "board"],
 )
-def test_misspelt_effect_name_suggests_the_effect(
-    tmp_path: Path, old: str, new: str, needle: str, key_path: str
-) -> None:
+def test_misspelt_effect_name_suggests_the_effect(tmp_path: Path, old: str, new: str, needle: str, key_path: str) -> None:
     text = mutate(old, new)
     problem = only(reject(tmp_path, text))
     check(problem, line_of(text, needle), key_path, "unknown effect 'gian'", "did you mean 'gain'")
@@ -262,9 +258,7 @@ def test_all_out_only_in_last_position(tmp_path: Path) -> None:
     ],
     ids=["gain", "lose", "others_lose", "start", "card-cost", "stakes-in"],
 )
-def test_negative_amounts_costs_and_stakes(
-    tmp_path: Path, old: str, new: str, needle: str, key_path: str, value: int
-) -> None:
+def test_negative_amounts_costs_and_stakes(tmp_path: Path, old: str, new: str, needle: str, key_path: str, value: int) -> None:
     text = mutate(old, new)
     problem = only(reject(tmp_path, text))
     check(problem, line_of(text, needle), key_path)
@@ -280,14 +274,17 @@ def test_negative_out_stake(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "needle", "key_path"),
     [
-        ("out: [4, 2, 1, all_out], in: [1, 2, 3, 3]", "out: [4, -2, 1, all_out], in: [1, 2, 3, 3]", "  4: {out", "stakes.4.out.1"),
+        (
+            "out: [4, 2, 1, all_out], in: [1, 2, 3, 3]",
+            "out: [4, -2, 1, all_out], in: [1, 2, 3, 3]",
+            "  4: {out",
+            "stakes.4.out.1",
+        ),
         ("coins:  {small: 25", "coins:  {small: -25", "coins:  {small", "supply.coins.small"),
     ],
     ids=["stakes-out", "supply"],
 )
-def test_negative_number_in_a_union_is_reported_once(
-    tmp_path: Path, old: str, new: str, needle: str, key_path: str
-) -> None:
+def test_negative_number_in_a_union_is_reported_once(tmp_path: Path, old: str, new: str, needle: str, key_path: str) -> None:
     text = mutate(old, new)
     problem = only(reject(tmp_path, text))
     check(problem, line_of(text, needle), key_path, "must be at least 0")
@@ -302,9 +299,7 @@ def test_negative_number_in_a_union_is_reported_once(
     ],
     ids=["misspelt-effect", "negative-amount", "chance-roll-0"],
 )
-def test_bad_effect_on_a_card_is_reported_once(
-    tmp_path: Path, old: str, new: str, key_path: str, words: list[str]
-) -> None:
+def test_bad_effect_on_a_card_is_reported_once(tmp_path: Path, old: str, new: str, key_path: str, words: list[str]) -> None:
     problem = only(reject(tmp_path, mutate(old, new)))
     assert problem.path == key_path
     for word in words:
@@ -365,14 +360,18 @@ def test_duplicate_card_ids(tmp_path: Path) -> None:
             "cards.1.effects.0.chance.else.0.chance.roll",
             ["must be 1..6", "got 8"],
         ),
-        ("  2: [{gain: {hearts: 1}}]", "  2: [{chance: {roll: 7}}]", "  2: [", "board.2.0.chance.roll", ["must be 1..6", "got 7"]),
+        (
+            "  2: [{gain: {hearts: 1}}]",
+            "  2: [{chance: {roll: 7}}]",
+            "  2: [",
+            "board.2.0.chance.roll",
+            ["must be 1..6", "got 7"],
+        ),
         ("  2: [{gain: {hearts: 1}}]", "  2: [{chance: {roll: 0}}]", "  2: [", "board.2.0.chance.roll", ["at least 1", "got 0"]),
     ],
     ids=["card", "nested-then", "nested-else", "board-7", "board-0"],
 )
-def test_chance_roll_outside_the_die(
-    tmp_path: Path, old: str, new: str, needle: str, key_path: str, words: list[str]
-) -> None:
+def test_chance_roll_outside_the_die(tmp_path: Path, old: str, new: str, needle: str, key_path: str, words: list[str]) -> None:
     text = mutate(old, new)
     problem = only(reject(tmp_path, text))
     check(problem, line_of(text, needle), key_path, *words)
@@ -388,9 +387,7 @@ def test_chance_roll_outside_the_die(
     ],
     ids=["card", "chance_it", "all_out", "board-chance"],
 )
-def test_reroll_ones_only_directly_on_the_board(
-    tmp_path: Path, old: str, new: str, needle: str, key_path: str
-) -> None:
+def test_reroll_ones_only_directly_on_the_board(tmp_path: Path, old: str, new: str, needle: str, key_path: str) -> None:
     text = mutate(old, new)
     problem = only(reject(tmp_path, text))
     check(problem, line_of(text, needle), key_path, "reroll_ones works only as a board effect")
@@ -436,13 +433,11 @@ def test_yaml_syntax_error_at_its_line(tmp_path: Path, old: str, new: str, needl
     ("old", "new", "opened"),
     [
         ("dice: {count: 5, sides: 6}", "dice: {count: 5, sides: 6", 9),
-        ('name: Test variant', 'name: "Test variant', 1),
+        ("name: Test variant", 'name: "Test variant', 1),
     ],
     ids=["flow-mapping", "quote"],
 )
-def test_yaml_unclosed_bracket_or_quote_names_the_line_it_opened(
-    tmp_path: Path, old: str, new: str, opened: int
-) -> None:
+def test_yaml_unclosed_bracket_or_quote_names_the_line_it_opened(tmp_path: Path, old: str, new: str, opened: int) -> None:
     problem = only(reject(tmp_path, mutate(old, new)))
     assert "YAML syntax error" in problem.message
     assert problem.line == opened or f"line {opened}" in problem.message, show([problem])
@@ -463,9 +458,7 @@ def test_yaml_unclosed_bracket_or_quote_names_the_line_it_opened(
     ],
     ids=["top-level", "nested", "flow"],
 )
-def test_duplicate_yaml_keys(
-    tmp_path: Path, old: str, new: str, key: str, first_needle: str, second_needle: str
-) -> None:
+def test_duplicate_yaml_keys(tmp_path: Path, old: str, new: str, key: str, first_needle: str, second_needle: str) -> None:
     text = mutate(old, new)
     problem = only(reject(tmp_path, text))
     first = line_of(text, first_needle)
@@ -491,14 +484,27 @@ def test_file_that_is_a_list(tmp_path: Path) -> None:
     [
         ("dice: {count: 5,", "dice: {count: five,", "dice:", "dice.count", ["expected a whole number", "'five'"]),
         ("dice: {count: 5,", "dice: {count: '5',", "dice:", "dice.count", ["expected a whole number", "'5'"]),
-        ("forced_in_after: 2", "forced_in_after: true", "forced_in_after:", "forced_in_after", ["expected a whole number, got true"]),
+        (
+            "forced_in_after: 2",
+            "forced_in_after: true",
+            "forced_in_after:",
+            "forced_in_after",
+            ["expected a whole number, got true"],
+        ),
         ("when: die-2, cost: 2", "when: die-2, cost: true", "{id: balm", "cards.0.cost", ["expected a whole number, got true"]),
         ("dice: {count: 5, sides: 6}", "dice: [5, 6]", "dice:", "dice", ["expected a mapping of keys, got a list"]),
         ("players: {min: 3, max: 5}", "players: [3, 5]", "players:", "players", ["expected a mapping of keys, got a list"]),
         ("all_out: [{lose: {hearts: 1}}]", "all_out: lose", "all_out:", "all_out", ["expected a list, got text"]),
     ],
-    ids=["string-for-number", "quoted-number", "true-for-number", "true-for-cost", "list-for-mapping",
-         "list-for-players", "text-for-list"],
+    ids=[
+        "string-for-number",
+        "quoted-number",
+        "true-for-number",
+        "true-for-cost",
+        "list-for-mapping",
+        "list-for-players",
+        "text-for-list",
+    ],
 )
 def test_wrong_types(tmp_path: Path, old: str, new: str, needle: str, key_path: str, words: list[str]) -> None:
     text = mutate(old, new)
@@ -637,8 +643,7 @@ def test_card_files_are_included_relative_to_the_file_that_names_them(tmp_path: 
     # a card file named by the extending file is found next to it, not next to the base
     write(tmp_path, "variants/local/cards.yaml", CARD_FILE)
     child.write_text(
-        "extends: ../lib/base.yaml\nname: Child\n"
-        "cards: [local/cards.yaml, {id: x, name: X, when: flash, effects: [market]}]\n"
+        "extends: ../lib/base.yaml\nname: Child\ncards: [local/cards.yaml, {id: x, name: X, when: flash, effects: [market]}]\n"
     )
     assert [card.id for card in load_variant(child).variant.cards] == ["tithe", "purse", "x"]
 
@@ -722,9 +727,7 @@ def _cli(*args: str):
         ),
         (
             {"variant.yaml": mutate("forced_in_after: 2\n", "forced_in_after: 2\nforced_in_after: 3\n")},
-            [
-                "variant.yaml:18: YAML error: duplicate key 'forced_in_after' (first on line 17)"
-            ],
+            ["variant.yaml:18: YAML error: duplicate key 'forced_in_after' (first on line 17)"],
         ),
         ({"variant.yaml": ""}, ["variant.yaml:1: the file is empty"]),
         (

@@ -7,10 +7,11 @@ import os
 import sys
 import time
 import traceback
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any, Callable, Iterator, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -176,14 +177,23 @@ def simulate(
     games: Annotated[int, typer.Option("--games", "-g", help="Games per player count.", min=1)] = 1000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run: game i depends only on (seed, i).")] = 1,
     bots: Annotated[
-        str, typer.Option("--bots", "-b", help="One bot per seat (random, heuristic, search or a persona); one name fills every seat.")
+        str,
+        typer.Option(
+            "--bots", "-b", help="One bot per seat (random, heuristic, search or a persona); one name fills every seat."
+        ),
     ] = "heuristic",
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)] = os.cpu_count() or 1,
-    out_dir: Annotated[Optional[Path], typer.Option("--out", "-o", help="Folder for summary.json and report.html [default: reports/<variant>].")] = None,
-    records: Annotated[Optional[Path], typer.Option("--records", help="Also write one JSON line per game to this file.")] = None,
-    personas: Annotated[Optional[Path], typer.Option("--personas", help="A YAML file of bot personas (bots: {name: {policy: ...}}).")] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)
+    ] = os.cpu_count() or 1,
+    out_dir: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Folder for summary.json and report.html [default: reports/<variant>].")
+    ] = None,
+    records: Annotated[Path | None, typer.Option("--records", help="Also write one JSON line per game to this file.")] = None,
+    personas: Annotated[
+        Path | None, typer.Option("--personas", help="A YAML file of bot personas (bots: {name: {policy: ...}}).")
+    ] = None,
     record_scenarios: Annotated[
-        Optional[Path], typer.Option("--record-scenarios", help="Write every game as a scenario script into this folder.")
+        Path | None, typer.Option("--record-scenarios", help="Write every game as a scenario script into this folder.")
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite output files the workbench did not write.")] = False,
 ) -> None:
@@ -225,11 +235,12 @@ def simulate(
     written = ", ".join(display_path(t) for t in targets if t.suffix != ".yaml")
     out.print(f"wrote {written}", markup=False)
     if record_scenarios is not None:
-        out.print(f"wrote {sum(s['games'] for s in summaries):,} scenario scripts into {display_path(record_scenarios)}", markup=False)
+        out.print(
+            f"wrote {sum(s['games'] for s in summaries):,} scenario scripts into {display_path(record_scenarios)}", markup=False
+        )
     if any(s["interrupted"] for s in summaries):
         err.print(f"interrupted: the outputs hold the {summaries[-1]['games']:,} games that finished", markup=False)
         raise typer.Exit(130)
-
 
 
 def _player_counts(text: str, low: int, high: int, variant: Path) -> list[int]:
@@ -322,13 +333,28 @@ def _summary(loaded: Any, path: Path, players: int, bots: tuple[str, ...], seed:
 @app.command("tune-stakes")
 def tune_stakes(
     variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
-    players: Annotated[list[int], typer.Option("--players", "-p", help="A player count to tune; repeat for more.", show_default=False)],
-    bots: Annotated[str, typer.Option("--bots", "-b", help="The bot at every seat (random, heuristic, search or a persona).")] = "heuristic",
+    players: Annotated[
+        list[int], typer.Option("--players", "-p", help="A player count to tune; repeat for more.", show_default=False)
+    ],
+    bots: Annotated[
+        str, typer.Option("--bots", "-b", help="The bot at every seat (random, heuristic, search or a persona).")
+    ] = "heuristic",
     budget: Annotated[int, typer.Option("--budget", help="Games per tuned player count.", min=100)] = 30_000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: the same seed gives the same proposal.")] = 1,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)] = os.cpu_count() or 1,
-    out_file: Annotated[Optional[Path], typer.Option("--out", "-o", help="Proposal file [default: reports/tuning/<variant>-stakes.yaml]; the comparison page goes beside it as .html.")] = None,
-    write: Annotated[bool, typer.Option("--write", help="Also put the proposed sheets into the variant file (only their lines change).")] = False,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)
+    ] = os.cpu_count() or 1,
+    out_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Proposal file [default: reports/tuning/<variant>-stakes.yaml]; the comparison page goes beside it as .html.",
+        ),
+    ] = None,
+    write: Annotated[
+        bool, typer.Option("--write", help="Also put the proposed sheets into the variant file (only their lines change).")
+    ] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite output files the workbench did not write.")] = False,
 ) -> None:
     """Propose the stakes sheets the box never printed: race candidate sheets until the game plays like the printed ones."""
@@ -343,8 +369,15 @@ def tune_stakes(
         for target in (out_file, page):
             _check_overwrite(target, force)
         with Progress(*_progress_columns(), console=err, transient=False) as progress:
-            report = family.tune_stakes(variant, sorted(set(players)), bots=bots, seed=seed, budget=budget,
-                                        workers=workers, progress=partial(_games_task, progress))
+            report = family.tune_stakes(
+                variant,
+                sorted(set(players)),
+                bots=bots,
+                seed=seed,
+                budget=budget,
+                workers=workers,
+                progress=partial(_games_task, progress),
+            )
         out_file.parent.mkdir(parents=True, exist_ok=True)
         out_file.write_text(family.tuning_yaml(report, page.name))
         page.write_text(family.tuning_page(report))
@@ -353,13 +386,19 @@ def tune_stakes(
     for tuned in report.tuned:
         out_text = " ".join(map(str, tuned.best.candidate.out))
         in_text = " ".join(map(str, tuned.best.candidate.in_))
-        out.print(f"{tuned.players} players: out [{out_text} all_out], in [{in_text}] "
-                  f"(distance {tuned.best.distance:.2f}, {tuned.best.games:,} games)", markup=False)
+        out.print(
+            f"{tuned.players} players: out [{out_text} all_out], in [{in_text}] "
+            f"(distance {tuned.best.distance:.2f}, {tuned.best.games:,} games)",
+            markup=False,
+        )
     for printed, tuned in report.left_out:
         diffs = [b - a for a, b in zip(printed.out + printed.in_, tuned.best.candidate.out + tuned.best.candidate.in_)]
         close = sum(abs(d) <= 1 for d in diffs)
-        out.print(f"check: the printed {tuned.players}-player sheet, hidden and tuned from the others, comes back as "
-                  f"{tuned.best.candidate.label()} ({close} of {len(diffs)} entries within one coin)", markup=False)
+        out.print(
+            f"check: the printed {tuned.players}-player sheet, hidden and tuned from the others, comes back as "
+            f"{tuned.best.candidate.label()} ({close} of {len(diffs)} entries within one coin)",
+            markup=False,
+        )
     written = [out_file, page, *([variant] if write else [])]
     out.print(f"wrote {', '.join(display_path(p) for p in written)}", markup=False)
 
@@ -367,14 +406,38 @@ def tune_stakes(
 @app.command("print")
 def print_set(
     variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
-    out_file: Annotated[Optional[Path], typer.Option("--out", "-o", help="PDF to write [default: reports/<variant>.pdf]; a name ending in .html writes only the HTML.")] = None,
-    html: Annotated[bool, typer.Option("--html", help="Also write the HTML beside the PDF (a browser shows it as the PDF looks).")] = False,
+    out_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", "-o", help="PDF to write [default: reports/<variant>.pdf]; a name ending in .html writes only the HTML."
+        ),
+    ] = None,
+    html: Annotated[
+        bool, typer.Option("--html", help="Also write the HTML beside the PDF (a browser shows it as the PDF looks).")
+    ] = False,
     paper: Annotated[str, typer.Option("--paper", help="a4 or letter.")] = "a4",
-    players: Annotated[Optional[int], typer.Option("--players", "-p", help="Guide cards for N players, stakes sheets for 2..N [default: the variant's most].", show_default=False)] = None,
-    bleed: Annotated[float, typer.Option("--bleed", help="Card background drawn this many mm beyond the cut on every side.")] = 0.0,
-    backs: Annotated[bool, typer.Option("--backs/--no-backs", help="A page of card backs after each page of fronts, mirrored for long-edge duplex.")] = True,
-    backs_offset: Annotated[str, typer.Option("--backs-offset", help="Shift the backs by DX,DY mm (right, down) for a duplex printer that misaligns.")] = "0,0",
-    only: Annotated[Optional[str], typer.Option("--only", help="Print only these parts: cards,guides,stakes,board,rules.", show_default=False)] = None,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players",
+            "-p",
+            help="Guide cards for N players, stakes sheets for 2..N [default: the variant's most].",
+            show_default=False,
+        ),
+    ] = None,
+    bleed: Annotated[
+        float, typer.Option("--bleed", help="Card background drawn this many mm beyond the cut on every side.")
+    ] = 0.0,
+    backs: Annotated[
+        bool,
+        typer.Option("--backs/--no-backs", help="A page of card backs after each page of fronts, mirrored for long-edge duplex."),
+    ] = True,
+    backs_offset: Annotated[
+        str, typer.Option("--backs-offset", help="Shift the backs by DX,DY mm (right, down) for a duplex printer that misaligns.")
+    ] = "0,0",
+    only: Annotated[
+        str | None, typer.Option("--only", help="Print only these parts: cards,guides,stakes,board,rules.", show_default=False)
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite output files the workbench did not write.")] = False,
 ) -> None:
     """Print a playtest set as PDF: market cards, guide cards, stakes sheets, action board and rule summary."""
@@ -402,11 +465,9 @@ def print_set(
 
 @app.command()
 def schema(
-    kind: Annotated[Optional[str], typer.Argument(help="variant, scenario or cards; all when left out.")] = None,
+    kind: Annotated[str | None, typer.Argument(help="variant, scenario or cards; all when left out.")] = None,
     game: Annotated[str, typer.Option("--game", help="The game family.")] = "chance-it",
-    out_dir: Annotated[
-        Optional[Path], typer.Option("--out", help="Write <game>.<kind>.schema.json files into this folder.")
-    ] = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Write <game>.<kind>.schema.json files into this folder.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite schema files that differ.")] = False,
 ) -> None:
     """Print (or write) the JSON Schema of the variant, scenario and card-file formats."""

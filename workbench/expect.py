@@ -9,12 +9,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 Key = tuple[Any, ...]
 
 
-def mismatches(expected: Any, actual: Any, key: Key = (), *, subsequence: frozenset[str] = frozenset()) -> Iterator[tuple[Key, str]]:
+def mismatches(
+    expected: Any, actual: Any, key: Key = (), *, subsequence: frozenset[str] = frozenset()
+) -> Iterator[tuple[Key, str]]:
     """Every place where ``actual`` differs from ``expected``, as (key path, message).
 
     >>> list(mismatches({"a": 1, "b": [1, 2]}, {"a": 1, "b": [1, 3], "c": 0}))

@@ -12,9 +12,10 @@ import difflib
 import stat
 import types
 import typing
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, TypeVar
+from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -136,8 +137,10 @@ def _check_size(node: yaml.Node) -> None:
         if key in in_progress:
             raise yaml.constructor.ConstructorError(None, None, "an alias refers to the value that contains it", item.start_mark)
         in_progress.add(key)
-        children = item.value if isinstance(item, yaml.SequenceNode) else (
-            [part for pair in item.value for part in pair] if isinstance(item, yaml.MappingNode) else []
+        children = (
+            item.value
+            if isinstance(item, yaml.SequenceNode)
+            else ([part for pair in item.value for part in pair] if isinstance(item, yaml.MappingNode) else [])
         )
         total = 1 + sum(size(child) for child in children)
         in_progress.discard(key)
@@ -157,7 +160,7 @@ class _MarkedLoader(yaml.SafeLoader):
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         if not isinstance(node, yaml.MappingNode):  # a mapping tag on something else: PyYAML says so, located
             return super().construct_mapping(node, deep=deep)
-        seen: dict[tuple[type, Any], int] = {}
+        seen: dict[Any, int] = {}  # keys equal in Python (1 and true, 1 and 1.0) are one key of the dict
         for key_node, _ in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 continue  # `<<: *base` keys may be overridden by explicit ones
@@ -168,11 +171,11 @@ class _MarkedLoader(yaml.SafeLoader):
                 raise yaml.constructor.ConstructorError(
                     None, None, "a mapping key must be a plain value", key_node.start_mark
                 ) from None
-            if (type(key), key) in seen:
+            if key in seen:
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r} (first on line {seen[(type(key), key)] + 1})", key_node.start_mark
+                    None, None, f"duplicate key {key!r} (first on line {seen[key] + 1})", key_node.start_mark
                 )
-            seen[(type(key), key)] = key_node.start_mark.line
+            seen[key] = key_node.start_mark.line
         return super().construct_mapping(node, deep=deep)
 
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:

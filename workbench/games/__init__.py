@@ -46,7 +46,12 @@ class Family(Protocol):
         """Bots by name: built-in policies, the variant's personas and those of an extra file."""
 
     def simulator(
-        self, variant: Any, players: int, bots: tuple[str, ...], personas: dict[str, Any], seed: int,
+        self,
+        variant: Any,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Any],
+        seed: int,
         record: tuple[Path, Path] | None = None,
     ) -> Any:
         """A picklable factory of the run's simulator (``play(index)``, ``new_tally()``); ``record`` = (folder, variant file)."""

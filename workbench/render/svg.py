@@ -10,9 +10,9 @@ Intervals are drawn as whiskers with caps; dashed lines are references, not data
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Mapping, Sequence
 
 #: Okabe-Ito: blue, orange, bluish green, reddish purple, sky blue, vermillion, yellow, black.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
@@ -126,10 +126,13 @@ def bar_chart(
     body.append(_line(left, y(0), width - right, y(0), INK))
     if reference is not None:
         ry = y(reference)
-        body.append(f'<line class="reference" x1="{left}" y1="{ry:.1f}" x2="{width - right}" y2="{ry:.1f}" '
-                    f'stroke="{INK}" stroke-width="1.5" stroke-dasharray="6 4"/>')
-        body.append(f'<line x1="{left}" y1="12" x2="{left + 26}" y2="12" stroke="{INK}" stroke-width="1.5" '
-                    f'stroke-dasharray="6 4"/>')
+        body.append(
+            f'<line class="reference" x1="{left}" y1="{ry:.1f}" x2="{width - right}" y2="{ry:.1f}" '
+            f'stroke="{INK}" stroke-width="1.5" stroke-dasharray="6 4"/>'
+        )
+        body.append(
+            f'<line x1="{left}" y1="12" x2="{left + 26}" y2="12" stroke="{INK}" stroke-width="1.5" stroke-dasharray="6 4"/>'
+        )
         body.append(_text(left + 32, 16, reference_label or _value(reference, percent), anchor="start", size=SMALL))
     return _svg(width, height, title or y_label, body)
 
@@ -186,10 +189,11 @@ def histogram(
         body.append(_text(at + 19, 16, band[2], anchor="start", size=SMALL))
         at += 26 + _text_width(band[2], SMALL)
     for label, value in markers:
-        body.append(f'<line class="marker" x1="{x(value):.1f}" y1="{top}" x2="{x(value):.1f}" y2="{y(0):.1f}" '
-                    f'stroke="{INK}" stroke-width="1.5" stroke-dasharray="6 4"/>')
-        body.append(f'<line x1="{at}" y1="12" x2="{at + 22}" y2="12" stroke="{INK}" stroke-width="1.5" '
-                    f'stroke-dasharray="6 4"/>')
+        body.append(
+            f'<line class="marker" x1="{x(value):.1f}" y1="{top}" x2="{x(value):.1f}" y2="{y(0):.1f}" '
+            f'stroke="{INK}" stroke-width="1.5" stroke-dasharray="6 4"/>'
+        )
+        body.append(f'<line x1="{at}" y1="12" x2="{at + 22}" y2="12" stroke="{INK}" stroke-width="1.5" stroke-dasharray="6 4"/>')
         body.append(_text(at + 27, 16, label, anchor="start", size=SMALL))
         at += 40 + _text_width(label, SMALL)
     return _svg(width, height, title or x_label, body)
@@ -265,8 +269,7 @@ def _hpanel(panel: Panel, labels: Sequence[str], x0: float, top: float, row: flo
             value = s.values[i]
             y0 = top + row * i + 4 + thickness * j
             if value is None:
-                body.append(_text(x(0) + 6, y0 + thickness / 2 + 4, panel.missing, anchor="start", size=SMALL,
-                                  fill=MUTED))
+                body.append(_text(x(0) + 6, y0 + thickness / 2 + 4, panel.missing, anchor="start", size=SMALL, fill=MUTED))
                 continue
             body.append(_rect(x(0), y0 + 0.5, x(value) - x(0), thickness - 1, color, "bar"))
             end = x(value)
@@ -274,12 +277,15 @@ def _hpanel(panel: Panel, labels: Sequence[str], x0: float, top: float, row: flo
                 body.append(_whisker_h(y0 + thickness / 2, x(s.low[i]), x(s.high[i]), min(thickness * 0.8, 10)))
                 end = max(end, x(s.high[i]))
             if panel.value_labels:
-                body.append(_text(end + 4, y0 + thickness / 2 + 4, _value(value, panel.percent), anchor="start",
-                                  size=SMALL, fill=MUTED))
+                body.append(
+                    _text(end + 4, y0 + thickness / 2 + 4, _value(value, panel.percent), anchor="start", size=SMALL, fill=MUTED)
+                )
     if panel.reference is not None:
         rx = x(panel.reference)
-        body.append(f'<line class="reference" x1="{rx:.1f}" y1="{top}" x2="{rx:.1f}" y2="{bottom_y}" '
-                    f'stroke="{INK}" stroke-width="1.5" stroke-dasharray="5 3"/>')
+        body.append(
+            f'<line class="reference" x1="{rx:.1f}" y1="{top}" x2="{rx:.1f}" y2="{bottom_y}" '
+            f'stroke="{INK}" stroke-width="1.5" stroke-dasharray="5 3"/>'
+        )
     return body
 
 
@@ -360,13 +366,23 @@ def _svg(width: float, height: float, title: str, body: list[str]) -> str:
     )
 
 
-def _text(x: float, y: float, text: str, *, anchor: str = "middle", size: int = FONT, fill: str = INK,
-          weight: str | None = None, rotate: bool = False) -> str:
+def _text(
+    x: float,
+    y: float,
+    text: str,
+    *,
+    anchor: str = "middle",
+    size: int = FONT,
+    fill: str = INK,
+    weight: str | None = None,
+    rotate: bool = False,
+) -> str:
     extra = f' font-weight="{weight}"' if weight else ""
     if rotate:
         extra += f' transform="rotate(-90 {x:.1f} {y:.1f})"'
-    return (f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="{size}" fill="{fill}"{extra}>'
-            f"{escape(str(text))}</text>")
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="{size}" fill="{fill}"{extra}>{escape(str(text))}</text>'
+    )
 
 
 def _rect(x: float, y: float, w: float, h: float, fill: str, cls: str) -> str:
@@ -389,8 +405,9 @@ def _whisker_h(y: float, x_low: float, x_high: float, cap: float) -> str:
     return f'<path class="whisker" d="{d}" stroke="{INK}" stroke-width="1.2" fill="none"/>'
 
 
-def _y_axis(y: _Scale, ticks: list[float], x0: float, x1: float, percent: bool, label: str, top: float,
-            plot_h: float) -> list[str]:
+def _y_axis(
+    y: _Scale, ticks: list[float], x0: float, x1: float, percent: bool, label: str, top: float, plot_h: float
+) -> list[str]:
     body = []
     for tick in ticks:
         body.append(_line(x0, y(tick), x1, y(tick), GRID))

@@ -13,8 +13,9 @@ import json
 import multiprocessing
 import signal
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import IO, Any, Callable, Iterator
+from typing import IO, Any
 
 #: Builds the family's simulator inside each worker (a picklable callable with no arguments).
 Factory = Callable[[], Any]

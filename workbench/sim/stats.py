@@ -119,7 +119,7 @@ class Histogram:
         if not n:
             return 0.0
         position = q * (n - 1)
-        below, fraction = int(math.floor(position)), position - math.floor(position)
+        below, fraction = math.floor(position), position - math.floor(position)
         lower = self._value_at(below)
         upper = self._value_at(min(below + 1, n - 1))
         return lower + (upper - lower) * fraction

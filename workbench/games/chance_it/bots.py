@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.engine import BUY, CHANCE_IT, HANDLERS, IN, OUT, Game, MarketMove, View
-from workbench.games.chance_it.rules import ALL_OUT, COINS, HEARTS, STARS, CardDef, Effects, Rules
+from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules
 from workbench.games.chance_it.schema import POLICIES, Persona
 from workbench.sim.stats import Moments
 
@@ -170,8 +171,12 @@ class _Model:
                     w, h, k = w + cw, h + ch, k + ck
                     break
         value_chance = (
-            worth + w + knife * (knives + k) + self.over_rerolls(hearts + change + h, rerolls, holding)
-            + p.chance_it - (1 - 0.8 ** (alive - 1)) * self.forced_cost  # another CHANCE IT forces both IN
+            worth
+            + w
+            + knife * (knives + k)
+            + self.over_rerolls(hearts + change + h, rerolls, holding)
+            + p.chance_it
+            - (1 - 0.8 ** (alive - 1)) * self.forced_cost  # another CHANCE IT forces both IN
         )
         return {IN: value_in, OUT: value_out, CHANCE_IT: value_chance}
 
@@ -211,7 +216,7 @@ class _Model:
 class HeuristicBot:
     """Chooses by the persona's value model (see the module docstring)."""
 
-    __slots__ = ("persona", "rng", "_model", "gaps")
+    __slots__ = ("_model", "gaps", "persona", "rng")
 
     def __init__(self, persona: Persona, rng: random.Random):
         self.persona = persona
@@ -321,7 +326,7 @@ class _First:
 class SearchBot:
     """Monte Carlo lookahead over guides and the best few market moves (see the module docstring)."""
 
-    __slots__ = ("persona", "rng", "rollout", "candidates")
+    __slots__ = ("candidates", "persona", "rng", "rollout")
 
     def __init__(self, persona: Persona, rng: random.Random, *, candidates: int = 3):
         self.persona = persona
@@ -391,9 +396,7 @@ def score(game: Game, seat: int) -> float:
     if game.players[seat].eliminated:
         return 0.0
     leads = {
-        p.seat: 0.5 * (p.res[STARS] + 0.3 * min(p.res[HEARTS], 6) + 0.05 * p.res[COINS])
-        for p in game.players
-        if not p.eliminated
+        p.seat: 0.5 * (p.res[STARS] + 0.3 * min(p.res[HEARTS], 6) + 0.05 * p.res[COINS]) for p in game.players if not p.eliminated
     }
     top = max(leads.values())  # a softmax, shifted so that huge holdings cannot overflow
     strengths = {s: math.exp(lead - top) for s, lead in leads.items()}

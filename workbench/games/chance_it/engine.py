@@ -12,7 +12,8 @@ The normative reading of the rulebook this follows is written out in the README
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from workbench.errors import IllegalDecision
 from workbench.games.chance_it.chance import ChanceSource
@@ -47,9 +48,20 @@ class Player:
     """One seat's state, and what it did this game (for the statistics)."""
 
     __slots__ = (
-        "seat", "res", "tableau", "eliminated", "forced_in", "guide",
-        "picks", "forced_rounds", "stakes_paid", "stakes_hearts", "stakes_received", "bought", "discarded",
+        "bought",
+        "discarded",
+        "eliminated",
         "eliminated_round",
+        "forced_in",
+        "forced_rounds",
+        "guide",
+        "picks",
+        "res",
+        "seat",
+        "stakes_hearts",
+        "stakes_paid",
+        "stakes_received",
+        "tableau",
     )
 
     def __init__(self, seat: int, start: tuple[int, ...]):
@@ -114,7 +126,7 @@ class View:
     face-down pile is not shown (:meth:`sample` reshuffles it).
     """
 
-    __slots__ = ("_game", "seat", "players")
+    __slots__ = ("_game", "players", "seat")
 
     def __init__(self, game: Game, seat: int, players: tuple[PlayerView, ...]):
         self._game = game
@@ -398,7 +410,7 @@ class Game:
 class _Round:
     """One round in progress: the game plus this round's chance source, deciders and bookkeeping."""
 
-    __slots__ = ("game", "rules", "chance", "deciders", "participants", "used", "owned_before", "depth", "chained")
+    __slots__ = ("chained", "chance", "deciders", "depth", "game", "owned_before", "participants", "rules", "used")
 
     def __init__(self, game: Game, chance: ChanceSource, deciders: Sequence[Decider]):
         self.game = game
@@ -422,9 +434,7 @@ class _Round:
         if self.stakes(alive) and self.action_round(dice):
             self.chance_it_action()
         living = game.alive()
-        game.trajectory.append(
-            (*(sum(p.res[r] for p in living) for r in range(len(RESOURCES))), len(living))
-        )
+        game.trajectory.append((*(sum(p.res[r] for p in living) for r in range(len(RESOURCES))), len(living)))
         if not game.is_over:
             if game.round >= rules.max_rounds:
                 game.finish("max_rounds", living)
@@ -703,4 +713,4 @@ def compile_variant(variant: Variant) -> Rules:
     return compile_rules(variant, HANDLERS)
 
 
-__all__ = ["BUY", "CHANCE_IT", "DISCARD", "Decider", "Game", "IN", "OUT", "Player", "compile_variant"]
+__all__ = ["BUY", "CHANCE_IT", "DISCARD", "IN", "OUT", "Decider", "Game", "Player", "compile_variant"]

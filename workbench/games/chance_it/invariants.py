@@ -13,7 +13,6 @@ from workbench.games.chance_it.engine import CHANCE_IT, IN, OUT, Game
 from workbench.games.chance_it.rules import ALL_OUT, COINS, HEARTS, STARS
 from workbench.games.chance_it.schema import RESOURCES
 
-
 #: Events of a player taking part in the action round (an OUT player has none, outside an all-OUT round).
 ACTIONS = frozenset({"gain", "lose", "use", "buy", "discard", "market_empty", "market_limit", "chance_it", "chance"})
 
@@ -166,7 +165,9 @@ class Invariants:
                 if (self.starting + step) % count not in self.out_since
             )
             if seat != expected:
-                self.fail("turn order", f"seat {seat} starts, but the next player in the game after {self.starting} is {expected}")
+                self.fail(
+                    "turn order", f"seat {seat} starts, but the next player in the game after {self.starting} is {expected}"
+                )
         self.starting = seat
 
     def _guides(self, event: dict[str, Any]) -> None:
@@ -174,7 +175,10 @@ class Invariants:
         guides = event["guides"]
         for seat, guide in enumerate(guides):
             if (guide is None) != (seat in self.out_since):
-                self.fail("guides", f"seat {seat} {'picks' if guide else 'has no guide'} but is {'out' if seat in self.out_since else 'in the game'}")
+                self.fail(
+                    "guides",
+                    f"seat {seat} {'picks' if guide else 'has no guide'} but is {'out' if seat in self.out_since else 'in the game'}",
+                )
             if seat in self.forced and guide is not None and guide != IN:
                 self.fail("forced in", f"seat {seat} was forced to play IN but played {guide}")
         self.forced = set(event["forced_in"])
@@ -198,7 +202,10 @@ class Invariants:
         if guides[seat] == OUT:
             take = out_sheet[len(outs) - 1]
             if take is ALL_OUT or not 0 <= event["coins"] <= take or event["hearts"]:
-                self.fail("stakes", f"OUT seat {seat} took {event['coins']} coins and {event['hearts']} hearts, the sheet says {take} coins")
+                self.fail(
+                    "stakes",
+                    f"OUT seat {seat} took {event['coins']} coins and {event['hearts']} hearts, the sheet says {take} coins",
+                )
             self.out_takes.append(event["coins"])
             if event["coins"] < take:
                 self.short_out = -1  # checked once the step is over: only an empty supply gives less
@@ -227,10 +234,12 @@ class Invariants:
         ins = [seat for seat in self.order if self.guides[seat] != OUT]
         turn = sorted(self.order, key=lambda seat: (seat - self.starting) % len(game.players))
         if self.order != outs + ins or outs + ins != [s for s in turn if s in outs] + [s for s in turn if s in ins]:
-            self.fail("turn order", f"stakes settled in the order {self.order}; OUT then IN players, each clockwise from {self.starting}")
-        if self.short_out and self.supply_before[COINS] is not None:
-            if sum(self.out_takes) != self.supply_before[COINS]:
-                self.fail("stakes", f"an OUT player took less than the sheet though the supply held {self.supply_before[COINS]}")
+            self.fail(
+                "turn order",
+                f"stakes settled in the order {self.order}; OUT then IN players, each clockwise from {self.starting}",
+            )
+        if self.short_out and self.supply_before[COINS] is not None and sum(self.out_takes) != self.supply_before[COINS]:
+            self.fail("stakes", f"an OUT player took less than the sheet though the supply held {self.supply_before[COINS]}")
         self.stakes_due = False
 
 

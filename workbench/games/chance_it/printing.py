@@ -15,9 +15,10 @@ import hashlib
 import json
 import math
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Iterator
+from datetime import UTC, datetime
+from typing import Any
 
 from workbench import GENERATOR  # in the HTML meta, the PDF Creator and ID
 from workbench.errors import UsageError
@@ -36,8 +37,11 @@ _NOUNS = {"coins": ("coin", "coins"), "hearts": ("heart", "hearts"), "stars": ("
 _GUIDE_WORDS = {"in": "IN", "out": "OUT", "chance-it": "CHANCE IT"}
 #: Pips of a die face drawn on a 24 x 24 square: face -> (x, y) centres.
 PIPS = {
-    1: [(12, 12)], 2: [(17, 7), (7, 17)], 3: [(17, 7), (12, 12), (7, 17)],
-    4: [(7, 7), (17, 7), (7, 17), (17, 17)], 5: [(7, 7), (17, 7), (12, 12), (7, 17), (17, 17)],
+    1: [(12, 12)],
+    2: [(17, 7), (7, 17)],
+    3: [(17, 7), (12, 12), (7, 17)],
+    4: [(7, 7), (17, 7), (7, 17), (17, 17)],
+    5: [(7, 7), (17, 7), (12, 12), (7, 17), (17, 17)],
     6: [(7, 7), (17, 7), (7, 12), (17, 12), (7, 17), (17, 17)],
 }
 
@@ -244,8 +248,11 @@ def rule_summary(variant: Variant) -> list[tuple[str, list[str]]]:
     sides, dice = variant.dice.sides, variant.dice.count
     start = [amount(getattr(variant.start, r), r) for r in ("coins", "hearts", "stars") if getattr(variant.start, r)]
     pile = sum(card.copies for card in variant.cards)
-    reshuffle = ("when the pile runs out, shuffle the discard pile into a new pile"
-                 if variant.market.reshuffle_discard else "an empty pile stays empty (the discard pile is not reshuffled)")
+    reshuffle = (
+        "when the pile runs out, shuffle the discard pile into a new pile"
+        if variant.market.reshuffle_discard
+        else "an empty pile stays empty (the discard pile is not reshuffled)"
+    )
     board = [f"{face}: {effects_text(variant.board[face], sides, 'board') or 'nothing'}" for face in sorted(variant.board)]
     all_out = effects_text(variant.all_out, sides, "all_out") or "nothing happens"
     chance_it = effects_text(variant.chance_it, sides, "chance_it") or "nothing"
@@ -253,50 +260,73 @@ def rule_summary(variant: Variant) -> list[tuple[str, list[str]]]:
     win = f"most {tiebreak[0]} wins" + (f", ties broken by {_list(tiebreak[1:])}" if len(tiebreak) > 1 else "")
     reroll = any(effect == "reroll_ones" for effects in variant.board.values() for effect in effects)
     sections = [
-        ("Setup", [
-            f"{variant.players.min} to {variant.players.max} players. Each player takes {_list(start)} from the supply "
-            f"and one guide card of each kind: IN, OUT and CHANCE IT.",
-            "The supply: " + "; ".join(supply_text(variant, r) for r in ("coins", "hearts", "stars")) + ".",
-            f"Shuffle the {pile} market cards into a face-down pile and lay out {variant.market.face_up} face up. "
-            f"Put out the stakes sheet for the number of players, the action board and {dice} dice "
-            f"with {sides} sides. The first player starts.",
-        ]),
-        ("The round", [
-            f"The starting player rolls the {dice} dice. Then every player still in the game chooses a guide card "
-            "in secret, and all reveal at once.",
-            f"If {variant.forced_in_after} or more players chose CHANCE IT, each of them must play IN next round.",
-        ]),
-        ("Stakes", [
-            "Use the sheet for the number of players still in the game. Each OUT player takes the coins under the "
-            "number of OUT players; then each IN and CHANCE IT player pays the coins under the number of IN and "
-            "CHANCE IT players. Short of coins, pay one heart for each missing coin.",
-            f"Everybody OUT: each player: {all_out}. There is no action round.",
-        ]),
-        ("The action round", [
-            "The IN and CHANCE IT players take part, in turn order from the starting player. Resolve the dice one "
-            "at a time, lowest face first. For each die: the board acts on every participant, then each participant "
-            "may use one die card of that face (each card once per round, never in the round it was bought).",
-            "The action board: " + "; ".join(board) + "."
-            + (" Die cards of face 1 are used before the reroll; a rerolled 1 triggers no card." if reroll else ""),
-            f"Market: buy one face-up card for its cost in coins, or discard one. When the market is empty, lay out "
-            f"{variant.market.face_up} new cards; {reshuffle}. Flash cards act at once and are discarded; other "
-            "cards stay in front of you.",
-        ]),
-        ("CHANCE IT", [
-            f"After the last die, each CHANCE IT player in turn order: {chance_it}; then may use one CHANCE IT card, "
-            "even one bought this round.",
-        ]),
-        ("Elimination", [
-            "A player who loses the last heart is out at once: coins and stars go back to the supply, cards to the "
-            "discard pile, and the table uses the stakes sheet for one player fewer. Gains come from the supply "
-            "(only what is left); losses go back to it.",
-        ]),
-        ("End", [
-            f"The game ends as soon as a player has {amount(variant.end.stars, 'stars')} or more (checked after the "
-            f"stakes, after each die and after the CHANCE IT actions): {win}. The last player standing wins. "
-            f"After round {variant.end.max_rounds} the game stops and {win}.",
-            "The next round is started by the next player clockwise still in the game.",
-        ]),
+        (
+            "Setup",
+            [
+                f"{variant.players.min} to {variant.players.max} players. Each player takes {_list(start)} from the supply "
+                f"and one guide card of each kind: IN, OUT and CHANCE IT.",
+                "The supply: " + "; ".join(supply_text(variant, r) for r in ("coins", "hearts", "stars")) + ".",
+                f"Shuffle the {pile} market cards into a face-down pile and lay out {variant.market.face_up} face up. "
+                f"Put out the stakes sheet for the number of players, the action board and {dice} dice "
+                f"with {sides} sides. The first player starts.",
+            ],
+        ),
+        (
+            "The round",
+            [
+                f"The starting player rolls the {dice} dice. Then every player still in the game chooses a guide card "
+                "in secret, and all reveal at once.",
+                f"If {variant.forced_in_after} or more players chose CHANCE IT, each of them must play IN next round.",
+            ],
+        ),
+        (
+            "Stakes",
+            [
+                "Use the sheet for the number of players still in the game. Each OUT player takes the coins under the "
+                "number of OUT players; then each IN and CHANCE IT player pays the coins under the number of IN and "
+                "CHANCE IT players. Short of coins, pay one heart for each missing coin.",
+                f"Everybody OUT: each player: {all_out}. There is no action round.",
+            ],
+        ),
+        (
+            "The action round",
+            [
+                "The IN and CHANCE IT players take part, in turn order from the starting player. Resolve the dice one "
+                "at a time, lowest face first. For each die: the board acts on every participant, then each participant "
+                "may use one die card of that face (each card once per round, never in the round it was bought).",
+                "The action board: "
+                + "; ".join(board)
+                + "."
+                + (" Die cards of face 1 are used before the reroll; a rerolled 1 triggers no card." if reroll else ""),
+                f"Market: buy one face-up card for its cost in coins, or discard one. When the market is empty, lay out "
+                f"{variant.market.face_up} new cards; {reshuffle}. Flash cards act at once and are discarded; other "
+                "cards stay in front of you.",
+            ],
+        ),
+        (
+            "CHANCE IT",
+            [
+                f"After the last die, each CHANCE IT player in turn order: {chance_it}; then may use one CHANCE IT card, "
+                "even one bought this round.",
+            ],
+        ),
+        (
+            "Elimination",
+            [
+                "A player who loses the last heart is out at once: coins and stars go back to the supply, cards to the "
+                "discard pile, and the table uses the stakes sheet for one player fewer. Gains come from the supply "
+                "(only what is left); losses go back to it.",
+            ],
+        ),
+        (
+            "End",
+            [
+                f"The game ends as soon as a player has {amount(variant.end.stars, 'stars')} or more (checked after the "
+                f"stakes, after each die and after the CHANCE IT actions): {win}. The last player standing wins. "
+                f"After round {variant.end.max_rounds} the game stops and {win}.",
+                "The next round is started by the next player clockwise still in the game.",
+            ],
+        ),
     ]
     return sections
 
@@ -329,8 +359,15 @@ def geometry(options: PrintOptions) -> dict[str, Any]:
         marks.append((max(0.0, left - MARK_GAP - MARK_LENGTH), y, left - MARK_GAP, y))
         marks.append((right + MARK_GAP, y, min(width, right + MARK_GAP + MARK_LENGTH), y))
     return {
-        "size": size, "width": width, "height": height, "bleed": bleed, "cell_w": cell_w, "cell_h": cell_h,
-        "left": left, "top": top, "marks": [tuple(round(v, 3) for v in m) for m in marks],
+        "size": size,
+        "width": width,
+        "height": height,
+        "bleed": bleed,
+        "cell_w": cell_w,
+        "cell_h": cell_h,
+        "left": left,
+        "top": top,
+        "marks": [tuple(round(v, 3) for v in m) for m in marks],
     }
 
 
@@ -339,7 +376,7 @@ def _sheets(cards: list[dict[str, Any]], geo: dict[str, Any], options: PrintOpti
     per_page = COLUMNS * ROWS
     dx, dy = options.backs_offset
     for start in range(0, len(cards), per_page):
-        page = cards[start:start + per_page]
+        page = cards[start : start + per_page]
         front, back = Sheet("front"), Sheet("back")
         for slot in range(per_page):
             row, col = divmod(slot, COLUMNS)
@@ -360,9 +397,19 @@ def _card_face(card: Card, variant: Variant, version: str) -> dict[str, Any]:
     kind = "die" if card.face is not None else card.when
     rows = effect_rows(card.effects, sides, where)
     return {
-        "kind": kind, "back": "market", "id": card.id, "name": card.name, "cost": card.cost, "when": card.when,
-        "face": card.face, "label": label, "hint": hint, "rows": rows, "dense": is_crowded(rows, card.text),
-        "text": card.text, "small": f"{card.id} · {variant.name} · {version}",
+        "kind": kind,
+        "back": "market",
+        "id": card.id,
+        "name": card.name,
+        "cost": card.cost,
+        "when": card.when,
+        "face": card.face,
+        "label": label,
+        "hint": hint,
+        "rows": rows,
+        "dense": is_crowded(rows, card.text),
+        "text": card.text,
+        "small": f"{card.id} · {variant.name} · {version}",
     }
 
 
@@ -391,15 +438,23 @@ def _guide_face(guide: str, variant: Variant, version: str) -> dict[str, Any]:
     all_out = effects_text(variant.all_out, sides, "all_out") or "nothing happens"
     texts = {
         "in": ["Pay the IN stakes.", "Take part in the action round: the board and your die cards act for every die."],
-        "out": ["Take the OUT stakes; sit out the action round.",
-                f"Everybody OUT: each player: {all_out}, and there is no action round."],
-        "chance-it": ["Pay the IN stakes and take part in the action round.",
-                      f"After the last die: {chance_it}, then use one CHANCE IT card.",
-                      f"{variant.forced_in_after} or more CHANCE IT players must play IN next round."],
+        "out": [
+            "Take the OUT stakes; sit out the action round.",
+            f"Everybody OUT: each player: {all_out}, and there is no action round.",
+        ],
+        "chance-it": [
+            "Pay the IN stakes and take part in the action round.",
+            f"After the last die: {chance_it}, then use one CHANCE IT card.",
+            f"{variant.forced_in_after} or more CHANCE IT players must play IN next round.",
+        ],
     }
     return {
-        "kind": f"guide-{guide}", "back": "guide", "id": f"guide-{guide}", "word": _GUIDE_WORDS[guide],
-        "lines": texts[guide], "small": f"guide-{guide} · {variant.name} · {version}",
+        "kind": f"guide-{guide}",
+        "back": "guide",
+        "id": f"guide-{guide}",
+        "word": _GUIDE_WORDS[guide],
+        "lines": texts[guide],
+        "small": f"guide-{guide} · {variant.name} · {version}",
     }
 
 
@@ -410,11 +465,15 @@ def _stakes(variant: Variant, players: int) -> list[dict[str, Any]]:
     for n in range(2, players + 1):
         sheet = variant.stakes[n]
         out = [("all OUT: " + all_out) if entry == "all_out" else f"+{amount(entry, 'coins')}" for entry in sheet.out]
-        sheets.append({
-            "players": n, "source": sheet.source, "out": out,
-            "in": [f"-{amount(entry, 'coins')}" if entry else "0 coins" for entry in sheet.in_],
-            "note": "from the stakes tuner: playtest it" if sheet.source != "printed" else "as printed in the box",
-        })
+        sheets.append(
+            {
+                "players": n,
+                "source": sheet.source,
+                "out": out,
+                "in": [f"-{amount(entry, 'coins')}" if entry else "0 coins" for entry in sheet.in_],
+                "note": "from the stakes tuner: playtest it" if sheet.source != "printed" else "as printed in the box",
+            }
+        )
     return sheets
 
 
@@ -428,8 +487,15 @@ def _inventory(variant: Variant, players: int) -> list[dict[str, Any]]:
         else:
             tokens = f"{entry.small} x 1" + (f" + {entry.big} x {entry.big_value}" if entry.big else "")
             total = str(entry.total)
-        rows.append({"icon": resource[:-1], "name": resource, "tokens": tokens, "total": total,
-                     "start": f"{players} x {per_player} = {players * per_player}"})
+        rows.append(
+            {
+                "icon": resource[:-1],
+                "name": resource,
+                "tokens": tokens,
+                "total": total,
+                "start": f"{players} x {per_player} = {players * per_player}",
+            }
+        )
     return rows
 
 
@@ -449,13 +515,20 @@ def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
         "the action board",
     ]
     return {
-        "variant": variant, "version": version, "options": options, "geo": geo, "parts": options.only,
-        "generator": GENERATOR, "date": build_date(), "pips": PIPS,
+        "variant": variant,
+        "version": version,
+        "options": options,
+        "geo": geo,
+        "parts": options.only,
+        "generator": GENERATOR,
+        "date": build_date(),
+        "pips": PIPS,
         "card_sheets": list(_sheets(cards, geo, options)) if "cards" in options.only else [],
         "guide_sheets": list(_sheets(guides, geo, options)) if "guides" in options.only else [],
         "stakes": _stakes(variant, options.players),
         "board": [{"face": face, "rows": effect_rows(variant.board[face], sides, "board")} for face in sorted(variant.board)],
-        "inventory": _inventory(variant, options.players), "components": components,
+        "inventory": _inventory(variant, options.players),
+        "components": components,
         "rules": rule_summary(variant),
     }
 
@@ -463,7 +536,7 @@ def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
 def build_date() -> str:
     """The document's date (W3C format): SOURCE_DATE_EPOCH when set, so builds are reproducible, else now."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    moment = datetime.fromtimestamp(int(epoch), timezone.utc) if epoch.isdigit() else datetime.now(timezone.utc)
+    moment = datetime.fromtimestamp(int(epoch), UTC) if epoch.isdigit() else datetime.now(UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 

@@ -42,10 +42,18 @@ class Recorder:
         for entry in self.rounds:
             guides = [entry["guides"].get(seat) for seat in range(len(game.players))]
             rounds.append(
-                {key: value for key, value in (("roll", entry["roll"]), ("rerolls", entry["rerolls"]),
-                                               ("chance", entry["chance"]), ("guides", guides),
-                                               ("choices", entry["choices"]), ("reshuffles", entry["reshuffles"]))
-                 if value or key in ("roll", "guides")}
+                {
+                    key: value
+                    for key, value in (
+                        ("roll", entry["roll"]),
+                        ("rerolls", entry["rerolls"]),
+                        ("chance", entry["chance"]),
+                        ("guides", guides),
+                        ("choices", entry["choices"]),
+                        ("reshuffles", entry["reshuffles"]),
+                    )
+                    if value or key in ("roll", "guides")
+                }
             )
         expect = game.snapshot(events=False)
         return {

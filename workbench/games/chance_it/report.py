@@ -37,15 +37,19 @@ def render_report(summaries: list[dict[str, Any]]) -> str:
     runs = [_run(s) for s in summaries]
     variants = list(dict.fromkeys(s["variant"] for s in summaries))
     files = list(dict.fromkeys(s["variant_file"] for s in summaries))
-    return environment().get_template("report.html.j2").render(
-        title=" / ".join(variants),
-        files=", ".join(files),
-        players=", ".join(str(s["players"]) for s in summaries),
-        games=", ".join(dict.fromkeys(f"{s['games']:,}" for s in summaries)),
-        seeds=", ".join(dict.fromkeys(str(s["seed"]) for s in summaries)),
-        interrupted=[run for run in runs if run["interrupted"]],
-        runs=runs,
-        groups=_figures(summaries),
+    return (
+        environment()
+        .get_template("report.html.j2")
+        .render(
+            title=" / ".join(variants),
+            files=", ".join(files),
+            players=", ".join(str(s["players"]) for s in summaries),
+            games=", ".join(dict.fromkeys(f"{s['games']:,}" for s in summaries)),
+            seeds=", ".join(dict.fromkeys(str(s["seed"]) for s in summaries)),
+            interrupted=[run for run in runs if run["interrupted"]],
+            runs=runs,
+            groups=_figures(summaries),
+        )
     )
 
 
@@ -149,46 +153,94 @@ def _figures(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     reasons += sorted({r for s in summaries for r in s["end_reasons"]} - set(reasons))
     bots = sorted({name for s in summaries for name in s["wins"]["by_bot"]})
     return [
-        {"title": "Game length", "rows": [
-            row("Rounds, mean", "Grey: the 95% interval of the mean.", lambda s: _mean_cell(s["rounds"])),
-            row("Rounds, median", "Half the games are shorter. Grey: the middle 80% of games (10th to 90th percentile).",
-                lambda s: {"value": whole(s["rounds"]["median"]) if s["rounds"]["n"] else "–",
-                           "sub": f"{whole(s['rounds']['p10'])} to {whole(s['rounds']['p90'])}" if s["rounds"]["n"] else ""}),
-        ]},
-        {"title": "How games end", "rows": [
-            *(row(f"Ends: {END_REASONS.get(r, r.replace('_', ' '))}", "", lambda s, r=r: _rate_cell(s["end_reasons"].get(r)))
-              for r in reasons),
-            row("No winner", "Games in which nobody wins.", lambda s: _rate_cell(s["wins"]["no_winner"])),
-            row("Shared win", "Games won by two or more tied players.", lambda s: _rate_cell(s["wins"]["shared"])),
-        ]},
-        {"title": "Fairness", "rows": [
-            row("Balance", "1 minus the largest gap between two seats' win rates (Ludii). "
-                "1 means every seat wins equally often.", _balance_cell),
-            row("First-seat advantage", "How often seat 0, the first player, wins, a game nobody wins counting "
-                "half (Ludii). Grey: the same figure if every seat were equal.", _first_seat_cell),
-            *(row(f"Win rate of {name}", "Per seat it played.", lambda s, b=name: _rate_cell(s["wins"]["by_bot"].get(b)))
-              for name in (bots if len(bots) > 1 else ())),
-        ]},
-        {"title": "Eliminations", "rows": [
-            row("Players eliminated per game", "", lambda s: _mean_cell(s["eliminations"]["per_game"])),
-            row("Games with an elimination", "At least one player eliminated.",
-                lambda s: _rate_cell(s["eliminations"]["games_with_elimination"])),
-            row("First elimination, round", "Median, in the games that have one. Grey: the middle 80% of them.",
-                lambda s: _quantile_cell(s["eliminations"]["first_round"])),
-        ]},
-        {"title": "Guides", "rows": [
-            row("Plays IN", "Share of all guide picks.", lambda s: _rate_cell(s["guides"]["in"])),
-            row("Plays OUT", "", lambda s: _rate_cell(s["guides"]["out"])),
-            row("Plays CHANCE IT", "", lambda s: _rate_cell(s["guides"]["chance-it"])),
-            row("Forced IN", "Picks made by a player forced to play IN after a crowded CHANCE IT.",
-                lambda s: _rate_cell(s["guides"]["forced_in"])),
-        ]},
-        {"title": "Stakes (all players, per game)", "rows": [
-            row("Coins paid", "By IN and CHANCE IT players.", lambda s: _mean_cell(s["stakes"]["coins_paid_per_game"])),
-            row("Hearts paid for want of coins", "One heart per missing coin.",
-                lambda s: _mean_cell(s["stakes"]["hearts_paid_per_game"])),
-            row("Coins received", "Taken by OUT players.", lambda s: _mean_cell(s["stakes"]["coins_received_per_game"])),
-        ]},
+        {
+            "title": "Game length",
+            "rows": [
+                row("Rounds, mean", "Grey: the 95% interval of the mean.", lambda s: _mean_cell(s["rounds"])),
+                row(
+                    "Rounds, median",
+                    "Half the games are shorter. Grey: the middle 80% of games (10th to 90th percentile).",
+                    lambda s: {
+                        "value": whole(s["rounds"]["median"]) if s["rounds"]["n"] else "–",
+                        "sub": f"{whole(s['rounds']['p10'])} to {whole(s['rounds']['p90'])}" if s["rounds"]["n"] else "",
+                    },
+                ),
+            ],
+        },
+        {
+            "title": "How games end",
+            "rows": [
+                *(
+                    row(
+                        f"Ends: {END_REASONS.get(r, r.replace('_', ' '))}", "", lambda s, r=r: _rate_cell(s["end_reasons"].get(r))
+                    )
+                    for r in reasons
+                ),
+                row("No winner", "Games in which nobody wins.", lambda s: _rate_cell(s["wins"]["no_winner"])),
+                row("Shared win", "Games won by two or more tied players.", lambda s: _rate_cell(s["wins"]["shared"])),
+            ],
+        },
+        {
+            "title": "Fairness",
+            "rows": [
+                row(
+                    "Balance",
+                    "1 minus the largest gap between two seats' win rates (Ludii). 1 means every seat wins equally often.",
+                    _balance_cell,
+                ),
+                row(
+                    "First-seat advantage",
+                    "How often seat 0, the first player, wins, a game nobody wins counting "
+                    "half (Ludii). Grey: the same figure if every seat were equal.",
+                    _first_seat_cell,
+                ),
+                *(
+                    row(f"Win rate of {name}", "Per seat it played.", lambda s, b=name: _rate_cell(s["wins"]["by_bot"].get(b)))
+                    for name in (bots if len(bots) > 1 else ())
+                ),
+            ],
+        },
+        {
+            "title": "Eliminations",
+            "rows": [
+                row("Players eliminated per game", "", lambda s: _mean_cell(s["eliminations"]["per_game"])),
+                row(
+                    "Games with an elimination",
+                    "At least one player eliminated.",
+                    lambda s: _rate_cell(s["eliminations"]["games_with_elimination"]),
+                ),
+                row(
+                    "First elimination, round",
+                    "Median, in the games that have one. Grey: the middle 80% of them.",
+                    lambda s: _quantile_cell(s["eliminations"]["first_round"]),
+                ),
+            ],
+        },
+        {
+            "title": "Guides",
+            "rows": [
+                row("Plays IN", "Share of all guide picks.", lambda s: _rate_cell(s["guides"]["in"])),
+                row("Plays OUT", "", lambda s: _rate_cell(s["guides"]["out"])),
+                row("Plays CHANCE IT", "", lambda s: _rate_cell(s["guides"]["chance-it"])),
+                row(
+                    "Forced IN",
+                    "Picks made by a player forced to play IN after a crowded CHANCE IT.",
+                    lambda s: _rate_cell(s["guides"]["forced_in"]),
+                ),
+            ],
+        },
+        {
+            "title": "Stakes (all players, per game)",
+            "rows": [
+                row("Coins paid", "By IN and CHANCE IT players.", lambda s: _mean_cell(s["stakes"]["coins_paid_per_game"])),
+                row(
+                    "Hearts paid for want of coins",
+                    "One heart per missing coin.",
+                    lambda s: _mean_cell(s["stakes"]["hearts_paid_per_game"]),
+                ),
+                row("Coins received", "Taken by OUT players.", lambda s: _mean_cell(s["stakes"]["coins_received_per_game"])),
+            ],
+        },
     ]
 
 
@@ -236,18 +288,22 @@ def _run(summary: dict[str, Any]) -> dict[str, Any]:
         ],
         "same_bot": same_bot,
         "rounds_chart": _rounds_chart(summary),
-        "seats_chart": Markup(bar_chart(
-            [f"seat {i}" for i in range(len(seats))],
-            [s["rate"] for s in seats],
-            low=[s["low"] for s in seats],
-            high=[s["high"] for s in seats],
-            sublabels=None if same_bot else bots,
-            reference=even,
-            reference_label=f"even share: {pct(even)}",
-            percent=True,
-            y_label="games won",
-            title=f"Win rate by seat, {players} players",
-        )) if games else None,
+        "seats_chart": Markup(
+            bar_chart(
+                [f"seat {i}" for i in range(len(seats))],
+                [s["rate"] for s in seats],
+                low=[s["low"] for s in seats],
+                high=[s["high"] for s in seats],
+                sublabels=None if same_bot else bots,
+                reference=even,
+                reference_label=f"even share: {pct(even)}",
+                percent=True,
+                y_label="games won",
+                title=f"Win rate by seat, {players} players",
+            )
+        )
+        if games
+        else None,
         "cards": _cards(summary, even),
         "trajectory": _trajectory(summary),
         "components": [
@@ -268,15 +324,17 @@ def _rounds_chart(summary: dict[str, Any]) -> Markup | None:
     if not rounds["n"]:
         return None
     p10, p90, median = rounds["p10"], rounds["p90"], rounds["median"]
-    return Markup(histogram(
-        rounds["histogram"],
-        share=True,
-        x_label="rounds played",
-        y_label="share of games",
-        band=(p10, p90, f"middle 80% of games: {whole(p10)} to {whole(p90)} rounds"),
-        markers=[(f"median: {whole(median)}", median)],
-        title=f"Game length, {summary['players']} players",
-    ))
+    return Markup(
+        histogram(
+            rounds["histogram"],
+            share=True,
+            x_label="rounds played",
+            y_label="share of games",
+            band=(p10, p90, f"middle 80% of games: {whole(p10)} to {whole(p90)} rounds"),
+            markers=[(f"median: {whole(median)}", median)],
+            title=f"Game length, {summary['players']} players",
+        )
+    )
 
 
 def _cards(summary: dict[str, Any], even: float) -> dict[str, Any]:
@@ -284,15 +342,17 @@ def _cards(summary: dict[str, Any], even: float) -> dict[str, Any]:
     rows = []
     for card_id, c in order:
         owner, other = c["owner_win_rate"], c["non_owner_win_rate"]
-        rows.append({
-            "id": card_id,
-            "bought": f"{c['bought']:,}",
-            "discarded": f"{c['discarded']:,}",
-            "per_game": f"{c['bought_per_game']:.2f}",
-            "owner": _rate_cell(owner) if owner["n"] else {"value": "never bought", "sub": ""},
-            "owner_n": f"{owner['n']:,}",
-            "other": _rate_cell(other),
-        })
+        rows.append(
+            {
+                "id": card_id,
+                "bought": f"{c['bought']:,}",
+                "discarded": f"{c['discarded']:,}",
+                "per_game": f"{c['bought_per_game']:.2f}",
+                "owner": _rate_cell(owner) if owner["n"] else {"value": "never bought", "sub": ""},
+                "owner_n": f"{owner['n']:,}",
+                "other": _rate_cell(other),
+            }
+        )
     if not order or not summary["games"]:
         return {"rows": rows, "chart": None}
 
@@ -302,15 +362,38 @@ def _cards(summary: dict[str, Any], even: float) -> dict[str, Any]:
     chart = hbar_chart(
         [card_id for card_id, _ in order],
         [
-            Panel([Series("bought per game", [c["bought_per_game"] for _, c in order], color=PALETTE[2])],
-                  title="Bought per game", x_label="copies bought per game", width=250),
-            Panel([Series("owners", present("owner_win_rate", "rate"), present("owner_win_rate", "low"),
-                          present("owner_win_rate", "high"), color=PALETTE[0]),
-                   Series("others", present("non_owner_win_rate", "rate"), present("non_owner_win_rate", "low"),
-                          present("non_owner_win_rate", "high"), color=PALETTE[1])],
-                  title="Win rate: owners vs others", x_label="games won (per player)", percent=True,
-                  reference=even, reference_label="even share", value_labels=False, missing="never bought",
-                  width=520),
+            Panel(
+                [Series("bought per game", [c["bought_per_game"] for _, c in order], color=PALETTE[2])],
+                title="Bought per game",
+                x_label="copies bought per game",
+                width=250,
+            ),
+            Panel(
+                [
+                    Series(
+                        "owners",
+                        present("owner_win_rate", "rate"),
+                        present("owner_win_rate", "low"),
+                        present("owner_win_rate", "high"),
+                        color=PALETTE[0],
+                    ),
+                    Series(
+                        "others",
+                        present("non_owner_win_rate", "rate"),
+                        present("non_owner_win_rate", "low"),
+                        present("non_owner_win_rate", "high"),
+                        color=PALETTE[1],
+                    ),
+                ],
+                title="Win rate: owners vs others",
+                x_label="games won (per player)",
+                percent=True,
+                reference=even,
+                reference_label="even share",
+                value_labels=False,
+                missing="never bought",
+                width=520,
+            ),
         ],
         label_width=130,
         title=f"Cards, {summary['players']} players",

@@ -6,8 +6,9 @@ The engine never touches pydantic objects while playing: effects become
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from workbench.games.chance_it.schema import RESOURCES, Chance, Gain, Lose, OthersLose, Variant
 

@@ -11,7 +11,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, Strict, model_validator
 
@@ -57,7 +57,8 @@ class ScriptRound(Model):
     guides: tuple[Guide | None, ...] = Field(description="One per seat; null for a seat out of the game.")
     choices: tuple[Choice, ...] = Field((), description="Decisions in the order the engine asks for them.")
     reshuffles: tuple[tuple[str, ...], ...] = Field(
-        (), description="New pile orders (card ids from the top) for each reshuffle of the discard, in order; seed-shuffled when left out."
+        (),
+        description="New pile orders (card ids from the top) for each reshuffle of the discard, in order; seed-shuffled when left out.",
     )
 
 
@@ -79,7 +80,7 @@ class Expect(Model):
     rounds: int | None = None
     end_reason: Literal["stars", "last_standing", "all_eliminated", "max_rounds"] | None = None
     winners: list[Seat] | None = None
-    players: Union[list[PlayerExpect], dict[Annotated[int, Strict()], PlayerExpect]] | None = None
+    players: list[PlayerExpect] | dict[Annotated[int, Strict()], PlayerExpect] | None = None
     supply: dict[Resource, int | None] | None = None
     market: list[str] | None = None
     pile: int | None = None
@@ -194,7 +195,11 @@ class ScriptedChance:
                 copies = sum(1 for c in script.rules.deck if c.id == card_id)
                 times = "copy" if copies == 1 else "copies"
                 raise ScenarioError(
-                    [script.doc.problem(("market", index), f"'{card_id}' is listed more often than the variant has {times} ({copies})")]
+                    [
+                        script.doc.problem(
+                            ("market", index), f"'{card_id}' is listed more often than the variant has {times} ({copies})"
+                        )
+                    ]
                 )
             rest[card_id] -= 1
             top.append(script.rules.by_id[card_id])
@@ -274,7 +279,7 @@ class ScriptedDecider:
                 script.last_key,
                 f"the engine asks seat {self.seat} to {what}, but the next scripted choice is for seat {choice.seat}",
             )
-        if wanted == "use" and choice.use is None or wanted != "use" and choice.use is not None:
+        if (wanted == "use" and choice.use is None) or (wanted != "use" and choice.use is not None):
             raise script.error(script.last_key, f"seat {self.seat} must {what}, but the script says {choice.describe()}")
         return choice
 
@@ -293,7 +298,11 @@ def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
     """Play the scripted rounds of ``scenario`` (read from ``doc``) under ``rules`` and check ``expect``."""
     if not rules.min_players <= scenario.players <= rules.max_players:
         raise ScenarioError(
-            [doc.problem(("players",), f"the variant is for {rules.min_players} to {rules.max_players} players, not {scenario.players}")]
+            [
+                doc.problem(
+                    ("players",), f"the variant is for {rules.min_players} to {rules.max_players} players, not {scenario.players}"
+                )
+            ]
         )
     script = _Script(scenario, doc, rules)
     chance = ScriptedChance(script)
@@ -302,8 +311,13 @@ def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
     for index, scripted in enumerate(scenario.rounds):
         if game.is_over:
             raise ScenarioError(
-                [doc.problem(("rounds", index), f"the game ended in round {game.round} ({game.end_reason}), "
-                             f"but the script goes on for {len(scenario.rounds) - index} more round(s)")]
+                [
+                    doc.problem(
+                        ("rounds", index),
+                        f"the game ended in round {game.round} ({game.end_reason}), "
+                        f"but the script goes on for {len(scenario.rounds) - index} more round(s)",
+                    )
+                ]
             )
         script.begin(index)
         _check_guides(script, game, scripted)

@@ -8,7 +8,8 @@ against the dice) and names the YAML keys in its messages.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Iterator, Literal, Union
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Strict, Tag, field_validator, model_validator
 from pydantic_core import PydanticCustomError
@@ -75,11 +76,11 @@ def by_kind(value: Any) -> str:
 
 
 SupplyEntry = Annotated[
-    Union[Annotated[Tokens, Tag("mapping")], Annotated[Literal["unlimited"], Tag("word")]],
+    Annotated[Tokens, Tag("mapping")] | Annotated[Literal["unlimited"], Tag("word")],
     Discriminator(by_kind, custom_error_type="supply", custom_error_message="expected `unlimited` or {small, big, big_value}"),
 ]
 OutEntry = Annotated[
-    Union[Annotated[Count, Tag("number")], Annotated[Literal["all_out"], Tag("word")]],
+    Annotated[Count, Tag("number")] | Annotated[Literal["all_out"], Tag("word")],
     Discriminator(by_kind, custom_error_type="out_entry", custom_error_message="expected a number of coins or all_out"),
 ]
 
@@ -193,14 +194,12 @@ def _effect_tag(value: Any) -> str | None:
 
 
 Effect = Annotated[
-    Union[
-        Annotated[Gain, Tag("gain")],
-        Annotated[Lose, Tag("lose")],
-        Annotated[OthersLose, Tag("others_lose")],
-        Annotated[Chance, Tag("chance")],
-        Annotated[Literal["market"], Tag("market")],
-        Annotated[Literal["reroll_ones"], Tag("reroll_ones")],
-    ],
+    Annotated[Gain, Tag("gain")]
+    | Annotated[Lose, Tag("lose")]
+    | Annotated[OthersLose, Tag("others_lose")]
+    | Annotated[Chance, Tag("chance")]
+    | Annotated[Literal["market"], Tag("market")]
+    | Annotated[Literal["reroll_ones"], Tag("reroll_ones")],
     Discriminator(_effect_tag, custom_error_type="effect", custom_error_message="unknown effect"),
 ]
 ChanceTest.model_rebuild()
@@ -219,12 +218,26 @@ def iter_effects(effects: tuple[Effect, ...], key: tuple) -> Iterator[tuple[tupl
 
 #: What the stakes tuner compares, by name (see the README's "Tuning stakes sheets").
 TUNING_METRICS = (
-    "rounds_mean", "rounds_sd", "eliminations_per_player", "out_share", "in_share", "chance_it_share",
-    "no_winner", "balance", "in_out_gap",
+    "rounds_mean",
+    "rounds_sd",
+    "eliminations_per_player",
+    "out_share",
+    "in_share",
+    "chance_it_share",
+    "no_winner",
+    "balance",
+    "in_out_gap",
 )
 Metric = Literal[
-    "rounds_mean", "rounds_sd", "eliminations_per_player", "out_share", "in_share", "chance_it_share",
-    "no_winner", "balance", "in_out_gap",
+    "rounds_mean",
+    "rounds_sd",
+    "eliminations_per_player",
+    "out_share",
+    "in_share",
+    "chance_it_share",
+    "no_winner",
+    "balance",
+    "in_out_gap",
 ]
 
 
@@ -251,7 +264,9 @@ class Persona(Model):
     star: Weight = Field(1.0, description="Value of a star.")
     heart: Weight = Field(0.4, description="Value of a heart at or above min_hearts.")
     coin: Weight = Field(0.25, description="Value of a coin.")
-    min_hearts: Annotated[int, Strict(), Field(ge=0, le=100)] = Field(3, description="Hearts below which the bot feels in danger.")
+    min_hearts: Annotated[int, Strict(), Field(ge=0, le=100)] = Field(
+        3, description="Hearts below which the bot feels in danger."
+    )
     danger: Weight = Field(1.5, description="Extra cost of each heart missing below min_hearts.")
     chance_it: Weight = Field(0.0, description="Extra liking for the CHANCE IT guide (a gambler's bias).")
     horizon: Annotated[float, Field(ge=0, le=100)] = Field(5.0, description="Rounds over which a kept card is expected to pay.")
@@ -294,7 +309,9 @@ class PersonaFile(Model):
 class Card(Model):
     """A market card: when it is used, what it costs and does, how many copies are in the pile."""
 
-    id: Annotated[str, Field(pattern=CARD_ID, max_length=40)] = Field(description="Short unique id (lower case, digits, - and _).")
+    id: Annotated[str, Field(pattern=CARD_ID, max_length=40)] = Field(
+        description="Short unique id (lower case, digits, - and _)."
+    )
     name: Annotated[str, Field(min_length=1, max_length=60)] = Field(description="Name printed on the card.")
     when: Annotated[str, Field(pattern=WHEN)] = Field(description="flash, chance-it or die-N.")
     cost: Count = Field(0, description="Coins paid to buy it.")
@@ -347,9 +364,7 @@ class Variant(Model):
         """Rules that involve several keys; all problems are reported together."""
         problems = list(self._iter_problems())
         if problems:
-            raise PydanticCustomError(
-                "rules", "{count} rule problem(s)", {"count": len(problems), "problems": problems}
-            )
+            raise PydanticCustomError("rules", "{count} rule problem(s)", {"count": len(problems), "problems": problems})
         return self
 
     def _iter_problems(self) -> Iterator[tuple[tuple, str]]:
@@ -370,9 +385,12 @@ class Variant(Model):
                     yield ("stakes", n, "out", index), "only the last out entry is all_out"
         for n in range(2, players.max + 1):
             if n not in self.stakes:
-                yield ("stakes",), (
-                    f"missing the {n}-player stakes sheet (needed from 2 to players.max = {players.max}, "
-                    f"since eliminations shrink the table); write one, or let `workbench tune-stakes` propose it"
+                yield (
+                    ("stakes",),
+                    (
+                        f"missing the {n}-player stakes sheet (needed from 2 to players.max = {players.max}, "
+                        f"since eliminations shrink the table); write one, or let `workbench tune-stakes` propose it"
+                    ),
                 )
         for face in sorted(self.board):
             if not 1 <= face <= sides:
@@ -396,14 +414,20 @@ class Variant(Model):
                 yield ("cards", index, "when"), f"no face {card.face} on a {sides}-sided die"
             yield from self._check_effects(card.effects, ("cards", index, "effects"))
         if self.start.stars >= self.end.stars:
-            yield ("start", "stars"), f"{self.start.stars} stars at the start reach end.stars ({self.end.stars}): the game would be over before it begins"
+            yield (
+                ("start", "stars"),
+                f"{self.start.stars} stars at the start reach end.stars ({self.end.stars}): the game would be over before it begins",
+            )
         for resource in RESOURCES:
             total = self.supply.total(resource)
             need = players.max * getattr(self.start, resource)
             if total is not None and need > total:
-                yield ("start", resource), (
-                    f"{players.max} players x {getattr(self.start, resource)} {resource} = {need}, "
-                    f"but the supply holds only {total}"
+                yield (
+                    ("start", resource),
+                    (
+                        f"{players.max} players x {getattr(self.start, resource)} {resource} = {need}, "
+                        f"but the supply holds only {total}"
+                    ),
                 )
 
     def _check_effects(self, effects: tuple, key: tuple, *, board: bool = False) -> Iterator[tuple[tuple, str]]:

@@ -76,9 +76,7 @@ class Simulator:
             "winners": list(game.winners),
             "end_reason": game.end_reason,
             "rounds": game.round,
-            "final": [
-                {**{name: p.res[i] for i, name in enumerate(RESOURCES)}, "eliminated": p.eliminated} for p in game.players
-            ],
+            "final": [{**{name: p.res[i] for i, name in enumerate(RESOURCES)}, "eliminated": p.eliminated} for p in game.players],
             "bought": [list(p.bought) for p in game.players],
         }
         gaps = Moments()
@@ -197,13 +195,19 @@ class Tally:
         self.shared.update(other.shared)
         self.no_winner += other.no_winner
         self.end_reasons.update(other.end_reasons)
-        for mine, theirs in ((self.rounds, other.rounds), (self.eliminations, other.eliminations),
-                             (self.first_elimination, other.first_elimination)):
+        for mine, theirs in (
+            (self.rounds, other.rounds),
+            (self.eliminations, other.eliminations),
+            (self.first_elimination, other.first_elimination),
+        ):
             mine.merge(theirs)
         self.picks = [a + b for a, b in zip(self.picks, other.picks)]
         self.forced += other.forced
-        for mine, theirs in ((self.stakes_paid, other.stakes_paid), (self.stakes_hearts, other.stakes_hearts),
-                             (self.stakes_received, other.stakes_received)):
+        for mine, theirs in (
+            (self.stakes_paid, other.stakes_paid),
+            (self.stakes_hearts, other.stakes_hearts),
+            (self.stakes_received, other.stakes_received),
+        ):
             mine.merge(theirs)
         for card_id, tally in other.cards.items():
             self.cards[card_id].merge(tally)
@@ -295,7 +299,6 @@ class Tally:
                 },
             },
         }
-
 
 
 def _maybe(x: float | None) -> float | None:

@@ -22,9 +22,11 @@ def describe(event: dict[str, Any]) -> str:
     text = {
         "market": lambda: f"market laid out: {' '.join(event['cards']) or '(no cards left)'}",
         "roll": lambda: f"seat {seat} rolls {' '.join(map(str, event['dice']))}",
-        "guides": lambda: "guides: "
-        + ", ".join(f"seat {s} {g}" for s, g in enumerate(event["guides"]) if g is not None)
-        + (f"; forced in next round: {', '.join(map(str, event['forced_in']))}" if event["forced_in"] else ""),
+        "guides": lambda: (
+            "guides: "
+            + ", ".join(f"seat {s} {g}" for s, g in enumerate(event["guides"]) if g is not None)
+            + (f"; forced in next round: {', '.join(map(str, event['forced_in']))}" if event["forced_in"] else "")
+        ),
         "all_out": lambda: "everybody played OUT",
         "stakes": lambda: f"seat {seat} stakes: {_amounts(event)}",
         "die": lambda: f"die {event['face']}",
@@ -38,14 +40,15 @@ def describe(event: dict[str, Any]) -> str:
         "market_limit": lambda: f"seat {seat}'s chain of market actions stops (too many in a row)",
         "reshuffle": lambda: f"the discard pile ({event['cards']} cards) is shuffled into a new pile",
         "chance_it": lambda: f"seat {seat} takes the CHANCE IT action",
-        "chance": lambda: f"seat {seat} tests chance {event['need']}+: rolls {event['result']}, "
-        + ("success" if event["success"] else "failure"),
+        "chance": lambda: (
+            f"seat {seat} tests chance {event['need']}+: rolls {event['result']}, "
+            + ("success" if event["success"] else "failure")
+        ),
         "eliminated": lambda: f"seat {seat} is eliminated",
         "end": lambda: f"game ends ({event['reason']}); winners: {', '.join(map(str, event['winners'])) or 'nobody'}",
     }.get(kind, lambda: f"{kind} {event}")()
     when = f"round {event['round']}" if event["round"] else "setup"
     return f"{when}: {text}"
-
 
 
 def _pct(figure: dict[str, Any] | None) -> str:
@@ -71,25 +74,37 @@ def summary_rows(summaries: list[dict[str, Any]]) -> tuple[list[str], list[list[
         row("games", lambda s: f"{s['games']:,}"),
         row("rounds, mean (95% CI)", lambda s: _mean(s["rounds"])),
         row("rounds, median [p10-p90]", lambda s: f"{s['rounds']['median']:g} [{s['rounds']['p10']:g}-{s['rounds']['p90']:g}]"),
-        *(row(f"ends by {reason.replace('_', ' ')}", lambda s, r=reason: _pct(s["end_reasons"].get(r)))
-          for reason in ("stars", "last_standing", "all_eliminated", "max_rounds")),
+        *(
+            row(f"ends by {reason.replace('_', ' ')}", lambda s, r=reason: _pct(s["end_reasons"].get(r)))
+            for reason in ("stars", "last_standing", "all_eliminated", "max_rounds")
+        ),
         row("no winner", lambda s: _pct(s["wins"]["no_winner"])),
         row("eliminations per game", lambda s: _mean(s["eliminations"]["per_game"])),
-        row("first elimination, median round", lambda s: f"{s['eliminations']['first_round']['median']:g}"
-            if s["eliminations"]["first_round"]["n"] else "-"),
+        row(
+            "first elimination, median round",
+            lambda s: f"{s['eliminations']['first_round']['median']:g}" if s["eliminations"]["first_round"]["n"] else "-",
+        ),
         *(row(f"guide {guide}", lambda s, g=guide: _pct(s["guides"][g])) for guide in ("in", "out", "chance-it")),
         row("forced in", lambda s: _pct(s["guides"]["forced_in"])),
         row("stakes coins paid per game", lambda s: _mean(s["stakes"]["coins_paid_per_game"])),
         row("stakes coins received per game", lambda s: _mean(s["stakes"]["coins_received_per_game"])),
-        *(row(f"win rate seat {seat}", lambda s, i=seat: _pct(s["wins"]["by_seat"][i]) if i < s["players"] else "")
-          for seat in range(seats)),
+        *(
+            row(f"win rate seat {seat}", lambda s, i=seat: _pct(s["wins"]["by_seat"][i]) if i < s["players"] else "")
+            for seat in range(seats)
+        ),
         *(row(f"win rate {name} (per seat)", lambda s, b=name: _pct(s["wins"]["by_bot"].get(b))) for name in bots),
         row("balance (Ludii)", lambda s: f"{s['balance']:.3f}" if s["balance"] is not None else "-"),
-        row("first-seat advantage (Ludii)", lambda s: f"{s['first_seat_advantage']:.3f}"
-            if s["first_seat_advantage"] is not None else "-"),
-        row("most bought cards", lambda s: ", ".join(
-            card for card, _ in sorted(s["cards"].items(), key=lambda kv: -kv[1]["bought"])[:3])),
-        row("supply ran dry (games)", lambda s: ", ".join(
-            f"{name} {100 * s['components'][name]['supply_ran_dry']['rate']:.0f}%" for name in RESOURCES)),
+        row(
+            "first-seat advantage (Ludii)",
+            lambda s: f"{s['first_seat_advantage']:.3f}" if s["first_seat_advantage"] is not None else "-",
+        ),
+        row(
+            "most bought cards",
+            lambda s: ", ".join(card for card, _ in sorted(s["cards"].items(), key=lambda kv: -kv[1]["bought"])[:3]),
+        ),
+        row(
+            "supply ran dry (games)",
+            lambda s: ", ".join(f"{name} {100 * s['components'][name]['supply_ran_dry']['rate']:.0f}%" for name in RESOURCES),
+        ),
     ]
     return headers, rows

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, pairwise
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
@@ -82,9 +83,7 @@ def figures(summary: dict[str, Any], players: int) -> dict[str, Figure]:
 
 def distance(measured: dict[str, Figure], targets: dict[str, float], weights: dict[str, float]) -> float:
     """How far measured figures are from the targets: the weighted sum of squared differences in scale units."""
-    return sum(
-        weights.get(name, 1.0) * ((measured[name][0] - target) / SCALES[name]) ** 2 for name, target in targets.items()
-    )
+    return sum(weights.get(name, 1.0) * ((measured[name][0] - target) / SCALES[name]) ** 2 for name, target in targets.items())
 
 
 @dataclass(frozen=True, order=True)
@@ -123,8 +122,8 @@ def is_shaped(candidate: Candidate, out_max: int, in_max: int) -> bool:
     return (
         all(0 <= v <= out_max for v in out)
         and all(0 <= v <= in_max for v in in_)
-        and all(a >= b for a, b in zip(out, out[1:]))
-        and all(a <= b for a, b in zip(in_, in_[1:]))
+        and all(a >= b for a, b in pairwise(out))
+        and all(a <= b for a, b in pairwise(in_))
     )
 
 
@@ -231,10 +230,14 @@ class Tuner:
 
     def targets(self, measured: dict[int, dict[str, Any]]) -> dict[str, float]:
         """The average of the measured figures over the given counts, with the designer's overrides."""
-        averaged = {
-            name: sum(figures(summary, count)[name][0] for count, summary in measured.items()) / len(measured)
-            for name in TUNING_METRICS
-        } if measured else {}
+        averaged = (
+            {
+                name: sum(figures(summary, count)[name][0] for count, summary in measured.items()) / len(measured)
+                for name in TUNING_METRICS
+            }
+            if measured
+            else {}
+        )
         averaged.update(self.tuning.targets)
         return {name: value for name, value in averaged.items() if self.weights()[name] > 0}
 
@@ -322,8 +325,14 @@ def load_for_tuning(path: Path, counts: list[int]) -> tuple[Variant, list[int]]:
         doc = Document({**doc.data, "stakes": filled}, doc.marks, doc.path)
     missing_above = [n for n in range(max(counts) + 1, top + 1) if n not in present]
     if missing_above:
-        raise VariantError([doc.problem(("stakes",), f"the {missing_above[0]}-player sheet is missing too; "
-                                                     f"tune it as well: --players {missing_above[0]}")])
+        raise VariantError(
+            [
+                doc.problem(
+                    ("stakes",),
+                    f"the {missing_above[0]}-player sheet is missing too; tune it as well: --players {missing_above[0]}",
+                )
+            ]
+        )
     return validate(Variant, doc), wanted
 
 
@@ -362,8 +371,7 @@ class Report:
     def metrics(self, entry: Entry) -> dict[str, Any]:
         """A candidate's figures next to the targets, for the proposal file."""
         return {
-            name: {"measured": round(entry.figures[name][0], 4), "target": round(self.targets[name], 4)}
-            for name in self.targets
+            name: {"measured": round(entry.figures[name][0], 4), "target": round(self.targets[name], 4)} for name in self.targets
         }
 
 
@@ -386,8 +394,16 @@ def tune_stakes(
         raise VariantError([Problem(None, None, "", f"--bots: unknown bot {bots!r}; known: {', '.join(sorted(personas))}")])
     printed = sorted(n for n, sheet in variant.stakes.items() if sheet.source == "printed" and n not in wanted)
     if not printed and not variant.tuning.targets:
-        raise VariantError([Problem(path, None, "stakes", "no printed sheet to take targets from; mark one `source: printed` "
-                                    "or give targets in a `tuning:` block")])
+        raise VariantError(
+            [
+                Problem(
+                    path,
+                    None,
+                    "stakes",
+                    "no printed sheet to take targets from; mark one `source: printed` or give targets in a `tuning:` block",
+                )
+            ]
+        )
     target_games = max(500, budget // 8)
     tuner = Tuner(family, variant, bots, personas, seed=seed, budget=budget, workers=workers, progress=progress)
     measured = tuner.measure(printed, target_games)
@@ -404,8 +420,6 @@ def tune_stakes(
             result = tuner.tune(n, tuner.targets(others), variant=tuner.variant)
             left_out.append((Candidate.from_sheet(variant.stakes[n]), result))
     return Report(tuner.variant, bots, seed, budget, target_games, measured, targets, tuner.weights(), tuned, left_out)
-
-
 
 
 # --- what a tuning run writes ----------------------------------------------------------------------------------
@@ -453,17 +467,21 @@ def render_tuning(report: Report, top: int = 6) -> str:
         for t in report.tuned
     ]
     left_out = [_left_out_row(printed, t) for printed, t in report.left_out]
-    return environment().get_template("tuning.html.j2").render(
-        variant=report.variant.name,
-        bots=report.bots,
-        seed=report.seed,
-        budget=report.budget,
-        target_games=report.target_games,
-        measured=list(report.measured),
-        metrics=metrics,
-        tuned=tuned,
-        left_out=left_out,
-        all_close=all(row["within"] == row["entries"] for row in left_out),
+    return (
+        environment()
+        .get_template("tuning.html.j2")
+        .render(
+            variant=report.variant.name,
+            bots=report.bots,
+            seed=report.seed,
+            budget=report.budget,
+            target_games=report.target_games,
+            measured=list(report.measured),
+            metrics=metrics,
+            tuned=tuned,
+            left_out=left_out,
+            all_close=all(row["within"] == row["entries"] for row in left_out),
+        )
     )
 
 
@@ -534,8 +552,9 @@ def _put_sheet(text: str, path: Path, n: int, flow: str) -> str:
     if ("stakes",) not in marks:
         return "".join([*lines, f"stakes:\n  {n}: {flow}\n"])
     stakes_line = marks[("stakes",)]
-    siblings = sorted((line, int(key[1])) for key, line in marks.items()
-                      if len(key) == 2 and key[0] == "stakes" and key[1].isdigit())
+    siblings = sorted(
+        (line, int(key[1])) for key, line in marks.items() if len(key) == 2 and key[0] == "stakes" and key[1].isdigit()
+    )
     later_keys = [line for key, line in marks.items() if len(key) == 1 and line > stakes_line]
     end_of_stakes = min(later_keys) - 1 if later_keys else len(lines)
     if any(line == stakes_line for line, _ in siblings) or len({line for line, _ in siblings}) < len(siblings):
@@ -591,4 +610,16 @@ def _comment(line: str) -> str:
     return ""
 
 
-__all__ = ["Candidate", "Report", "Tuned", "Tuner", "distance", "figures", "load_for_tuning", "neighbours", "space", "tune_stakes", "write_back"]
+__all__ = [
+    "Candidate",
+    "Report",
+    "Tuned",
+    "Tuner",
+    "distance",
+    "figures",
+    "load_for_tuning",
+    "neighbours",
+    "space",
+    "tune_stakes",
+    "write_back",
+]
