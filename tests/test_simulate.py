@@ -16,6 +16,7 @@ cli = CliRunner()
 
 
 def simulate(tmp_path: Path, *args: str) -> tuple[object, Path]:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     out = tmp_path / "out"
     result = cli.invoke(app, ["simulate", BASE, "--out", str(out), *args])
     return result, out
@@ -52,7 +53,7 @@ def test_chunking_does_not_change_the_tally() -> None:
     factory = family.simulator(loaded.variant, 4, ("heuristic",) * 4, family.personas(loaded.variant), 4)
     whole = runner.run(factory, 40).tally.summary()
     simulator = factory()
-    pieces = [runner._chunk(simulator, start, stop, False)[0] for start, stop in ((30, 40), (0, 7), (7, 30))]
+    pieces = [runner._chunk(simulator, (0, start, stop, False)).tally for start, stop in ((30, 40), (0, 7), (7, 30))]
     merged = simulator.new_tally()
     for piece in pieces:
         merged.merge(piece)

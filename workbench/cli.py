@@ -1,4 +1,8 @@
-"""The ``workbench`` command: thin Typer commands over the library. Family-agnostic."""
+"""The ``workbench`` command: thin Typer commands over :mod:`workbench.api`. Family-agnostic.
+
+Each command parses its options, calls one library function and prints the result;
+whatever text came from a user's file is printed with control characters escaped.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +13,8 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -19,11 +22,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from workbench import GENERATOR
+from workbench import api
 from workbench.errors import UsageError, WorkbenchError, display_path
-from workbench.games import FAMILIES, family_of_file, load_variant, replay_scenario
-from workbench.loading import did_you_mean
-from workbench.sim.runner import Run, run
+from workbench.render.terminal import printable
+from workbench.sim.runner import Interrupted
 
 app = typer.Typer(
     help="Design workbench for chance-driven tabletop games: validate, replay and play rules variants written in YAML.",
@@ -37,6 +39,21 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 _debug = {"on": False}
 
 
+def say(text: str) -> None:
+    """Print a line on standard output (control characters escaped)."""
+    out.print(printable(text), markup=False)
+
+
+def say_json(body: object, indent: int | None = None) -> None:
+    """Print JSON on standard output (``json.dumps`` escapes every control character itself)."""
+    out.print(json.dumps(body, indent=indent), markup=False)
+
+
+def warn(text: str) -> None:
+    """Print a line on standard error (control characters escaped)."""
+    err.print(printable(text), markup=False)
+
+
 @app.callback()
 def _options(
     debug: Annotated[bool, typer.Option("--debug", help="Show a traceback when something fails.")] = False,
@@ -46,23 +63,27 @@ def _options(
 
 @contextmanager
 def _reported(failures: list[str] | None = None) -> Iterator[None]:
-    """Turn library errors into ``file:line: key: message`` lines; unexpected ones into one line too."""
+    """Turn library errors into ``file:line: key: message`` lines (exit 1); a stop into exit 130; anything else into
+    one line (exit 2)."""
     try:
         yield
     except WorkbenchError as exc:
         for problem in exc.problems:
-            err.print(str(problem), markup=False)
+            warn(str(problem))
         if exc.note:
-            err.print(f"note: {exc.note}", markup=False)
+            warn(f"note: {exc.note}")
         if failures is None:
             raise typer.Exit(1) from None
         failures.extend(str(p) for p in exc.problems)
+    except Interrupted:
+        warn("interrupted: nothing was written (an unfinished comparison proves nothing)")
+        raise typer.Exit(130) from None
     except (KeyboardInterrupt, typer.Exit):
         raise
     except Exception as exc:  # noqa: BLE001 - the user gets one line, --debug gives the rest
         if _debug["on"]:
             traceback.print_exc()
-        err.print(f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)", markup=False)
+        warn(f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)")
         if failures is None:
             raise typer.Exit(2) from None
         failures.append(f"internal error: {exc}")
@@ -73,17 +94,21 @@ def validate(
     variants: Annotated[list[Path], typer.Argument(help="Variant files to check.", show_default=False)],
 ) -> None:
     """Check variant files; print a short summary of each valid one, every problem of an invalid one."""
-    failures: list[str] = []
+    failed = False
     for path in variants:
-        before = len(failures)
-        with _reported(failures):
-            loaded = load_variant(path)
-            out.print(f"{display_path(path)}: valid {loaded.family.title} variant '{loaded.variant.name}'", markup=False)
-            for label, text in loaded.family.summary(loaded.variant):
-                out.print(f"  {label}: {text}", markup=False)
-        if len(failures) > before:
-            err.print(f"{display_path(path)}: {len(failures) - before} problem(s)", markup=False)
-    if failures:
+        checked = api.validate(path)
+        if checked.ok:
+            say(f"{display_path(path)}: valid {checked.title} variant '{checked.name}'")
+            for label, text in checked.summary:
+                say(f"  {label}: {text}")
+            continue
+        failed = True
+        for problem in checked.problems:
+            warn(problem)
+        if checked.note:
+            warn(f"note: {checked.note}")
+        warn(f"{display_path(path)}: {len(checked.problems)} problem(s)")
+    if failed:
         raise typer.Exit(1)
 
 
@@ -97,7 +122,7 @@ def replay(
     outcomes = [_replay_one(path, as_json=as_json, trace=trace) for path in scenarios]
     passed, failed = outcomes.count(True), outcomes.count(False)
     if len(scenarios) > 1 and not as_json:
-        out.print(f"{passed} passed, {failed} failed", markup=False)
+        say(f"{passed} passed, {failed} failed")
     if failed:
         raise typer.Exit(1)
 
@@ -105,30 +130,31 @@ def replay(
 def _replay_one(path: Path, *, as_json: bool, trace: bool) -> bool | None:
     """Replay one scenario and report it: True when it passed, False when not, None for a variant file."""
     errors: list[str] = []
+    replayed = None
     with _reported(errors):
-        replayed = replay_scenario(path)
+        replayed = api.replay(path)
     if errors:
         if not as_json:
-            err.print(f"FAIL {display_path(path)}", markup=False)
+            warn(f"FAIL {display_path(path)}")
         return False
     if replayed is None:
-        err.print(f"skip {display_path(path)}: a variant file, not a scenario", markup=False)
+        warn(f"skip {display_path(path)}: a variant file, not a scenario")
         return None
     family, result = replayed
     output = result.output
     if trace:
         for event in output["events"]:
-            out.print(family.describe(event), markup=False)
+            say(family.describe(event))
     if as_json:
-        out.print(json.dumps(output), markup=False)
+        say_json(output)
     for problem in result.failures:
-        err.print(str(problem), markup=False)
+        warn(str(problem))
     if not as_json:
         end = output["end_reason"] or "not ended"
         checks = f"{result.checks} expectation(s) checked" if result.checks else "no expectations"
         verdict = "PASS" if result.passed else "FAIL"
-        out.print(f"{verdict} {display_path(path)}: {output['rounds']} round(s), {end}; {checks}", markup=False)
-    return result.passed
+        say(f"{verdict} {display_path(path)}: {output['rounds']} round(s), {end}; {checks}")
+    return bool(result.passed)
 
 
 @app.command()
@@ -141,33 +167,33 @@ def play(
 ) -> None:
     """Play one seeded game with random bots and show how it ended."""
     with _reported():
-        loaded = load_variant(variant)
-        low, high = loaded.variant.players.min, loaded.variant.players.max
-        if not low <= players <= high:
-            raise UsageError(f"--players {players}: {display_path(variant)} is for {low} to {high} players")
-        output = loaded.family.play(loaded.variant, players, seed)
+        loaded = api.load_variant(variant)
+        output = api.play(loaded, players, seed)
     if trace:
         for event in output["events"]:
-            out.print(loaded.family.describe(event), markup=False)
+            say(loaded.family.describe(event))
     if as_json:
-        out.print(json.dumps(output), markup=False)
+        say_json(output)
         return
-    _print_state(loaded.family, output, f"{loaded.variant.name}, {players} players, seed {seed}")
+    _print_table(f"{loaded.variant.name}, {players} players, seed {seed}", *loaded.family.state_table(output))
+    winners = ", ".join(f"seat {s}" for s in output["winners"]) or "nobody"
+    say(f"ended after {output['rounds']} round(s): {output['end_reason']}; winner(s): {winners}")
 
 
 def _print_table(title: str, headers: list[str], rows: list[list[str]]) -> None:
-    table = Table(title=Text(title))
+    table = Table(title=Text(printable(title)))
     for header in headers:
-        table.add_column(Text(header))
+        table.add_column(Text(printable(header)))
     for row in rows:
-        table.add_row(*(Text(cell) for cell in row))
+        table.add_row(*(Text(printable(cell)) for cell in row))
     out.print(table)
 
 
-def _print_state(family: Any, output: dict[str, Any], title: str) -> None:
-    _print_table(title, *family.state_table(output))
-    winners = ", ".join(f"seat {s}" for s in output["winners"]) or "nobody"
-    out.print(f"ended after {output['rounds']} round(s): {output['end_reason']}; winner(s): {winners}", markup=False)
+def _player_counts(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise UsageError(f"--players {text}: expected a number or a list such as 3,4,5") from None
 
 
 @app.command()
@@ -186,7 +212,8 @@ def simulate(
         int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)
     ] = os.cpu_count() or 1,
     out_dir: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Folder for summary.json and report.html [default: reports/<variant>].")
+        Path | None,
+        typer.Option("--out", "-o", help="Folder for summary.json and report.html [default: reports/<variant>]."),
     ] = None,
     records: Annotated[Path | None, typer.Option("--records", help="Also write one JSON line per game to this file.")] = None,
     personas: Annotated[
@@ -195,106 +222,58 @@ def simulate(
     record_scenarios: Annotated[
         Path | None, typer.Option("--record-scenarios", help="Write every game as a scenario script into this folder.")
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite output files the workbench did not write.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
+    ] = False,
 ) -> None:
     """Play many games with bots and report what the rules do: length, fairness, eliminations, cards."""
-    with _reported():
-        loaded = load_variant(variant)
-        counts = _player_counts(players, loaded.variant.players.min, loaded.variant.players.max, variant)
-        known = loaded.family.personas(loaded.variant, personas)
-        names = _bot_names(bots, known)
-        tables = {count: tuple(names * count if len(names) == 1 else names) for count in counts}
-        for count, table in tables.items():
-            if len(table) != count:
-                raise UsageError(f"--bots names {len(names)} bots, but a {count}-player table has {count} seats")
-        out_dir = out_dir or Path("reports") / variant.stem
-        targets = [out_dir / "summary.json", out_dir / "report.html", *([records] if records else [])]
-        if record_scenarios is not None:
-            targets += sorted(record_scenarios.glob("*.yaml")) if record_scenarios.is_dir() else []
-        for target in targets:
-            _check_overwrite(target, force)
-        summaries = []
-        records_file = records.open("w") if records else None
-        try:
-            for count, table in tables.items():
-                record = (record_scenarios, variant) if record_scenarios else None
-                factory = loaded.family.simulator(loaded.variant, count, table, known, seed, record)
-                result = _run_with_progress(factory, games, workers, records_file, f"{count} players")
-                summaries.append(_summary(loaded, variant, count, table, seed, result, workers))
-                if result.interrupted:
-                    break
-        finally:
-            if records_file:
-                records_file.close()
-        out_dir.mkdir(parents=True, exist_ok=True)
-        body = summaries[0] if len(summaries) == 1 else {"generator": GENERATOR, "runs": summaries}
-        (out_dir / "summary.json").write_text(json.dumps(body, indent=2) + "\n")
-        (out_dir / "report.html").write_text(loaded.family.report(summaries))
-    headers, rows = loaded.family.summary_rows(summaries)
-    _print_table(f"{loaded.variant.name}: {', '.join(names)}; seed {seed}", headers, rows)
-    written = ", ".join(display_path(t) for t in targets if t.suffix != ".yaml")
-    out.print(f"wrote {written}", markup=False)
-    if record_scenarios is not None:
-        out.print(
-            f"wrote {sum(s['games'] for s in summaries):,} scenario scripts into {display_path(record_scenarios)}", markup=False
+    with _reported(), _progress() as progress:
+        simulation = api.simulate(
+            variant,
+            players=_player_counts(players),
+            games=games,
+            seed=seed,
+            bots=bots,
+            workers=workers,
+            personas=personas,
+            out=out_dir or Path("reports") / variant.stem,
+            create_folders=out_dir is None,
+            records=records,
+            record_scenarios=record_scenarios,
+            force=force,
+            progress=progress,
         )
-    if any(s["interrupted"] for s in summaries):
-        err.print(f"interrupted: the outputs hold the {summaries[-1]['games']:,} games that finished", markup=False)
+    runs = [run.to_dict() for run in simulation.runs]
+    first = simulation.runs[0]
+    _print_table(f"{first.variant}: {', '.join(dict.fromkeys(first.bots))}; seed {seed}", *simulation.family.summary_rows(runs))
+    say(f"wrote {', '.join(display_path(p) for p in simulation.written)}")
+    if record_scenarios is not None:
+        say(f"wrote {simulation.scripts:,} scenario scripts into {display_path(record_scenarios)}")
+    for name in simulation.kept:
+        warn(f"kept {name} in {display_path(record_scenarios or Path())}: changed since the workbench wrote it")
+    if simulation.interrupted:
+        warn(f"interrupted: the outputs hold the {simulation.runs[-1].games:,} games that finished")
         raise typer.Exit(130)
 
 
-def _player_counts(text: str, low: int, high: int, variant: Path) -> list[int]:
-    try:
-        counts = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise UsageError(f"--players {text}: expected a number or a list such as 3,4,5") from None
-    for count in counts:
-        if not low <= count <= high:
-            raise UsageError(f"--players {count}: {display_path(variant)} is for {low} to {high} players")
-    if not counts:
-        raise UsageError("--players: name at least one player count")
-    return list(dict.fromkeys(counts))
-
-
-def _bot_names(text: str, known: dict[str, Any]) -> list[str]:
-    names = [part.strip() for part in text.split(",")]
-    for name in names:
-        if name not in known:
-            hint = did_you_mean(name, known)
-            raise UsageError(f"--bots: unknown bot {name!r}{hint}; known: {', '.join(sorted(known))}")
-    return names
-
-
-def _check_overwrite(target: Path, force: bool) -> None:
-    """Refuse to overwrite a file the workbench did not write, unless --force."""
-    if not target.exists() or force:
-        return
-    if target.is_dir():
-        raise UsageError(f"{display_path(target)} is a folder")
-    with target.open("rb") as handle:  # only the ends: a records file may be large
-        head = handle.read(2000)
-        handle.seek(max(0, target.stat().st_size - 4000))
-        tail = handle.read()
-    marker = GENERATOR.encode()
-    # summary.json, HTML and proposals name the generator near the top, a PDF in its ID at the end;
-    # a records file starts with a game line
-    if marker not in head and marker not in tail and not head.startswith(b'{"game":'):
-        raise UsageError(f"{display_path(target)} exists and was not written by the workbench; add --force to overwrite it")
-
-
-def _progress_columns() -> tuple:
-    return (
+@contextmanager
+def _progress() -> Iterator[api.Progress]:
+    """Rich progress rows, one per call of the returned factory: (label, games) -> advance(finished)."""
+    with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.fields[rate]}"),
         TimeRemainingColumn(),
-    )
+        console=err,
+        transient=False,
+    ) as progress:
+        yield lambda label, total: _games_task(progress, label, total)
 
 
 def _games_task(progress: Progress, label: str, total: int) -> Callable[[int], None]:
     """A progress row counting ``total`` games, with games/s; returns the function that advances it."""
-    task = progress.add_task(label, total=total, rate="")
+    task = progress.add_task(printable(label), total=total, rate="")
     started = time.perf_counter()
     done = [0]
 
@@ -304,30 +283,6 @@ def _games_task(progress: Progress, label: str, total: int) -> Callable[[int], N
         progress.update(task, advance=finished, rate=f"{speed:,.0f} games/s")
 
     return advance
-
-
-def _run_with_progress(factory: Any, games: int, workers: int, records: Any, label: str) -> Run:
-    with Progress(*_progress_columns(), console=err, transient=False) as progress:
-        return run(factory, games, workers=workers, records=records, progress=_games_task(progress, label, games))
-
-
-def _summary(loaded: Any, path: Path, players: int, bots: tuple[str, ...], seed: int, result: Run, workers: int) -> dict:
-    return {
-        "generator": GENERATOR,
-        "game": loaded.family.game,
-        "variant": loaded.variant.name,
-        "variant_file": display_path(path),
-        "players": players,
-        "seed": seed,
-        "bots": list(bots),
-        **result.tally.summary(),
-        "interrupted": result.interrupted,
-        "timing": {
-            "workers": workers,
-            "seconds": round(result.seconds, 3),
-            "games_per_second": round(result.games_per_second, 1),
-        },
-    }
 
 
 @app.command("tune-stakes")
@@ -355,52 +310,47 @@ def tune_stakes(
     write: Annotated[
         bool, typer.Option("--write", help="Also put the proposed sheets into the variant file (only their lines change).")
     ] = False,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite output files the workbench did not write.")] = False,
+    replace_printed: Annotated[
+        bool, typer.Option("--replace-printed", help="With --write, allow replacing a sheet marked `source: printed`.")
+    ] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
+    ] = False,
 ) -> None:
     """Propose the stakes sheets the box never printed: race candidate sheets until the game plays like the printed ones."""
-    with _reported():
-        family = family_of_file(variant)
-        if not hasattr(family, "tune_stakes"):
-            raise UsageError(f"{family.title} has no stakes sheets to tune")
-        out_file = out_file or Path("reports") / "tuning" / f"{variant.stem}-stakes.yaml"
-        if out_file.suffix.lower() in (".html", ".htm"):
-            raise UsageError(f"--out {out_file}: the proposal is YAML (the comparison page goes beside it as .html)")
-        page = out_file.with_suffix(".html")
-        for target in (out_file, page):
-            _check_overwrite(target, force)
-        with Progress(*_progress_columns(), console=err, transient=False) as progress:
-            report = family.tune_stakes(
-                variant,
-                sorted(set(players)),
-                bots=bots,
-                seed=seed,
-                budget=budget,
-                workers=workers,
-                progress=partial(_games_task, progress),
-            )
-        out_file.parent.mkdir(parents=True, exist_ok=True)
-        out_file.write_text(family.tuning_yaml(report, page.name))
-        page.write_text(family.tuning_page(report))
-        if write:
-            family.write_sheets(variant, report, os.path.relpath(page, variant.parent))
+    with _reported(), _progress() as progress:
+        tuning = api.tune_stakes(
+            variant,
+            players,
+            bots=bots,
+            budget=budget,
+            seed=seed,
+            workers=workers,
+            out=out_file or Path("reports") / "tuning" / f"{variant.stem}-stakes.yaml",
+            create_folders=out_file is None,
+            write=write,
+            replace_printed=replace_printed,
+            force=force,
+            progress=progress,
+        )
+    report = tuning.report
     for tuned in report.tuned:
-        out_text = " ".join(map(str, tuned.best.candidate.out))
-        in_text = " ".join(map(str, tuned.best.candidate.in_))
-        out.print(
-            f"{tuned.players} players: out [{out_text} all_out], in [{in_text}] "
-            f"(distance {tuned.best.distance:.2f}, {tuned.best.games:,} games)",
-            markup=False,
+        best = tuned.best
+        say(
+            f"{tuned.players} players: out [{' '.join(map(str, best.candidate.out))} all_out], "
+            f"in [{' '.join(map(str, best.candidate.in_))}] (distance {best.distance:.2f}, {best.games:,} games)"
         )
     for printed, tuned in report.left_out:
-        diffs = [b - a for a, b in zip(printed.out + printed.in_, tuned.best.candidate.out + tuned.best.candidate.in_)]
+        proposed = tuned.best.candidate
+        diffs = [b - a for a, b in zip(printed.out + printed.in_, proposed.out + proposed.in_)]
         close = sum(abs(d) <= 1 for d in diffs)
-        out.print(
+        say(
             f"check: the printed {tuned.players}-player sheet, hidden and tuned from the others, comes back as "
-            f"{tuned.best.candidate.label()} ({close} of {len(diffs)} entries within one coin)",
-            markup=False,
+            f"{proposed.label()} ({close} of {len(diffs)} entries within one coin)"
         )
-    written = [out_file, page, *([variant] if write else [])]
-    out.print(f"wrote {', '.join(display_path(p) for p in written)}", markup=False)
+    for warning in tuning.warnings:
+        warn(f"warning: {warning}")
+    say(f"wrote {', '.join(display_path(p) for p in tuning.written)}")
 
 
 @app.command("print")
@@ -436,31 +386,29 @@ def print_set(
         str, typer.Option("--backs-offset", help="Shift the backs by DX,DY mm (right, down) for a duplex printer that misaligns.")
     ] = "0,0",
     only: Annotated[
-        str | None, typer.Option("--only", help="Print only these parts: cards,guides,stakes,board,rules.", show_default=False)
+        str | None,
+        typer.Option("--only", help="Print only these parts: cards,guides,stakes,board,rules.", show_default=False),
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite output files the workbench did not write.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
+    ] = False,
 ) -> None:
     """Print a playtest set as PDF: market cards, guide cards, stakes sheets, action board and rule summary."""
     with _reported():
-        loaded = load_variant(variant)
-        family = loaded.family
-        if not hasattr(family, "print_html"):
-            raise UsageError(f"{family.title} has no printable playtest set")
-        out_file = out_file or Path("reports") / f"{variant.stem}.pdf"
-        html_only = out_file.suffix.lower() in (".html", ".htm")
-        targets = [out_file] if html_only else [out_file, *([out_file.with_suffix(".html")] if html else [])]
-        for target in targets:
-            _check_overwrite(target, force)
-        options = {"paper": paper, "players": players, "bleed": bleed, "backs": backs, "backs_offset": backs_offset, "only": only}
-        page = family.print_html(loaded.variant, options)
-        document = None if html_only else family.print_pdf(loaded.variant, options, page)
-        out_file.parent.mkdir(parents=True, exist_ok=True)
-        for target in targets:
-            if target.suffix.lower() in (".html", ".htm"):
-                target.write_text(page)
-            else:
-                target.write_bytes(document)
-    out.print(f"wrote {', '.join(display_path(t) for t in targets)}", markup=False)
+        written = api.print_set(
+            variant,
+            out_file or Path("reports") / f"{variant.stem}.pdf",
+            create_folders=out_file is None,
+            html=html,
+            paper=paper,
+            players=players,
+            bleed=bleed,
+            backs=backs,
+            backs_offset=backs_offset,
+            only=only,
+            force=force,
+        )
+    say(f"wrote {', '.join(display_path(t) for t in written)}")
 
 
 @app.command()
@@ -468,27 +416,17 @@ def schema(
     kind: Annotated[str | None, typer.Argument(help="variant, scenario or cards; all when left out.")] = None,
     game: Annotated[str, typer.Option("--game", help="The game family.")] = "chance-it",
     out_dir: Annotated[Path | None, typer.Option("--out", help="Write <game>.<kind>.schema.json files into this folder.")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite schema files that differ.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace schema files the workbench did not write.")] = False,
 ) -> None:
     """Print (or write) the JSON Schema of the variant, scenario and card-file formats."""
     with _reported():
-        if game not in FAMILIES:
-            raise UsageError(f"--game {game}: unknown game; known games: {', '.join(FAMILIES)}")
-        schemas = FAMILIES[game].schemas()
-        if kind is not None and kind not in schemas:
-            raise UsageError(f"unknown schema {kind!r}; choose one of {', '.join(schemas)}")
-        chosen = {kind: schemas[kind]} if kind else schemas
         if out_dir is None:
-            out.print(json.dumps(chosen[kind] if kind else chosen, indent=2), markup=False)
+            chosen = api.schemas(game, kind)
+            say_json(chosen[kind] if kind else chosen, indent=2)
             return
-        out_dir.mkdir(parents=True, exist_ok=True)
-        for name, body in chosen.items():
-            target = out_dir / f"{game}.{name}.schema.json"
-            text = json.dumps(body, indent=2) + "\n"
-            if target.exists() and target.read_text() != text and not force:
-                raise UsageError(f"{display_path(target)} exists and differs; add --force to overwrite it")
-            target.write_text(text)
-            out.print(f"wrote {display_path(target)}", markup=False)
+        written = api.write_schemas(out_dir, game, kind, force=force)
+    for target in written:
+        say(f"wrote {display_path(target)}")
 
 
 def main() -> None:
@@ -496,5 +434,5 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
-        err.print("interrupted")
+        warn("interrupted")
         sys.exit(130)

@@ -6,6 +6,7 @@ registering it in :data:`FAMILIES` is the only edit outside its folder.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,6 +24,10 @@ class Family(Protocol):
     title: str  #: the game's name for people
     includes: tuple[str, ...]  #: list keys whose string items are paths of files to splice in
     variant_model: type[BaseModel]
+    script_name: re.Pattern[str]  #: file names of recorded scenario scripts; groups: player count, game index
+
+    def player_range(self, variant: Any) -> tuple[int, int]:
+        """The fewest and most players the variant is for."""
 
     def summary(self, variant: Any) -> list[tuple[str, str]]:
         """Short (label, text) lines describing a valid variant."""
@@ -85,6 +90,7 @@ class Loaded:
 
     family: Family
     variant: Any
+    path: Path | None = None  #: the variant file it was loaded from
 
 
 def family_of(doc: Document, error: type[VariantError] = VariantError) -> Family:
@@ -116,7 +122,7 @@ def load_variant(path: Path, overrides: Document | None = None) -> Loaded:
     if overrides is not None:
         doc = merge(doc, overrides)
     family = family_of(doc)
-    return Loaded(family, validate(family.variant_model, doc))
+    return Loaded(family, validate(family.variant_model, doc), Path(path))
 
 
 def replay_scenario(path: Path) -> tuple[Family, Any] | None:

@@ -1,24 +1,101 @@
 """Run many games in chunks, on one core or several, merging tallies in game order. Family-agnostic.
 
-The family supplies a simulator (``play(index) -> result`` with a ``record``, and
-``new_tally()``); this module only decides which games run where. Game ``i`` depends
-only on the run's seed and ``i``, and tallies merge exactly, so the summary is the same
-for any number of workers. Memory stays flat: finished chunks are merged and dropped,
-and records are written as they arrive.
+The family supplies a simulator (``play(index)`` returning a result with a ``record``
+and an optional ``script``, and ``new_tally()``); this module only decides which games
+run where. Game ``i`` depends only on the run's seed and ``i``, and tallies merge
+exactly, so the summary is the same for any number of workers.
+
+Memory stays flat whatever the number of games: chunks are generated as they are
+needed, at most a few per worker are in flight, finished chunks are merged and dropped,
+and records are handed on as they arrive. Results arrive in game order, so what a
+stopped run keeps is always the first games of the run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import signal
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import IO, Any
+from itertools import islice
+from types import FrameType
+from typing import Any, Protocol
 
 #: Builds the family's simulator inside each worker (a picklable callable with no arguments).
 Factory = Callable[[], Any]
+#: (which factory, first game, end of the chunk, whether records and scripts are wanted)
+Task = tuple[int, int, int, bool]
+#: How many chunks per worker may wait in the pool's queue (bounded, so memory stays flat).
+IN_FLIGHT = 3
+
+
+class Played(Protocol):
+    """One finished game as a simulator returns it."""
+
+    record: dict[str, Any]  #: one line of ``--records``
+    script: tuple[str, str] | None  #: (file name, text) of the game as a scenario script, when recording
+
+
+class Interrupted(Exception):
+    """A run that cannot keep a part of its work (a race of candidates) was stopped by a signal."""
+
+
+class Stop:
+    """Whether a run should stop: set by SIGINT or SIGTERM while :meth:`on_signals` is active, or by :meth:`request`.
+
+    A stopped run finishes nothing more, keeps the games that finished and returns;
+    further signals only repeat the request (so two quick Ctrl-Cs cannot break the
+    clean-up).
+    """
+
+    def __init__(self) -> None:
+        self.signal: int | None = None  #: the first signal received
+        self._requested = threading.Event()
+
+    def __call__(self) -> bool:
+        return self._requested.is_set()
+
+    def request(self, signum: int = signal.SIGINT) -> None:
+        """Ask the run to stop (what a signal does)."""
+        if self.signal is None:
+            self.signal = signum
+        self._requested.set()
+
+    @contextlib.contextmanager
+    def on_signals(self) -> Iterator[Stop]:
+        """Turn SIGINT and SIGTERM into stop requests inside the block (from the main thread only)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield self
+            return
+
+        def handler(signum: int, frame: FrameType | None) -> None:
+            self.request(signum)
+
+        previous = {signum: signal.signal(signum, handler) for signum in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield self
+        finally:
+            for signum, old in previous.items():
+                signal.signal(signum, old)
+
+
+def _never() -> bool:
+    return False
+
+
+@dataclass
+class Chunk:
+    """What a chunk of games produced: its tally and, when wanted, its records and scripts."""
+
+    which: int
+    tally: Any
+    lines: list[str]
+    scripts: list[tuple[str, str]]
 
 
 @dataclass
@@ -26,7 +103,7 @@ class Run:
     """What a run produced: the merged tally and how far it got."""
 
     tally: Any
-    games: int  # games finished and tallied
+    games: int  #: games finished and tallied (the first ``games`` of the run)
     requested: int
     seconds: float
     interrupted: bool = False
@@ -44,38 +121,49 @@ _simulators: dict[int, Any] = {}
 def _start_worker(factories: list[Factory]) -> None:
     global _factories
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool ends its workers with SIGTERM: die quietly
     _factories = factories
     _simulators.clear()
 
 
-def _play_chunk(task: tuple[int, int, int, bool]) -> tuple[int, Any, list[str]]:
-    which, start, stop, want_records = task
+def _play_chunk(task: Task) -> Chunk:
+    which = task[0]
     if which not in _simulators:
         _simulators[which] = _factories[which]()
-    return (which, *_chunk(_simulators[which], start, stop, want_records))
+    return _chunk(_simulators[which], task)
 
 
-def _chunk(simulator: Any, start: int, stop: int, want_records: bool) -> tuple[Any, list[str]]:
+def _chunk(simulator: Any, task: Task, stop: Callable[[], bool] = _never) -> Chunk:
+    """Play the games of ``task``; ``stop`` ends it early (the games played so far are kept, still a prefix)."""
+    which, start, end, wanted = task
     tally = simulator.new_tally()
     lines: list[str] = []
-    for index in range(start, stop):
+    scripts: list[tuple[str, str]] = []
+    for index in range(start, end):
+        if stop():
+            break
         result = simulator.play(index)
         tally.add(result)
-        if want_records:
+        if wanted:
             lines.append(json.dumps(result.record, separators=(",", ":")))
-    return tally, lines
+            if result.script is not None:
+                scripts.append(result.script)
+    return Chunk(which, tally, lines, scripts)
 
 
-def chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    """Split ``range(games)`` into chunks: small enough to balance the workers, big enough to be cheap.
+def chunks(games: int, workers: int, start: int = 0) -> Iterator[tuple[int, int]]:
+    """Split ``range(start, start + games)`` into chunks: small enough to balance the workers, big enough to be cheap.
 
-    >>> chunks(10, 1)
+    >>> list(chunks(10, 1))
     [(0, 10)]
-    >>> chunks(1000, 2)[:2]
+    >>> list(chunks(1000, 2))[:2]
     [(0, 63), (63, 126)]
+    >>> next(chunks(10**15, 2))  # generated lazily: any number of games
+    (0, 500)
     """
     size = max(1, min(500, -(-games // (workers * 8)) if workers > 1 else 500))
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
+    end = start + games
+    return ((first, min(first + size, end)) for first in range(start, end, size))
 
 
 def run(
@@ -83,28 +171,33 @@ def run(
     games: int,
     *,
     workers: int = 1,
-    records: IO[str] | None = None,
+    records: Any | None = None,
+    scripts: Callable[[str, str], None] | None = None,
     progress: Callable[[int], None] | None = None,
+    stop: Callable[[], bool] = _never,
 ) -> Run:
     """Play ``games`` games; ``progress`` is called with the number of games just finished.
 
-    Ctrl-C stops the run: the games finished so far (a prefix of the run) are kept.
+    ``records`` (a text file) gets one JSON line per game and ``scripts`` each game's
+    script (name, text), both in game order. When ``stop()`` turns true the run ends:
+    the games finished so far (the first ones of the run) are kept, ``interrupted`` set.
     """
     started = time.perf_counter()
     tally = factory().new_tally()
-    done, interrupted = 0, False
-    tasks = [(0, start, stop, records is not None) for start, stop in chunks(games, workers)]
-    try:
-        for _, chunk_tally, lines in _results([factory], tasks, workers):
-            tally.merge(chunk_tally)
-            if records is not None:
-                records.writelines(line + "\n" for line in lines)
-            done += chunk_tally.games
-            if progress is not None:
-                progress(chunk_tally.games)
-    except KeyboardInterrupt:
-        interrupted = True
-    return Run(tally, done, games, time.perf_counter() - started, interrupted)
+    done = 0
+    wanted = records is not None or scripts is not None
+    tasks = ((0, first, end, wanted) for first, end in chunks(games, workers))
+    for chunk in _results([factory], tasks, workers, stop):
+        tally.merge(chunk.tally)
+        if records is not None:
+            records.writelines(line + "\n" for line in chunk.lines)
+        if scripts is not None:
+            for name, text in chunk.scripts:
+                scripts(name, text)
+        done += chunk.tally.games
+        if progress is not None:
+            progress(chunk.tally.games)
+    return Run(tally, done, games, time.perf_counter() - started, interrupted=done < games)
 
 
 def run_many(
@@ -113,39 +206,54 @@ def run_many(
     *,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    stop: Callable[[], bool] = _never,
 ) -> list[Any]:
     """Play games ``ranges[i]`` (start, stop) of run ``factories[i]`` for every i, sharing one pool; the tallies.
 
-    This is how many candidates are compared on the same game indices (common random numbers).
+    This is how many candidates are compared on the same game indices (common random
+    numbers). A part of a comparison is worth nothing, so a stop raises :class:`Interrupted`.
     """
     tallies = [factory().new_tally() for factory in factories]
-    tasks = [
-        (which, start, stop, False)
+    tasks = (
+        (which, start, end, False)
         for which, (first, last) in enumerate(ranges)
-        for start, stop in ((first + a, first + b) for a, b in chunks(last - first, workers))
-        if stop > start
-    ]
-    for which, chunk_tally, _ in _results(factories, tasks, workers):
-        tallies[which].merge(chunk_tally)
+        for start, end in chunks(last - first, workers, first)
+    )
+    for chunk in _results(factories, tasks, workers, stop):
+        tallies[chunk.which].merge(chunk.tally)
         if progress is not None:
-            progress(chunk_tally.games)
+            progress(chunk.tally.games)
+    if stop():
+        raise Interrupted
     return tallies
 
 
-def _results(
-    factories: list[Factory], tasks: list[tuple[int, int, int, bool]], workers: int
-) -> Iterator[tuple[int, Any, list[str]]]:
-    if workers <= 1 or len(tasks) == 1:
+def _results(factories: list[Factory], tasks: Iterable[Task], workers: int, stop: Callable[[], bool]) -> Iterator[Chunk]:
+    """The chunks of ``tasks`` in order, played here (one worker) or in a pool; nothing more once ``stop()``."""
+    if workers <= 1:
         built: dict[int, Any] = {}
-        for which, start, stop, want in tasks:
+        for task in tasks:
+            if stop():
+                return
+            which = task[0]
             if which not in built:
                 built[which] = factories[which]()
-            yield (which, *_chunk(built[which], start, stop, want))
+            yield _chunk(built[which], task, stop)
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pool = context.Pool(workers, initializer=_start_worker, initargs=(factories,))
     try:
-        yield from pool.imap(_play_chunk, tasks)
+        pending: deque[Any] = deque()
+        queue = iter(tasks)
+        pending.extend(pool.apply_async(_play_chunk, (task,)) for task in islice(queue, workers * IN_FLIGHT))
+        while pending and not stop():
+            head = pending[0]
+            head.wait(0.1)  # wake up now and then to notice a stop
+            if not head.ready():
+                continue
+            pending.popleft()
+            pending.extend(pool.apply_async(_play_chunk, (task,)) for task in islice(queue, 1))
+            yield head.get()
         pool.close()
     finally:
         pool.terminate()

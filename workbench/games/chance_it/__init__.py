@@ -14,6 +14,7 @@ from workbench.errors import ScenarioError, VariantError
 from workbench.games.chance_it.bots import BUILTIN, RandomBot
 from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.engine import Game, compile_variant
+from workbench.games.chance_it.record import SCRIPT_NAME
 from workbench.games.chance_it.scenario import Replay, Scenario, replay
 from workbench.games.chance_it.schema import RESOURCES, Card, Persona, PersonaFile, Variant, variant_file_schema
 from workbench.games.chance_it.sim import Simulator
@@ -29,6 +30,13 @@ class ChanceIt:
     title = "Chance It"
     includes = ("cards",)
     variant_model = Variant
+
+    #: Recorded scenario scripts: ``game-<players>p-<index>.yaml``.
+    script_name = SCRIPT_NAME
+
+    def player_range(self, variant: Variant) -> tuple[int, int]:
+        """The fewest and most players the variant is for."""
+        return variant.players.min, variant.players.max
 
     def summary(self, variant: Variant) -> list[tuple[str, str]]:
         timings = Counter()
@@ -92,13 +100,17 @@ class ChanceIt:
 
         return tune.proposal_yaml(report, page)
 
+    def tuning_warnings(self, report: Any) -> list[str]:
+        """What a tuning run should warn about (a budget too small for its proposals)."""
+        return list(report.warnings())
+
     def tuning_page(self, report: Any) -> str:
         """The HTML comparison of a tuning run."""
         from workbench.games.chance_it import tune
 
         return tune.render_tuning(report)
 
-    def write_sheets(self, path: Path, report: Any, page: str) -> None:
+    def write_sheets(self, path: Path, report: Any, page: str | None) -> None:
         """Put a tuning run's proposals into the variant file, changing only their lines."""
         from workbench.games.chance_it import tune
 

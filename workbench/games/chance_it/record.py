@@ -8,6 +8,7 @@ and every choice is written down at its named point, round by round. The script'
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -119,10 +120,20 @@ class _RecordingDecider:
 
 #: The scenario schema of a source checkout, for the editor line of recorded scripts (absent when installed).
 SCHEMA = Path(__file__).resolve().parents[3] / "schemas" / "chance-it.scenario.schema.json"
+#: File names of recorded scripts: game-<players>p-<index>.yaml.
+SCRIPT_NAME = re.compile(r"game-(\d+)p-(\d+)\.yaml")
 
 
-def write_script(script: dict[str, Any], path: Path) -> None:
-    """Write a scenario file, with the editor schema line when the schema files are at hand."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    line = SCHEMA_LINE.format(schema=os.path.relpath(SCHEMA, path.parent)) if SCHEMA.is_file() else ""
-    path.write_text(line + RECORDED + yaml.safe_dump(script, sort_keys=False, default_flow_style=None, width=120))
+def script_name(players: int, index: int) -> str:
+    """The file name of game ``index`` at ``players`` players.
+
+    >>> script_name(4, 12)
+    'game-4p-000012.yaml'
+    """
+    return f"game-{players}p-{index:06d}.yaml"
+
+
+def script_text(script: dict[str, Any], folder: Path) -> str:
+    """A scenario file's text for ``folder``, with the editor schema line when the schema files are at hand."""
+    line = SCHEMA_LINE.format(schema=os.path.relpath(SCHEMA, folder)) if SCHEMA.is_file() else ""
+    return line + RECORDED + yaml.safe_dump(script, sort_keys=False, default_flow_style=None, width=120)

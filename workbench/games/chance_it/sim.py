@@ -18,7 +18,7 @@ from typing import Any
 from workbench.games.chance_it.bots import HeuristicBot, make_bot
 from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.engine import GUIDES, Game, compile_variant
-from workbench.games.chance_it.record import Recorder, write_script
+from workbench.games.chance_it.record import Recorder, script_name, script_text
 from workbench.games.chance_it.schema import RESOURCES, Persona, Variant
 from workbench.sim.seeding import stream
 from workbench.sim.stats import Histogram, Moments, rate, rounded
@@ -26,11 +26,13 @@ from workbench.sim.stats import Histogram, Moments, rate, rounded
 
 @dataclass(frozen=True)
 class Result:
-    """One finished game: its record (one line of ``--records``), the game and its bots' choice gaps for the tally."""
+    """One finished game: its record (one line of ``--records``), the game, its bots' choice gaps for the tally,
+    and the game as a scenario script (file name, text) when recording."""
 
     record: dict[str, Any]
     game: Game
     gaps: Moments
+    script: tuple[str, str] | None = None
 
 
 class Simulator:
@@ -63,11 +65,12 @@ class Simulator:
             chance, deciders = recorder.chance, recorder.deciders
         game = Game(self.rules, self.players, chance, log=False)
         game.play(chance, deciders)
+        script = None
         if recorder is not None:
             folder, variant = self.record
-            path = folder / f"game-{self.players}p-{index:06d}.yaml"
             description = f"Game {index} of a simulation (seed {self.seed}, bots {', '.join(self.bots)}), recorded."
-            write_script(recorder.script(game, os.path.relpath(variant, folder), self.seed, description=description), path)
+            body = recorder.script(game, os.path.relpath(variant, folder), self.seed, description=description)
+            script = (script_name(self.players, index), script_text(body, folder))
         record = {
             "game": index,
             "seed": self.seed,
@@ -83,7 +86,7 @@ class Simulator:
         for bot in bots:
             if isinstance(bot, HeuristicBot):
                 gaps.merge(bot.gaps)
-        return Result(record, game, gaps)
+        return Result(record, game, gaps, script)
 
     def new_tally(self) -> Tally:
         """An empty tally for this run."""

@@ -19,12 +19,13 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import combinations_with_replacement, pairwise
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from workbench import GENERATOR, __version__
 from workbench.errors import Problem, UsageError, VariantError
 from workbench.games.chance_it.schema import TUNING_METRICS, Players, Sheet, Variant
 from workbench.loading import Document, load_document, parse_yaml, validate
@@ -54,6 +55,9 @@ DESCRIPTIONS = {
     "in_out_gap": "closeness of IN and OUT (bots' value gap)",
 }
 assert set(SCALES) == set(TUNING_METRICS) == set(DESCRIPTIONS)
+#: One noticeable difference (a unit of SCALES): a proposal whose figures are less certain than this (half its 95 %
+#: interval) cannot tell noticeably different sheets apart.
+CERTAIN = 1.0
 
 #: (value, low, high) of a figure; low and high are None when no interval applies.
 Figure = tuple[float, float | None, float | None]
@@ -127,15 +131,50 @@ def is_shaped(candidate: Candidate, out_max: int, in_max: int) -> bool:
     )
 
 
+def space_size(players: int, out_max: int, in_max: int) -> int:
+    """How many shaped sheets there are for ``players``: OUT columns times IN columns (multisets of coin values).
+
+    >>> space_size(3, 6, 4), space_size(12, 20, 20)  # 28 x 35; the second is never listed, only sampled
+    (980, 19118402473224600)
+    """
+    return math.comb(out_max + players - 1, players - 1) * math.comb(in_max + players, players)
+
+
+def _multiset_at(index: int, values: int, size: int) -> tuple[int, ...]:
+    """The ``index``-th non-decreasing tuple of ``size`` positions in ``range(values)``, in lexicographic order
+    (the order of ``itertools.combinations_with_replacement(range(values), size)``), without listing the others.
+
+    >>> _multiset_at(0, 3, 2), _multiset_at(3, 3, 2), _multiset_at(5, 3, 2)
+    ((0, 0), (1, 1), (2, 2))
+    """
+    found: list[int] = []
+    low = 0
+    for slot in range(size):
+        rest = size - slot - 1
+        position = low
+        while index >= (block := math.comb(values - position + rest - 1, rest)):  # tuples starting at ``position``
+            index -= block
+            position += 1
+        found.append(position)
+        low = position
+    return tuple(found)
+
+
+def candidate_at(index: int, players: int, out_max: int, in_max: int) -> Candidate:
+    """The ``index``-th shaped sheet in the fixed order of :func:`space` (OUT columns high to low, then IN columns)."""
+    ins = math.comb(in_max + players, players)
+    out_index, in_index = divmod(index, ins)
+    out = tuple(out_max - position for position in _multiset_at(out_index, out_max + 1, players - 1))
+    return Candidate(out, _multiset_at(in_index, in_max + 1, players))
+
+
 def space(players: int, out_max: int, in_max: int) -> list[Candidate]:
-    """Every shaped sheet for ``players``, in a fixed order.
+    """Every shaped sheet for ``players``, in a fixed order (only for small spaces: the tuner samples by index).
 
     >>> len(space(3, 6, 4))  # 28 OUT columns x 35 IN columns
     980
     """
-    outs = combinations_with_replacement(range(out_max, -1, -1), players - 1)  # non-increasing
-    ins = list(combinations_with_replacement(range(in_max + 1), players))  # non-decreasing
-    return [Candidate(out, in_) for out in outs for in_ in ins]
+    return [candidate_at(i, players, out_max, in_max) for i in range(space_size(players, out_max, in_max))]
 
 
 def neighbours(candidate: Candidate, out_max: int, in_max: int) -> list[Candidate]:
@@ -194,6 +233,7 @@ class Tuner:
         budget: int,
         workers: int,
         progress: Callable[[str, int], Callable[[int], None]] | None = None,
+        stop: Callable[[], bool] = lambda: False,
     ):
         self.family = family
         self.variant = variant
@@ -203,6 +243,7 @@ class Tuner:
         self.budget = budget
         self.workers = workers
         self.progress = progress
+        self.stop = stop
         self.tuning = variant.tuning
 
     def weights(self) -> dict[str, float]:
@@ -218,7 +259,7 @@ class Tuner:
         """Tallies of ``variants`` at ``players``, each on its own range of game indices."""
         advance = self.progress(label, sum(b - a for a, b in games)) if self.progress else None
         factories = [self._factory(variant, players) for variant in variants]
-        return run_many(factories, games, workers=self.workers, progress=advance)
+        return run_many(factories, games, workers=self.workers, progress=advance, stop=self.stop)
 
     def measure(self, counts: list[int], games: int) -> dict[int, dict[str, Any]]:
         """Summaries of the variant as it is, at each of ``counts``."""
@@ -249,15 +290,11 @@ class Tuner:
         """Race the candidate sheets for ``players`` towards ``targets``."""
         variant = variant or self.variant
         t = self.tuning
-        whole = space(players, t.out_max, t.in_max)
+        whole = space_size(players, t.out_max, t.in_max)
         rng = random.Random(f"{self.seed}:tune:{players}")
         size = max(keep + 1, min(48, self.budget // 150))  # a small budget races fewer sheets, not fewer games each
-        pool = whole if len(whole) <= size else rng.sample(whole, size)
-        current = variant.stakes.get(players)
-        if current is not None and current.source != "printed":
-            anchor = Candidate.from_sheet(current)
-            if is_shaped(anchor, t.out_max, t.in_max) and anchor not in pool:
-                pool.append(anchor)
+        chosen = range(whole) if whole <= size else rng.sample(range(whole), size)  # by index: the space is never listed
+        pool = [candidate_at(i, players, t.out_max, t.in_max) for i in chosen]
         first = self._race(variant, players, pool, targets, int(self.budget * 0.6), keep, "search")
         leaders = [entry.candidate for entry in first[:keep]]
         around = sorted({n for leader in leaders[:2] for n in neighbours(leader, t.out_max, t.in_max)} - set(leaders))
@@ -265,7 +302,7 @@ class Tuner:
         seen = {entry.candidate for entry in second}
         ranking = second + [entry for entry in first if entry.candidate not in seen]
         evaluated = len({entry.candidate for entry in ranking})
-        return Tuned(players, ranking, len(whole), evaluated, sum(e.games for e in first) + sum(e.games for e in second))
+        return Tuned(players, ranking, whole, evaluated, sum(e.games for e in first) + sum(e.games for e in second))
 
     def _race(
         self, variant: Variant, players: int, pool: list[Candidate], targets: dict[str, float], budget: int, keep: int, stage: str
@@ -350,12 +387,14 @@ class Report:
     weights: dict[str, float]
     tuned: list[Tuned]
     left_out: list[tuple[Candidate, Tuned]]  # (printed sheet, its tune from the other printed counts)
+    command: str | None = None  # the command that reproduces the run
 
     def provenance(self, tuned: Tuned, report: str | None = None) -> dict[str, Any]:
         """Where a proposed sheet came from, as stored with it."""
         best = tuned.best
-        found = {
-            "tuner": "workbench tune-stakes",
+        found: dict[str, Any] = {
+            "workbench": f"{GENERATOR} {__version__}",
+            **({"command": self.command} if self.command else {}),
             "targets_from": f"printed sheets for {', '.join(map(str, sorted(self.measured)))} players",
             "bots": self.bots,
             "seed": self.seed,
@@ -366,6 +405,37 @@ class Report:
         }
         if report:
             found["report"] = report
+        return found
+
+    def uncertainty(self, entry: Entry) -> dict[str, float]:
+        """Half the 95 % interval of each targeted figure of ``entry``, in units of a noticeable difference (SCALES).
+
+        Figures without an interval (the spread of rounds, balance) are left out.
+        """
+        return {
+            name: (high - low) / 2 / SCALES[name]
+            for name in self.targets
+            for _, low, high in [entry.figures[name]]
+            if low is not None and high is not None
+        }
+
+    def warnings(self) -> list[str]:
+        """A warning for each proposal whose figures are too uncertain to tell noticeably different sheets apart."""
+        found = []
+        for tuned in self.tuned:
+            spread = self.uncertainty(tuned.best)
+            if not spread:
+                continue
+            worst = max(spread, key=lambda name: (spread[name], name))
+            if spread[worst] <= CERTAIN:
+                continue
+            needed = math.ceil(self.budget * (spread[worst] / CERTAIN) ** 2 / 1000) * 1000
+            found.append(
+                f"{tuned.players} players: --budget {self.budget:,} is too small for this proposal to mean much: "
+                f"its figures rest on {tuned.best.games:,} games and are uncertain by up to "
+                f"±{spread[worst]:.1f} noticeable differences ({DESCRIPTIONS[worst]}: ±{spread[worst] * SCALES[worst]:.3g}); "
+                f"a budget of about {needed:,} brings that to ±{CERTAIN}"
+            )
         return found
 
     def metrics(self, entry: Entry) -> dict[str, Any]:
@@ -386,9 +456,24 @@ def tune_stakes(
     budget: int,
     workers: int,
     progress: Callable[[str, int], Callable[[int], None]] | None = None,
+    stop: Callable[[], bool] = lambda: False,
+    command: str | None = None,
+    keep_printed: bool = False,
 ) -> Report:
-    """Tune the sheets for ``counts`` (and any smaller missing count), smallest first, and check the method on the printed ones."""
+    """Tune the sheets for ``counts`` (and any smaller missing count), smallest first, and check the method on the printed ones.
+
+    ``keep_printed`` refuses, before any game, to tune a count whose sheet is printed
+    (for a run that will write its proposals into the variant).
+    """
     variant, wanted = load_for_tuning(path, counts)
+    if keep_printed:
+        printed_asked = [n for n in counts if n in variant.stakes and variant.stakes[n].source == "printed"]
+        if printed_asked:
+            n = printed_asked[0]
+            raise UsageError(
+                f"--players {n}: the {n}-player sheet of {path.name} is printed (source: printed); --write would replace "
+                "it with a proposal. Add --replace-printed to do that, or leave out --write to see the proposal only"
+            )
     personas = personas if personas is not None else family.personas(variant)
     if bots not in personas:
         raise VariantError([Problem(None, None, "", f"--bots: unknown bot {bots!r}; known: {', '.join(sorted(personas))}")])
@@ -405,7 +490,7 @@ def tune_stakes(
             ]
         )
     target_games = max(500, budget // 8)
-    tuner = Tuner(family, variant, bots, personas, seed=seed, budget=budget, workers=workers, progress=progress)
+    tuner = Tuner(family, variant, bots, personas, seed=seed, budget=budget, workers=workers, progress=progress, stop=stop)
     measured = tuner.measure(printed, target_games)
     targets = tuner.targets(measured)
     tuned = []
@@ -419,7 +504,7 @@ def tune_stakes(
             others = {count: summary for count, summary in measured.items() if count != n}
             result = tuner.tune(n, tuner.targets(others), variant=tuner.variant)
             left_out.append((Candidate.from_sheet(variant.stakes[n]), result))
-    return Report(tuner.variant, bots, seed, budget, target_games, measured, targets, tuner.weights(), tuned, left_out)
+    return Report(tuner.variant, bots, seed, budget, target_games, measured, targets, tuner.weights(), tuned, left_out, command)
 
 
 # --- what a tuning run writes ----------------------------------------------------------------------------------

@@ -1,0 +1,502 @@
+"""The workbench as a library: every command is a function here, and the CLI only parses, calls and prints.
+
+Each function takes paths (or a loaded variant) and returns a typed result; files are
+written only where asked, through :mod:`workbench.outputs` (checked before the work,
+atomic, never replacing a file the workbench did not write unless ``force``). In a
+notebook::
+
+    from workbench import api
+    base = api.simulate("variants/chance-it.yaml", players=[4], games=2000, seed=1)
+    short = api.simulate("variants/short.yaml", players=[4], games=2000, seed=1)
+    base.runs[0].figure("rounds.mean"), short.runs[0].figure("rounds.mean")
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench import GENERATOR
+from workbench.errors import UsageError, WorkbenchError, display_path
+from workbench.games import FAMILIES, Family, Loaded, family_of_file, replay_scenario
+from workbench.games import load_variant as _load_variant
+from workbench.loading import did_you_mean
+from workbench.outputs import Outputs, Scripts
+from workbench.sim.runner import Run, Stop, run
+
+#: A progress display: called with a label and a number of games, returns the function to call as games finish.
+Progress = Callable[[str, int], Callable[[int], None]]
+#: What a variant argument may be: a path, or a variant already loaded.
+VariantLike = str | os.PathLike[str] | Loaded
+
+
+def load_variant(path: str | os.PathLike[str]) -> Loaded:
+    """Load, merge and validate a variant file; raises :class:`~workbench.errors.VariantError` with every problem."""
+    return _load_variant(Path(path))
+
+
+def _loaded(variant: VariantLike) -> tuple[Loaded, Path | None]:
+    loaded = variant if isinstance(variant, Loaded) else load_variant(variant)
+    return loaded, loaded.path
+
+
+# --- validate and replay -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Validation:
+    """The verdict on one variant file: its summary when valid, its problems when not."""
+
+    path: Path
+    problems: list[str]  #: ``file:line: key.path: message`` lines
+    note: str | None = None  #: a remark after the problems
+    title: str = ""  #: the game family's name
+    name: str = ""  #: the variant's name
+    summary: list[tuple[str, str]] = field(default_factory=list)  #: (label, text) lines of a valid variant
+
+    @property
+    def ok(self) -> bool:
+        """Whether the file is a valid variant."""
+        return not self.problems
+
+
+def validate(path: str | os.PathLike[str]) -> Validation:
+    """Check one variant file; never raises for a problem in the file."""
+    path = Path(path)
+    try:
+        loaded = load_variant(path)
+    except WorkbenchError as exc:
+        return Validation(path, [str(p) for p in exc.problems], exc.note)
+    family = loaded.family
+    return Validation(path, [], None, family.title, loaded.variant.name, family.summary(loaded.variant))
+
+
+def replay(path: str | os.PathLike[str]) -> tuple[Family, Any] | None:
+    """Replay a scenario script and check its ``expect:``: the family and its result (None for a variant file)."""
+    return replay_scenario(Path(path))
+
+
+def play(variant: VariantLike, players: int, seed: int = 1) -> dict[str, Any]:
+    """Play one seeded game with random bots: the final state with its event log (same seed, same game)."""
+    loaded, path = _loaded(variant)
+    (count,) = player_counts(loaded, [players], path)
+    return loaded.family.play(loaded.variant, count, seed)
+
+
+def schemas(game: str, kind: str | None = None) -> dict[str, dict[str, Any]]:
+    """The JSON Schemas of a family's file formats by kind (``variant``, ``scenario``, ``cards``), or just ``kind``."""
+    if game not in FAMILIES:
+        raise UsageError(f"--game {game}: unknown game; known games: {', '.join(FAMILIES)}")
+    found = FAMILIES[game].schemas()
+    if kind is not None and kind not in found:
+        raise UsageError(f"unknown schema {kind!r}; choose one of {', '.join(found)}")
+    return {kind: found[kind]} if kind else found
+
+
+def write_schemas(out: str | os.PathLike[str], game: str, kind: str | None = None, *, force: bool = False) -> list[Path]:
+    """Write ``<game>.<kind>.schema.json`` files into ``out`` (a file that already holds the same text is left as it is)."""
+    chosen = schemas(game, kind)
+    outputs = Outputs(force=force)
+    outputs.folder_for(Path(out), "--out", create=False)
+    texts = {Path(out) / f"{game}.{name}.schema.json": json.dumps(body, indent=2) + "\n" for name, body in chosen.items()}
+    for target, text in texts.items():
+        if not _holds(target, text):
+            outputs.file(target, "--out")
+    for target, text in texts.items():
+        if not _holds(target, text):
+            outputs.write(target, text)
+    return list(texts)
+
+
+def _holds(path: Path, text: str) -> bool:
+    try:
+        return path.is_file() and path.read_bytes() == text.encode("utf-8")
+    except OSError:
+        return False
+
+
+# --- simulate ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """One simulated player count: who played, every figure with its interval, and how the run went."""
+
+    game: str
+    variant: str
+    variant_file: str | None
+    players: int
+    seed: int
+    bots: tuple[str, ...]
+    figures: dict[str, Any]  #: the family's figures (``games``, ``wins``, ``rounds``, ...), as in ``summary.json``
+    interrupted: bool
+    timing: dict[str, Any]  #: workers, seconds, games_per_second: the only part that differs between machines
+
+    @property
+    def games(self) -> int:
+        """Games played and tallied."""
+        return int(self.figures["games"])
+
+    def figure(self, dotted: str) -> Any:
+        """A figure by its dotted path: ``figure("rounds.mean")``, ``figure("wins.by_seat.0.rate")``."""
+        node: Any = self.figures
+        for part in dotted.split("."):
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        return node
+
+    def to_dict(self) -> dict[str, Any]:
+        """The run as it appears in ``summary.json``."""
+        return {
+            "generator": GENERATOR,
+            "game": self.game,
+            "variant": self.variant,
+            "variant_file": self.variant_file,
+            "players": self.players,
+            "seed": self.seed,
+            "bots": list(self.bots),
+            **self.figures,
+            "interrupted": self.interrupted,
+            "timing": self.timing,
+        }
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """What :func:`simulate` did: one summary per player count, and the files it wrote."""
+
+    family: Family
+    runs: list[RunSummary]
+    written: list[Path]  #: summary, report and records files, in the order written
+    scripts: int = 0  #: scenario scripts written
+    kept: list[str] = field(default_factory=list)  #: earlier scripts left in place because somebody changed them
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether a signal stopped the run (the runs then hold the games that finished)."""
+        return any(r.interrupted for r in self.runs)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The body of ``summary.json``: the run itself, or ``{generator, runs}`` for several player counts."""
+        if len(self.runs) == 1:
+            return self.runs[0].to_dict()
+        return {"generator": GENERATOR, "runs": [r.to_dict() for r in self.runs]}
+
+    def to_json(self) -> str:
+        """``summary.json``'s text."""
+        return json.dumps(self.to_dict(), indent=2) + "\n"
+
+
+def player_counts(loaded: Loaded, counts: Sequence[int], path: Path | None = None) -> list[int]:
+    """The requested player counts, each checked against the variant (named by its file when given), without repeats."""
+    low, high = loaded.family.player_range(loaded.variant)
+    if not counts:
+        raise UsageError("--players: name at least one player count")
+    what = display_path(path) if path is not None else repr(loaded.variant.name)
+    for count in counts:
+        if not low <= count <= high:
+            raise UsageError(f"--players {count}: {what} is for {low} to {high} players")
+    return list(dict.fromkeys(counts))
+
+
+def bot_tables(bots: str | Sequence[str], counts: list[int], known: dict[str, Any]) -> dict[int, tuple[str, ...]]:
+    """One bot name per seat for each player count: one name fills every seat, a list names each seat."""
+    names = [part.strip() for part in bots.split(",")] if isinstance(bots, str) else list(bots)
+    for name in names:
+        if name not in known:
+            raise UsageError(f"--bots: unknown bot {name!r}{did_you_mean(name, known)}; known: {', '.join(sorted(known))}")
+    tables = {count: tuple(names * count if len(names) == 1 else names) for count in counts}
+    for count, table in tables.items():
+        if len(table) != count:
+            raise UsageError(f"--bots names {len(names)} bots, but a {count}-player table has {count} seats")
+    return tables
+
+
+@contextmanager
+def _stopping(stop: Stop | None) -> Iterator[Stop]:
+    """The caller's stop, or one that SIGINT and SIGTERM set for the duration of the block."""
+    if stop is not None:
+        yield stop
+        return
+    own = Stop()
+    with own.on_signals():
+        yield own
+
+
+def simulate(
+    variant: VariantLike,
+    *,
+    players: Sequence[int] = (4,),
+    games: int = 1000,
+    seed: int = 1,
+    bots: str | Sequence[str] = "heuristic",
+    workers: int = 1,
+    personas: str | os.PathLike[str] | None = None,
+    out: str | os.PathLike[str] | None = None,
+    records: str | os.PathLike[str] | None = None,
+    record_scenarios: str | os.PathLike[str] | None = None,
+    force: bool = False,
+    create_folders: bool = False,
+    progress: Progress | None = None,
+    stop: Stop | None = None,
+) -> Simulation:
+    """Play ``games`` games at each player count with bots and measure what the rules do.
+
+    Files are written only where asked: ``out`` (a folder: ``summary.json`` and
+    ``report.html``), ``records`` (JSON Lines, one game a line) and ``record_scenarios``
+    (a folder of scenario scripts). Every one is checked before the first game; the
+    folder a named file goes in must exist (``create_folders`` makes missing ones, for
+    default places). SIGINT or SIGTERM (or ``stop``) ends the run early: the result and
+    every output then describe the games that finished, marked interrupted.
+    """
+    if games < 1:
+        raise UsageError(f"--games {games}: play at least one game")
+    if workers < 1:
+        raise UsageError(f"--workers {workers}: use at least one worker")
+    loaded, path = _loaded(variant)
+    family = loaded.family
+    counts = player_counts(loaded, players, path)
+    known = family.personas(loaded.variant, Path(personas) if personas is not None else None)
+    tables = bot_tables(bots, counts, known)
+    outputs = Outputs(force=force)
+    summary_file = report_file = None
+    if out is not None:
+        outputs.folder_for(Path(out), "--out", create=create_folders)
+        summary_file = outputs.file(Path(out) / "summary.json", "--out")
+        report_file = outputs.file(Path(out) / "report.html", "--out")
+    records_file = outputs.file(Path(records), "--records", create_folder=create_folders) if records is not None else None
+    scripts = None
+    if record_scenarios is not None:
+        if path is None:
+            raise UsageError("--record-scenarios: the scripts name their variant file; pass the variant as a path")
+        scripts = _scripts(outputs, family, Path(record_scenarios), counts, games)
+    try:
+        with _stopping(stop) as halt, _records(outputs, records_file) as handle:
+            summaries = []
+            for count, table in tables.items():
+                record = (Path(record_scenarios), path) if scripts is not None and path is not None else None
+                factory = family.simulator(loaded.variant, count, table, known, seed, record)
+                advance = progress(f"{count} players", games) if progress is not None else None
+                result = run(
+                    factory,
+                    games,
+                    workers=workers,
+                    records=handle,
+                    scripts=scripts.add if scripts is not None else None,
+                    progress=advance,
+                    stop=halt,
+                )
+                summaries.append(_summary(loaded, path, count, table, seed, result, workers))
+                if result.interrupted:
+                    break
+            written_scripts = scripts.commit() if scripts is not None else 0
+            if summary_file is not None and report_file is not None:
+                outputs.write(summary_file, Simulation(family, summaries, []).to_json())
+                outputs.write(report_file, family.report([s.to_dict() for s in summaries]))
+    finally:
+        if scripts is not None:
+            scripts.discard()
+    return Simulation(family, summaries, list(outputs.written), written_scripts, scripts.kept if scripts is not None else [])
+
+
+def _scripts(outputs: Outputs, family: Family, folder: Path, counts: list[int], games: int) -> Scripts:
+    pattern: re.Pattern[str] = family.script_name
+
+    def this_run(name: str) -> bool:
+        match = pattern.fullmatch(name)
+        return bool(match) and int(match.group(1)) in counts and int(match.group(2)) < games
+
+    return outputs.scripts(folder, "--record-scenarios", pattern=pattern, names=this_run)
+
+
+@contextmanager
+def _records(outputs: Outputs, path: Path | None) -> Iterator[Any]:
+    if path is None:
+        yield None
+        return
+    with outputs.stream(path) as handle:
+        yield handle
+
+
+def _summary(
+    loaded: Loaded, path: Path | None, players: int, bots: tuple[str, ...], seed: int, result: Run, workers: int
+) -> RunSummary:
+    return RunSummary(
+        game=loaded.family.game,
+        variant=loaded.variant.name,
+        variant_file=display_path(path) if path is not None else None,
+        players=players,
+        seed=seed,
+        bots=bots,
+        figures=result.tally.summary(),
+        interrupted=result.interrupted,
+        timing={
+            "workers": workers,
+            "seconds": round(result.seconds, 3),
+            "games_per_second": round(result.games_per_second, 1),
+        },
+    )
+
+
+# --- tune stakes ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """What :func:`tune_stakes` did: the family's report (proposals, evidence), its warnings and the files written."""
+
+    report: Any
+    command: str  #: the command that reproduces the proposal, as stored in its provenance
+    warnings: list[str]  #: e.g. a budget too small for the proposal to mean much, with the measured uncertainty
+    written: list[Path]
+
+
+def tune_stakes(
+    variant: str | os.PathLike[str],
+    players: Sequence[int],
+    *,
+    bots: str = "heuristic",
+    budget: int = 30_000,
+    seed: int = 1,
+    workers: int = 1,
+    out: str | os.PathLike[str] | None = None,
+    write: bool = False,
+    replace_printed: bool = False,
+    force: bool = False,
+    create_folders: bool = False,
+    progress: Progress | None = None,
+    stop: Stop | None = None,
+) -> Tuning:
+    """Propose the stakes sheets for ``players`` (and any smaller missing count) from the printed ones.
+
+    ``out`` is the proposal file (YAML; the comparison page goes beside it as .html).
+    ``write`` also puts the proposals into the variant file, changing only their lines;
+    a printed sheet is replaced only with ``replace_printed``, and never when the file
+    changed on disk during the run. A stop (SIGINT, SIGTERM) writes nothing and raises
+    :class:`~workbench.sim.runner.Interrupted`.
+    """
+    path = Path(variant)
+    family = family_of_file(path)
+    if not hasattr(family, "tune_stakes"):
+        raise UsageError(f"{family.title} has no stakes sheets to tune")
+    if budget < 100:
+        raise UsageError(f"--budget {budget}: tune with at least 100 games per player count")
+    counts = sorted(set(players))
+    outputs = Outputs(force=force)
+    proposal = page = None
+    if out is not None:
+        if Path(out).suffix.lower() in (".html", ".htm"):
+            raise UsageError(
+                f"--out {display_path(Path(out))}: the proposal is YAML (the comparison page goes beside it as .html)"
+            )
+        proposal = outputs.file(Path(out), "--out", create_folder=create_folders)
+        page = outputs.file(Path(out).with_suffix(".html"), "--out")
+    before = _writable_variant(path, outputs) if write else None
+    command = " ".join(
+        [
+            f"workbench tune-stakes {display_path(path)}",
+            *(f"--players {n}" for n in counts),
+            f"--bots {bots} --budget {budget} --seed {seed}",
+            *(["--write"] if write else []),
+            *(["--replace-printed"] if replace_printed else []),
+        ]
+    )
+    with _stopping(stop) as halt:
+        report = family.tune_stakes(
+            path,
+            counts,
+            bots=bots,
+            seed=seed,
+            budget=budget,
+            workers=workers,
+            progress=progress,
+            stop=halt,
+            command=command,
+            keep_printed=write and not replace_printed,
+        )
+        page_name = page.name if page is not None else None
+        if proposal is not None and page is not None:
+            outputs.write(proposal, family.tuning_yaml(report, page_name))
+            outputs.write(page, family.tuning_page(report))
+        if before is not None:
+            if path.read_bytes() != before:
+                raise UsageError(
+                    f"{display_path(path)} changed on disk while the tuner ran; not written "
+                    f"(the proposal is in {display_path(proposal) if proposal else 'the returned report'})"
+                )
+            link = os.path.relpath(page, path.parent) if page is not None else None
+            family.write_sheets(path, report, link)
+    written = [*outputs.written, *([path] if write else [])]
+    return Tuning(report, command, family.tuning_warnings(report), written)
+
+
+def _writable_variant(path: Path, outputs: Outputs) -> bytes:
+    """The variant file's bytes, after checking that it can be replaced in place."""
+    outputs.folder_for(path.parent, "--write", create=False)
+    return path.read_bytes()
+
+
+# --- print ---------------------------------------------------------------------------------------------------
+
+
+def print_set(
+    variant: VariantLike,
+    out: str | os.PathLike[str],
+    *,
+    html: bool = False,
+    paper: str = "a4",
+    players: int | None = None,
+    bleed: float = 0.0,
+    backs: bool = True,
+    backs_offset: str = "0,0",
+    only: str | None = None,
+    force: bool = False,
+    create_folders: bool = False,
+) -> list[Path]:
+    """Print a playtest set to ``out`` (PDF; a name ending in .html writes only the HTML); the files written.
+
+    ``html`` also writes the HTML beside the PDF. Options: ``paper`` (a4 or letter),
+    ``players`` (guide cards for N, sheets for 2..N), ``bleed`` (mm), ``backs``,
+    ``backs_offset`` (``"DX,DY"`` mm), ``only`` (``"cards,guides,stakes,board,rules"``).
+    """
+    loaded, _ = _loaded(variant)
+    family = loaded.family
+    if not hasattr(family, "print_html"):
+        raise UsageError(f"{family.title} has no printable playtest set")
+    out = Path(out)
+    html_only = out.suffix.lower() in (".html", ".htm")
+    outputs = Outputs(force=force)
+    targets = [outputs.file(out, "--out", create_folder=create_folders)]
+    if html and not html_only:
+        targets.append(outputs.file(out.with_suffix(".html"), "--html"))
+    options = {"paper": paper, "players": players, "bleed": bleed, "backs": backs, "backs_offset": backs_offset, "only": only}
+    page = family.print_html(loaded.variant, options)
+    for target in targets:
+        is_html = target.suffix.lower() in (".html", ".htm")
+        outputs.write(target, page if is_html else family.print_pdf(loaded.variant, options, page))
+    return list(outputs.written)
+
+
+__all__ = [
+    "Progress",
+    "RunSummary",
+    "Simulation",
+    "Tuning",
+    "Validation",
+    "bot_tables",
+    "load_variant",
+    "play",
+    "player_counts",
+    "print_set",
+    "replay",
+    "schemas",
+    "simulate",
+    "tune_stakes",
+    "validate",
+    "write_schemas",
+]

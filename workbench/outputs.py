@@ -1,0 +1,376 @@
+"""The one writer: every file the workbench writes goes through here. Family-agnostic.
+
+- **Checked before the work.** A command names its targets first (:meth:`Outputs.file`,
+  :meth:`Outputs.folder`); each is checked at once: a regular file or a missing path in a
+  writable folder, no two options naming the same file, and nothing in the way that the
+  workbench did not write. Devices, FIFOs, sockets and folders are refused as files.
+- **Written atomically.** Data goes to a temporary file beside the target, is flushed and
+  fsynced, then ``os.replace``\\ d over it; on any error the old file is intact and the
+  temporary file is gone.
+- **Known by record.** Each folder the workbench writes into holds a manifest,
+  :data:`MANIFEST`, with the sha256 of every file it wrote there. A file may be replaced
+  without ``force`` only if the manifest lists it with the hash it still has; a file the
+  designer wrote or changed since is never replaced unasked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import shutil
+import stat
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from workbench import GENERATOR, __version__
+from workbench.errors import Problem, UsageError, WorkbenchError, display_path
+
+#: The record of what the workbench wrote in a folder: file name -> sha256 of its bytes.
+MANIFEST = ".workbench-outputs.json"
+#: Hidden folders where a run's scripts wait until the run ends (left behind only by a killed run).
+STAGING_PREFIX = ".workbench-staging-"
+
+
+class OutputError(WorkbenchError):
+    """A file could not be written (a full disk, a vanished folder); what was there before is intact."""
+
+    def __init__(self, path: Path, reason: str):
+        super().__init__([Problem(None, None, "", f"cannot write {display_path(path)}: {reason}")])
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_MODE = 0o666 & ~_umask()  # what a plain open() would give a new file
+
+
+def sha256_of(path: Path) -> str:
+    """The sha256 of a file's bytes, read in blocks."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+@contextlib.contextmanager
+def atomic_file(path: Path, *, text: bool = True, newline: str | None = None) -> Iterator[IO[Any]]:
+    """Open a temporary file beside ``path``; on a clean exit it replaces ``path`` (flushed and fsynced).
+
+    On an exception the temporary file is removed and ``path`` is left as it was. The new
+    file keeps the mode of the one it replaces (a new one gets the usual mode). Raises
+    :class:`OutputError` when the system refuses (no space, no permission).
+    """
+    folder = path.parent
+    try:
+        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise OutputError(path, _reason(exc)) from None
+    try:
+        with os.fdopen(descriptor, "w" if text else "wb", encoding="utf-8" if text else None, newline=newline) as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            mode = stat.S_IMODE(path.stat().st_mode)
+        except FileNotFoundError:
+            mode = _MODE
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(exc, OSError):
+            raise OutputError(path, _reason(exc)) from None
+        raise
+    _sync_folder(folder)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (where the system allows opening a folder)."""
+    with contextlib.suppress(OSError):
+        handle = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(handle)
+        finally:
+            os.close(handle)
+
+
+def write_atomic(path: Path, data: bytes | str, *, newline: str | None = None) -> None:
+    """Write ``data`` to ``path`` atomically (see :func:`atomic_file`)."""
+    with atomic_file(path, text=isinstance(data, str), newline=newline) as handle:
+        handle.write(data)
+
+
+# --- manifests -----------------------------------------------------------------------------------------------
+
+
+def read_manifest(folder: Path) -> dict[str, str]:
+    """The files the workbench wrote in ``folder``, by name, with their sha256 (empty when none or unreadable)."""
+    try:
+        body = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    files = body.get("files") if isinstance(body, dict) else None
+    if not isinstance(files, dict):
+        return {}
+    return {str(name): str(digest) for name, digest in files.items()}
+
+
+def _write_manifest(folder: Path, files: dict[str, str]) -> None:
+    body = {"generator": f"{GENERATOR} {__version__}", "files": dict(sorted(files.items()))}
+    write_atomic(folder / MANIFEST, json.dumps(body, indent=1) + "\n")
+
+
+def is_ours(path: Path, manifest: dict[str, str] | None = None) -> bool:
+    """Whether the workbench wrote ``path`` and nobody changed it since (its manifest says so)."""
+    listed = (manifest if manifest is not None else read_manifest(path.parent)).get(path.name)
+    try:
+        return listed is not None and sha256_of(path) == listed
+    except OSError:
+        return False
+
+
+# --- checking targets ----------------------------------------------------------------------------------------
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    try:
+        return path.stat()
+    except FileNotFoundError:
+        return None
+    except (OSError, RuntimeError) as exc:  # a symlink loop, a name too long, a file where a folder should be
+        raise UsageError(f"{display_path(path)}: cannot use this path ({getattr(exc, 'strerror', None) or exc})") from None
+
+
+def _probe(folder: Path, option: str) -> None:
+    """Refuse a folder the workbench cannot create files in (checked by trying, which also works as root)."""
+    try:
+        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".workbench-probe-")
+    except OSError as exc:
+        raise UsageError(f"{option} {display_path(folder)}: cannot write in this folder ({_reason(exc)})") from None
+    os.close(descriptor)
+    os.unlink(probe)
+
+
+@dataclass
+class Outputs:
+    """The files one command writes: each checked when named, written atomically, recorded in its folder's manifest.
+
+    ``force`` allows replacing files the workbench did not write (or that were changed since).
+    """
+
+    force: bool = False
+    targets: dict[Path, str] = field(default_factory=dict)  #: resolved path -> the option that names it
+    folders: dict[Path, tuple[str, re.Pattern[str]]] = field(default_factory=dict)  #: scripts folder -> (option, names)
+    written: list[Path] = field(default_factory=list)  #: what was written, in order
+
+    def _claim(self, path: Path, option: str) -> Path:
+        resolved = path.resolve()
+        if resolved.name == MANIFEST:
+            raise UsageError(f"{option} {display_path(path)}: this name is the workbench's record of its outputs")
+        other = self.targets.get(resolved)
+        if other is not None:
+            raise UsageError(f"{option} {display_path(path)}: {other} names the same file")
+        self.targets[resolved] = option
+        return resolved
+
+    def folder_for(self, folder: Path, option: str, *, create: bool) -> None:
+        """Check that files can be written in ``folder``; with ``create``, missing folders are made (now)."""
+        found = _stat(folder)
+        if found is None:
+            if not create:
+                parent = folder.parent
+                if _stat(parent) is None:
+                    raise UsageError(f"{option} {display_path(folder)}: the folder {display_path(parent)} does not exist")
+            try:
+                folder.mkdir(parents=create, exist_ok=True)
+            except OSError as exc:
+                raise UsageError(f"{option} {display_path(folder)}: cannot create this folder ({_reason(exc)})") from None
+        elif not stat.S_ISDIR(found.st_mode):
+            raise UsageError(f"{option} {display_path(folder)}: expected a folder, found {_kind(found.st_mode)}")
+        _probe(folder, option)
+
+    def file(self, path: Path, option: str, *, create_folder: bool = False) -> Path:
+        """Name ``path`` as a target of ``option`` and check it now; returns it.
+
+        Its folder must exist (or, with ``create_folder``, is made now: for default output
+        places). Raises :class:`UsageError` when it cannot or may not be written.
+        """
+        path = Path(path)
+        found = _stat(path)
+        if found is not None and not stat.S_ISREG(found.st_mode):
+            raise UsageError(f"{option} {display_path(path)}: expected a file, found {_kind(found.st_mode)}")
+        resolved = self._claim(path, option)
+        scripts = self.folders.get(resolved.parent)
+        if scripts is not None and scripts[1].fullmatch(resolved.name):
+            raise UsageError(f"{option} {display_path(path)}: {scripts[0]} writes its scripts there")
+        if found is None:
+            if create_folder:
+                self.folder_for(resolved.parent, option, create=True)
+            elif _stat(resolved.parent) is None:
+                raise UsageError(f"{option} {display_path(path)}: the folder {display_path(path.parent)} does not exist")
+            else:
+                _probe(resolved.parent, option)
+            return path
+        _probe(resolved.parent, option)
+        if not self.force and not is_ours(resolved):
+            raise UsageError(
+                f"{option} {display_path(path)}: this file exists and was not written by the workbench "
+                "(or was changed since); add --force to replace it"
+            )
+        return path
+
+    def write(self, path: Path, data: bytes | str) -> None:
+        """Write a named target atomically and record it in its folder's manifest."""
+        resolved = self._target(path)
+        write_atomic(resolved, data)
+        self._record(resolved.parent, {resolved.name: _digest(data)})
+        self.written.append(Path(path))
+
+    @contextlib.contextmanager
+    def stream(self, path: Path) -> Iterator[IO[str]]:
+        """A text file written line by line that replaces ``path`` only when the block ends without an error."""
+        resolved = self._target(path)
+        digest = hashlib.sha256()
+        with atomic_file(resolved) as handle:
+            yield _Hashing(handle, digest)
+        self._record(resolved.parent, {resolved.name: digest.hexdigest()})
+        self.written.append(Path(path))
+
+    def _target(self, path: Path) -> Path:
+        resolved = Path(path).resolve()
+        if resolved not in self.targets:
+            raise ValueError(f"{path} was not named as a target before the work started")
+        return resolved
+
+    def _record(self, folder: Path, entries: dict[str, str]) -> None:
+        _write_manifest(folder, {**read_manifest(folder), **entries})
+
+    def scripts(self, folder: Path, option: str, *, pattern: re.Pattern[str], names: Callable[[str], bool]) -> Scripts:
+        """Name a folder for many small files (scenario scripts) called like ``pattern``; ``names`` are this run's.
+
+        Checked now: the folder, and any file in it this run would replace that the
+        workbench did not write. The files wait in a hidden staging folder until
+        :meth:`Scripts.commit` moves them in and removes the workbench's earlier files of
+        the same pattern that this run did not write again.
+        """
+        folder = Path(folder)
+        self.folder_for(folder, option, create=False)
+        resolved = folder.resolve()
+        for target, other in self.targets.items():
+            if target.parent == resolved and pattern.fullmatch(target.name):
+                raise UsageError(f"{option} {display_path(folder)}: {other} names a file this run writes there")
+        self.folders[resolved] = (option, pattern)
+        manifest = read_manifest(resolved)
+        for entry in os.scandir(resolved):
+            if entry.name.startswith(STAGING_PREFIX) and entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)  # left by a killed run of ours
+            elif names(entry.name) and not self.force and not is_ours(Path(entry.path), manifest):
+                raise UsageError(
+                    f"{option} {display_path(Path(entry.path))}: this file exists and was not written by the "
+                    "workbench (or was changed since); add --force to replace it"
+                )
+        staging = Path(tempfile.mkdtemp(dir=resolved, prefix=STAGING_PREFIX))
+        return Scripts(resolved, staging, pattern)
+
+
+def _digest(data: bytes | str) -> str:
+    return hashlib.sha256(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
+
+
+class _Hashing:
+    """A text file that hashes what is written to it (so a long records file is not read back)."""
+
+    def __init__(self, handle: IO[str], digest: Any):
+        self.handle, self.digest = handle, digest
+
+    def write(self, text: str) -> int:
+        self.digest.update(text.encode("utf-8"))
+        return self.handle.write(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+
+@dataclass
+class Scripts:
+    """A run's scripts, staged beside the folder they go to; :meth:`commit` puts them in place."""
+
+    folder: Path
+    staging: Path
+    pattern: re.Pattern[str]
+    hashes: dict[str, str] = field(default_factory=dict)
+    kept: list[str] = field(default_factory=list)  #: stale files left because they were changed since written
+
+    def add(self, name: str, text: str) -> None:
+        """Stage one script (written atomically in the staging folder)."""
+        if not self.pattern.fullmatch(name):
+            raise ValueError(f"not a script name: {name}")
+        write_atomic(self.staging / name, text)
+        self.hashes[name] = _digest(text)
+
+    def commit(self) -> int:
+        """Move the staged scripts in, remove this folder's earlier scripts of the workbench; the number moved in."""
+        manifest = read_manifest(self.folder)
+        for entry in os.scandir(self.folder):
+            name = entry.name
+            if name in self.hashes or not self.pattern.fullmatch(name) or name not in manifest:
+                continue
+            if is_ours(Path(entry.path), manifest):
+                os.unlink(entry.path)
+            else:
+                self.kept.append(name)
+            del manifest[name]
+        try:
+            for name in sorted(self.hashes):
+                os.replace(self.staging / name, self.folder / name)
+        except OSError as exc:
+            raise OutputError(self.folder / name, _reason(exc)) from None
+        _sync_folder(self.folder)
+        _write_manifest(self.folder, {**manifest, **self.hashes})
+        self.discard()
+        return len(self.hashes)
+
+    def discard(self) -> None:
+        """Remove the staging folder and whatever is still in it."""
+        shutil.rmtree(self.staging, ignore_errors=True)
+
+
+__all__ = [
+    "MANIFEST",
+    "OutputError",
+    "Outputs",
+    "Scripts",
+    "atomic_file",
+    "is_ours",
+    "read_manifest",
+    "sha256_of",
+    "write_atomic",
+]
