@@ -803,3 +803,87 @@ def test_the_proposal_cannot_be_written_as_html(full: Path, tmp_path: Path) -> N
     result = run_cli("tune-stakes", full, "--players", 3, "--budget", 100, "--workers", 1, "--out", tmp_path / "z.html")
     assert result.exit_code == 1 and "the proposal is YAML" in result.output
     assert not (tmp_path / "z.html").exists()
+
+
+# --- guards: printed sheets, the designer's bytes, the budget ----------------------------------------------------
+
+
+def test_write_refuses_to_replace_a_printed_sheet_of_the_base_variant(tmp_path: Path) -> None:
+    before = BASE.read_bytes()
+    out_file = tmp_path / "p.yaml"
+    result = run_cli("tune-stakes", BASE, "--players", 4, "--write", "--budget", 100, "--out", out_file)
+    assert result.exit_code == 1
+    assert "the 4-player sheet of chance-it.yaml is printed (source: printed)" in result.output
+    assert "--replace-printed" in result.output
+    no_traceback(result)
+    assert BASE.read_bytes() == before and not out_file.exists()
+
+
+def test_replace_printed_puts_the_proposal_over_a_printed_sheet(full: Path, tmp_path: Path) -> None:
+    path = Path(shutil.copy(full, tmp_path / "variant.yaml"))
+    args = ("tune-stakes", path, "--players", 4, "--budget", 100, "--seed", 1, "--workers", 1, "--write")
+    assert run_cli(*args, "--out", tmp_path / "a.yaml").exit_code == 1
+    result = run_cli(*args, "--replace-printed", "--out", tmp_path / "b.yaml")
+    assert result.exit_code == 0, result.output
+    sheet = load_variant(path).variant.stakes[4]
+    assert sheet.source == "proposed" and "--replace-printed" in sheet.provenance["command"]
+
+
+def test_write_keeps_crlf_line_endings_and_every_comment_of_a_block_sheet(parent: Path, tmp_path: Path) -> None:
+    lines = [
+        "# My variant, written on Windows.",
+        f"extends: {parent}",
+        "name: CRLF variant",
+        "stakes:",
+        "  2: {out: [1, all_out], in: [1, 1], source: proposed}",
+        "  3:",
+        "    # playtest 2 said the lone OUT player took too much",
+        "    out: [1, 1, all_out]   # lone OUT takes 1",
+        "    in: [1, 1, 1]",
+        "    source: proposed",
+        f"  4: {PRINTED[4]}  # from the box",
+        f"  5: {PRINTED[5]}",
+        f"  6: {GUESSED[6]}",
+        "tuning: {out_max: 1, in_max: 1}",
+    ]
+    path = tmp_path / "crlf.yaml"
+    path.write_bytes(("\r\n".join(lines) + "\r\n").encode())
+    result = run_cli("tune-stakes", path, "-p", 3, "--budget", 100, "--workers", 1, "--out", tmp_path / "p.yaml", "--write")
+    assert result.exit_code == 0, result.output
+    written = path.read_bytes().decode()
+    assert written.count("\r\n") == written.count("\n"), "every line still ends in CRLF"
+    for comment in ("# My variant, written on Windows.", "# playtest 2 said", "# lone OUT takes 1", "# from the box"):
+        assert comment in written
+    assert load_variant(path).variant.stakes[3].source == "proposed"
+
+
+def test_write_refuses_when_the_variant_changed_during_the_run(
+    full: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = Path(shutil.copy(full, tmp_path / "variant.yaml"))
+    real = tune.tune_stakes
+
+    def edit_meanwhile(*args: Any, **kwargs: Any) -> Report:
+        report = real(*args, **kwargs)
+        path.write_text(path.read_text() + "# edited by the designer while the tuner ran\n")
+        return report
+
+    monkeypatch.setattr(tune, "tune_stakes", edit_meanwhile)
+    result = run_cli("tune-stakes", path, "-p", 3, "--budget", 100, "--workers", 1, "--out", tmp_path / "p.yaml", "--write")
+    assert result.exit_code == 1 and "changed on disk while the tuner ran; not written" in result.output
+    assert path.read_text().endswith("# edited by the designer while the tuner ran\n")
+    assert (tmp_path / "p.yaml").exists(), "the proposal itself is kept"
+
+
+def test_a_small_budget_warns_with_the_measured_uncertainty(full: Path, tmp_path: Path) -> None:
+    result = run_cli("tune-stakes", full, "-p", 3, "--budget", 100, "--workers", 1, "--out", tmp_path / "p.yaml")
+    assert result.exit_code == 0, result.output
+    warning = re.search(
+        r"warning: 3 players: --budget 100 is too small for this proposal to mean much: its figures rest on (\d+) games "
+        r"and are uncertain by up to ±([\d.]+) noticeable differences \((.+): ±([\d.e-]+)\); a budget of about ([\d,]+) brings",
+        result.output,
+    )
+    assert warning, result.output
+    spread, needed = float(warning.group(2)), int(warning.group(5).replace(",", ""))
+    assert spread > 1.0
+    assert needed >= 100 * spread**2 - 1000  # half-widths shrink as 1/sqrt(games)

@@ -28,8 +28,10 @@ import yaml
 from workbench import GENERATOR, __version__
 from workbench.errors import Problem, UsageError, VariantError
 from workbench.games.chance_it.schema import TUNING_METRICS, Players, Sheet, Variant
-from workbench.loading import Document, load_document, parse_yaml, validate
+from workbench.loading import Document, load_document, validate
+from workbench.outputs import write_atomic
 from workbench.sim.runner import run_many
+from workbench.yamledit import put_entry
 
 #: A difference of one unit costs 1 in the distance (before weights): what counts as "noticeably different".
 SCALES = {
@@ -605,15 +607,13 @@ def proposal_yaml(report: Report, page: str | None = None) -> str:
 
 
 def write_back(path: Path, report: Report, page: str | None = None) -> None:
-    """Put the proposed sheets into the variant file, changing only their lines.
+    """Put the proposed sheets into the variant file, changing only their lines (see :func:`workbench.yamledit.put_entry`).
 
-    Every other line (comments, key order, spacing, flow or block style) stays exactly as
-    the designer wrote it: each sheet's lines are found by the loader's line marks (read
-    afresh after every edit) and replaced with one flow-style line; a new sheet goes in its
-    place by player count. A ``stakes:`` written as one flow mapping is written again as
-    one, with the sheet replaced.
+    Every other byte stays as the designer wrote it: comments (those inside a replaced
+    block-style sheet move above or after its new line), key order, spacing, line endings.
+    The file is replaced atomically, so an interrupted write leaves it as it was.
     """
-    text = path.read_text()
+    text = path.read_bytes().decode("utf-8")
     for tuned in report.tuned:
         sheet = {
             "out": [*tuned.best.candidate.out, "all_out"],
@@ -621,78 +621,8 @@ def write_back(path: Path, report: Report, page: str | None = None) -> None:
             "source": "proposed",
             "provenance": report.provenance(tuned, page),
         }
-        flow = yaml.safe_dump(sheet, default_flow_style=True, sort_keys=False, width=10_000).strip()
-        text = _put_sheet(text, path, tuned.players, flow)
-    parse_yaml(text, path)  # raises a located error rather than write a broken file
-    path.write_text(text)
-
-
-def _put_sheet(text: str, path: Path, n: int, flow: str) -> str:
-    """The file's text with the ``n``-player sheet replaced (or inserted) as one flow-style line."""
-    doc = parse_yaml(text, path)
-    lines = text.splitlines(keepends=True)
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n"
-    marks = {key: line for key, (_, line) in doc.marks.items()}
-    if ("stakes",) not in marks:
-        return "".join([*lines, f"stakes:\n  {n}: {flow}\n"])
-    stakes_line = marks[("stakes",)]
-    siblings = sorted(
-        (line, int(key[1])) for key, line in marks.items() if len(key) == 2 and key[0] == "stakes" and key[1].isdigit()
-    )
-    later_keys = [line for key, line in marks.items() if len(key) == 1 and line > stakes_line]
-    end_of_stakes = min(later_keys) - 1 if later_keys else len(lines)
-    if any(line == stakes_line for line, _ in siblings) or len({line for line, _ in siblings}) < len(siblings):
-        return _rewrite_flow_stakes(lines, doc, stakes_line, end_of_stakes, n, flow)
-
-    def span_end(start: int) -> int:
-        """The last line of the entry on line ``start`` (its trailing comments and blanks stay)."""
-        later = [line for line, _ in siblings if line > start]
-        end = later[0] - 1 if later else end_of_stakes
-        while end > start and (not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")):
-            end -= 1
-        return end
-
-    entry = next((line for line, count in siblings if count == n), None)
-    if entry is not None:
-        first = lines[entry - 1]
-        indent = first[: len(first) - len(first.lstrip())]
-        return "".join([*lines[: entry - 1], f"{indent}{n}: {flow}{_comment(first)}\n", *lines[span_end(entry) :]])
-    first = lines[siblings[0][0] - 1] if siblings else "  "
-    indent = first[: len(first) - len(first.lstrip())] or "  "
-    before = [line for line, count in siblings if count < n]
-    at = span_end(before[-1]) if before else stakes_line
-    return "".join([*lines[:at], f"{indent}{n}: {flow}\n", *lines[at:]])
-
-
-def _rewrite_flow_stakes(lines: list[str], doc: Document, start: int, end: int, n: int, flow: str) -> str:
-    """A ``stakes:`` written as one flow mapping, written again as one (with ``n`` replaced), on its first line."""
-    sheets = {int(k): v for k, v in doc.data["stakes"].items()}
-    entries = ", ".join(
-        f"{count}: {flow if count == n else yaml.safe_dump(sheets[count], default_flow_style=True, sort_keys=False, width=10_000).strip()}"
-        for count in sorted({*sheets, n})
-    )
-    while end > start and (not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")):
-        end -= 1
-    return "".join([*lines[: start - 1], f"stakes: {{{entries}}}{_comment(lines[end - 1])}\n", *lines[end:]])
-
-
-def _comment(line: str) -> str:
-    """The comment at the end of a YAML line (a ``#`` after a space, outside quotes), with two spaces before it.
-
-    >>> _comment("  3: {out: [4, all_out]}  # was out [5, 3]")
-    '  # was out [5, 3]'
-    """
-    quote = None
-    for index, char in enumerate(line):
-        if quote:
-            if char == quote:
-                quote = None
-        elif char in "'\"":
-            quote = char
-        elif char == "#" and (index == 0 or line[index - 1] in " \t"):
-            return "  " + line[index:].rstrip("\n").strip()
-    return ""
+        text = put_entry(text, path, "stakes", tuned.players, sheet)
+    write_atomic(path, text.encode("utf-8"))
 
 
 __all__ = [
