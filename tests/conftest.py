@@ -1,10 +1,13 @@
-"""Hypothesis profiles: "quick" for local runs, "thorough" for CI.
+"""Hypothesis profiles and slow tests.
 
-The thorough one is used when CI is set (as it is in CI) or with ``HYPOTHESIS_PROFILE=thorough``.
+Hypothesis: "quick" for local runs, "thorough" for CI (when CI is set, as .ci/run does, or
+with ``HYPOTHESIS_PROFILE=thorough``). Tests marked ``slow`` run in CI and with ``--slow``;
+a plain local ``pytest -q`` skips them.
 """
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("quick", max_examples=25, deadline=None)
@@ -17,3 +20,16 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("thorough" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "quick"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true", help="Also run the tests marked slow (CI always does).")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get("CI") or config.getoption("--slow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --slow (CI runs it)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
