@@ -24,7 +24,7 @@ from typing import Any
 
 from workbench import GENERATOR
 from workbench.errors import UsageError, WorkbenchError, display_path
-from workbench.games import FAMILIES, Family, Loaded, family_of_file, replay_scenario
+from workbench.games import FAMILIES, Family, Loaded, Printable, Tunable, family_of_file, replay_scenario
 from workbench.games import load_variant as _load_variant
 from workbench.loading import did_you_mean
 from workbench.outputs import Outputs, Scripts
@@ -270,16 +270,16 @@ def simulate(
         summary_file = outputs.file(Path(out) / "summary.json", "--out")
         report_file = outputs.file(Path(out) / "report.html", "--out")
     records_file = outputs.file(Path(records), "--records", create_folder=create_folders) if records is not None else None
-    scripts = None
+    scripts = record = None
     if record_scenarios is not None:
         if path is None:
             raise UsageError("--record-scenarios: the scripts name their variant file; pass the variant as a path")
         scripts = _scripts(outputs, family, Path(record_scenarios), counts, games)
+        record = (Path(record_scenarios), path)  # where the scripts go, the variant file they name
     try:
         with _stopping(stop) as halt, _records(outputs, records_file) as handle:
             summaries = []
             for count, table in tables.items():
-                record = (Path(record_scenarios), path) if scripts is not None and path is not None else None
                 factory = family.simulator(loaded.variant, count, table, known, seed, record)
                 advance = progress(f"{count} players", games) if progress is not None else None
                 result = run(
@@ -309,7 +309,7 @@ def _scripts(outputs: Outputs, family: Family, folder: Path, counts: list[int], 
 
     def this_run(name: str) -> bool:
         match = pattern.fullmatch(name)
-        return bool(match) and int(match.group(1)) in counts and int(match.group(2)) < games
+        return match is not None and int(match.group(1)) in counts and int(match.group(2)) < games
 
     return outputs.scripts(folder, "--record-scenarios", pattern=pattern, names=this_run)
 
@@ -382,7 +382,7 @@ def tune_stakes(
     """
     path = Path(variant)
     family = family_of_file(path)
-    if not hasattr(family, "tune_stakes"):
+    if not isinstance(family, Tunable):
         raise UsageError(f"{family.title} has no stakes sheets to tune")
     if budget < 100:
         raise UsageError(f"--budget {budget}: tune with at least 100 games per player count")
@@ -466,7 +466,7 @@ def print_set(
     """
     loaded, _ = _loaded(variant)
     family = loaded.family
-    if not hasattr(family, "print_html"):
+    if not isinstance(family, Printable):
         raise UsageError(f"{family.title} has no printable playtest set")
     out = Path(out)
     html_only = out.suffix.lower() in (".html", ".htm")

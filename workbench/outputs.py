@@ -23,7 +23,7 @@ import re
 import shutil
 import stat
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -254,12 +254,12 @@ class Outputs:
         self.written.append(Path(path))
 
     @contextlib.contextmanager
-    def stream(self, path: Path) -> Iterator[IO[str]]:
+    def stream(self, path: Path) -> Iterator[HashingWriter]:
         """A text file written line by line that replaces ``path`` only when the block ends without an error."""
         resolved = self._target(path)
         digest = hashlib.sha256()
         with atomic_file(resolved) as handle:
-            yield _Hashing(handle, digest)
+            yield HashingWriter(handle, digest)
         self._record(resolved.parent, {resolved.name: digest.hexdigest()})
         self.written.append(Path(path))
 
@@ -304,7 +304,7 @@ def _digest(data: bytes | str) -> str:
     return hashlib.sha256(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
 
 
-class _Hashing:
+class HashingWriter:
     """A text file that hashes what is written to it (so a long records file is not read back)."""
 
     def __init__(self, handle: IO[str], digest: Any):
@@ -314,7 +314,7 @@ class _Hashing:
         self.digest.update(text.encode("utf-8"))
         return self.handle.write(text)
 
-    def writelines(self, lines: Any) -> None:
+    def writelines(self, lines: Iterable[str]) -> None:
         for line in lines:
             self.write(line)
 

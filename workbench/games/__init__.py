@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -18,13 +18,27 @@ from workbench.loading import Document, closest, did_you_mean, expand_includes, 
 
 
 class Family(Protocol):
-    """What a game family offers the command line."""
+    """What a game family offers the command line and the library."""
 
-    game: str  #: the value of ``game:`` in a variant
-    title: str  #: the game's name for people
-    includes: tuple[str, ...]  #: list keys whose string items are paths of files to splice in
-    variant_model: type[BaseModel]
-    script_name: re.Pattern[str]  #: file names of recorded scenario scripts; groups: player count, game index
+    @property
+    def game(self) -> str:
+        """The value of ``game:`` in a variant."""
+
+    @property
+    def title(self) -> str:
+        """The game's name for people."""
+
+    @property
+    def includes(self) -> tuple[str, ...]:
+        """List keys whose string items are paths of files to splice in."""
+
+    @property
+    def variant_model(self) -> type[BaseModel]:
+        """The pydantic model of a variant."""
+
+    @property
+    def script_name(self) -> re.Pattern[str]:
+        """File names of recorded scenario scripts; groups: player count, game index."""
 
     def player_range(self, variant: Any) -> tuple[int, int]:
         """The fewest and most players the variant is for."""
@@ -67,11 +81,36 @@ class Family(Protocol):
     def report(self, summaries: list[dict[str, Any]]) -> str:
         """The self-contained HTML report of one or more runs."""
 
+
+@runtime_checkable
+class Printable(Family, Protocol):
+    """A family with a printable playtest set."""
+
     def print_html(self, variant: Any, options: dict[str, Any]) -> str:
         """The printable playtest set as one HTML document; a bad option raises ``UsageError``."""
 
     def print_pdf(self, variant: Any, options: dict[str, Any], html: str | None = None) -> bytes:
         """The printable playtest set as PDF bytes (from ``html``, the output of ``print_html``, when given)."""
+
+
+@runtime_checkable
+class Tunable(Family, Protocol):
+    """A family with stakes sheets the tuner can propose."""
+
+    def tune_stakes(self, path: Path, counts: list[int], **options: Any) -> Any:
+        """Tune the sheets for ``counts``: the family's report (proposals and evidence)."""
+
+    def tuning_yaml(self, report: Any, page: str | None) -> str:
+        """The proposal file of a tuning run (``page``: the comparison page's name, for its provenance)."""
+
+    def tuning_page(self, report: Any) -> str:
+        """The HTML comparison of a tuning run."""
+
+    def tuning_warnings(self, report: Any) -> list[str]:
+        """What a tuning run should warn about."""
+
+    def write_sheets(self, path: Path, report: Any, page: str | None) -> None:
+        """Put a tuning run's proposals into the variant file, changing only their lines."""
 
 
 def _families() -> dict[str, Family]:

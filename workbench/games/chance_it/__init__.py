@@ -39,7 +39,7 @@ class ChanceIt:
         return variant.players.min, variant.players.max
 
     def summary(self, variant: Variant) -> list[tuple[str, str]]:
-        timings = Counter()
+        timings: Counter[str] = Counter()
         for card in variant.cards:
             timings[card.when] += card.copies
         order = sorted(timings, key=lambda when: (when != "flash", when == "chance-it", when))

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from workbench import GENERATOR
-from workbench.games.chance_it.engine import BUY, Game, MarketMove, View
+from workbench.games.chance_it.chance import ChanceSource
+from workbench.games.chance_it.engine import BUY, Decider, Game, MarketMove, View
 from workbench.games.chance_it.rules import CardDef
 
 SCHEMA_LINE = "# yaml-language-server: $schema={schema}\n"
@@ -25,7 +27,7 @@ RECORDED = f"# recorded by {GENERATOR} simulate --record-scenarios\n"
 class Recorder:
     """Writes down a game's chance and choices; use :meth:`chance` and :meth:`deciders` in the game."""
 
-    def __init__(self, chance: Any, deciders: list[Any]):
+    def __init__(self, chance: ChanceSource, deciders: Sequence[Decider]):
         self.inner = chance
         self.market: list[str] = []
         self.rounds: list[dict[str, Any]] = []
@@ -99,7 +101,7 @@ class _RecordingChance:
 
 
 class _RecordingDecider:
-    def __init__(self, recorder: Recorder, seat: int, inner: Any):
+    def __init__(self, recorder: Recorder, seat: int, inner: Decider):
         self.recorder, self.seat, self.inner = recorder, seat, inner
 
     def guide(self, view: View, options: tuple[str, ...]) -> str:

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from workbench.games.chance_it.bots import HeuristicBot, make_bot
-from workbench.games.chance_it.chance import RandomChance
-from workbench.games.chance_it.engine import GUIDES, Game, compile_variant
+from workbench.games.chance_it.chance import ChanceSource, RandomChance
+from workbench.games.chance_it.engine import Decider, Game, compile_variant
 from workbench.games.chance_it.record import Recorder, script_name, script_text
-from workbench.games.chance_it.schema import RESOURCES, Persona, Variant
+from workbench.games.chance_it.schema import GUIDES, RESOURCES, Persona, Variant
 from workbench.sim.seeding import stream
 from workbench.sim.stats import Histogram, Moments, rate, rounded
 
@@ -56,9 +57,9 @@ class Simulator:
 
     def play(self, index: int) -> Result:
         """Play one game with its own chance and bot streams (and record it as a scenario when asked)."""
-        chance: Any = RandomChance(stream(self.seed, index, "chance"))
+        chance: ChanceSource = RandomChance(stream(self.seed, index, "chance"))
         bots = [make_bot(persona, stream(self.seed, index, "bot", seat)) for seat, persona in enumerate(self.personas)]
-        deciders: list[Any] = bots
+        deciders: Sequence[Decider] = bots
         recorder = None
         if self.record is not None:
             recorder = Recorder(chance, deciders)
@@ -66,7 +67,7 @@ class Simulator:
         game = Game(self.rules, self.players, chance, log=False)
         game.play(chance, deciders)
         script = None
-        if recorder is not None:
+        if recorder is not None and self.record is not None:
             folder, variant = self.record
             description = f"Game {index} of a simulation (seed {self.seed}, bots {', '.join(self.bots)}), recorded."
             body = recorder.script(game, os.path.relpath(variant, folder), self.seed, description=description)
@@ -116,9 +117,9 @@ class Tally:
     card_ids: tuple[str, ...]
     games: int = 0
     wins: list[int] = field(default_factory=list)  # games won (alone or shared) per seat
-    shared: Counter = field(default_factory=Counter)  # (seat, number of winners) -> games
+    shared: Counter[tuple[int, int]] = field(default_factory=Counter)  # (seat, number of winners) -> games
     no_winner: int = 0
-    end_reasons: Counter = field(default_factory=Counter)
+    end_reasons: Counter[str | None] = field(default_factory=Counter)
     rounds: Histogram = field(default_factory=Histogram)
     eliminations: Histogram = field(default_factory=Histogram)  # eliminated players per game
     first_elimination: Histogram = field(default_factory=Histogram)  # round of a game's first elimination
@@ -150,7 +151,7 @@ class Tally:
         self.no_winner += not winners
         self.end_reasons[game.end_reason] += 1
         self.rounds.add(game.round)
-        eliminated = [p.eliminated_round for p in game.players if p.eliminated]
+        eliminated = [p.eliminated_round for p in game.players if p.eliminated_round is not None]
         self.eliminations.add(len(eliminated))
         if eliminated:
             self.first_elimination.add(min(eliminated))
@@ -198,34 +199,34 @@ class Tally:
         self.shared.update(other.shared)
         self.no_winner += other.no_winner
         self.end_reasons.update(other.end_reasons)
-        for mine, theirs in (
+        for histogram, more in (
             (self.rounds, other.rounds),
             (self.eliminations, other.eliminations),
             (self.first_elimination, other.first_elimination),
         ):
-            mine.merge(theirs)
+            histogram.merge(more)
         self.picks = [a + b for a, b in zip(self.picks, other.picks)]
         self.forced += other.forced
-        for mine, theirs in (
+        for moments, added in (
             (self.stakes_paid, other.stakes_paid),
             (self.stakes_hearts, other.stakes_hearts),
             (self.stakes_received, other.stakes_received),
         ):
-            mine.merge(theirs)
+            moments.merge(added)
         for card_id, tally in other.cards.items():
             self.cards[card_id].merge(tally)
         self.peak = [max(a, b) for a, b in zip(self.peak, other.peak)]
-        for mine, theirs in zip(self.peak_per_game, other.peak_per_game):
-            mine.merge(theirs)
+        for peaks, more_peaks in zip(self.peak_per_game, other.peak_per_game):
+            peaks.merge(more_peaks)
         self.dry = [a + b for a, b in zip(self.dry, other.dry)]
         for round_no, row in other.trajectory.items():
-            mine = self.trajectory.setdefault(round_no, [0, 0, 0, 0, 0])
+            sums = self.trajectory.setdefault(round_no, [0, 0, 0, 0, 0])
             for i, value in enumerate(row):
-                mine[i] += value
+                sums[i] += value
 
     def _shared_games(self) -> int:
         """Games won by two or more tied players (each such game is counted once per winner)."""
-        by_size: Counter = Counter()
+        by_size: Counter[int] = Counter()
         for (_, k), count in self.shared.items():
             by_size[k] += count
         return sum(count // k for k, count in by_size.items() if k > 1)
@@ -235,8 +236,8 @@ class Tally:
         games, n = self.games, self.players
         credit = [sum(Fraction(self.shared[(seat, k)], k) for k in range(1, n + 1)) for seat in range(n)]
         seat_rates = [float(c / games) if games else 0.0 for c in credit]
-        by_bot_wins: Counter = Counter()
-        by_bot_seats: Counter = Counter()
+        by_bot_wins: Counter[str] = Counter()
+        by_bot_seats: Counter[str] = Counter()
         for seat, name in enumerate(self.bots):
             by_bot_wins[name] += self.wins[seat]
             by_bot_seats[name] += games

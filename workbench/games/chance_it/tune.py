@@ -250,7 +250,8 @@ class Tuner:
 
     def weights(self) -> dict[str, float]:
         """Each metric's weight: 1 unless the variant's ``tuning.weights`` says otherwise."""
-        return {name: self.tuning.weights.get(name, 1.0) for name in TUNING_METRICS}
+        given: dict[str, float] = {str(name): weight for name, weight in self.tuning.weights.items()}
+        return {name: given.get(name, 1.0) for name in TUNING_METRICS}
 
     def _factory(self, variant: Variant, players: int) -> Any:
         if players < variant.players.min:  # a sheet used after eliminations: play that table from the start
@@ -281,7 +282,7 @@ class Tuner:
             if measured
             else {}
         )
-        averaged.update(self.tuning.targets)
+        averaged.update({str(name): target for name, target in self.tuning.targets.items()})
         return {name: value for name, value in averaged.items() if self.weights()[name] > 0}
 
     def with_sheet(self, variant: Variant, players: int, candidate: Candidate) -> Variant:
@@ -313,7 +314,7 @@ class Tuner:
         rounds = max(0, math.ceil(math.log2(max(1, len(pool) / keep))))
         first_games = max(20, int(budget / (len(pool) * (1 + rounds / 2))))
         entries = [Entry(candidate) for candidate in pool]
-        alive, out = entries, []
+        alive, out = entries, list[Entry]()
         games = first_games
         weights = self.weights()
         for round_no in range(rounds + 1):
@@ -351,7 +352,8 @@ def load_for_tuning(path: Path, counts: list[int]) -> tuple[Variant, list[int]]:
     stakes = doc.data.get("stakes") if isinstance(doc.data, dict) else None
     present = {int(k) for k in stakes if str(k).isdigit()} if isinstance(stakes, dict) else set()
     players = doc.data.get("players") if isinstance(doc.data, dict) else None
-    top = players.get("max") if isinstance(players, dict) and isinstance(players.get("max"), int) else max(counts)
+    given = players.get("max") if isinstance(players, dict) else None
+    top: int = given if isinstance(given, int) else max(counts)
     for n in counts:
         if not 2 <= n <= top:
             raise UsageError(f"--players {n}: a stakes sheet is for 2 to {top} players (players.max of {path.name} is {top})")
