@@ -63,7 +63,8 @@ class UsageError(WorkbenchError):
 class IllegalDecision(Exception):
     """A decider (bot or script) answered with something the rules do not allow.
 
-    Raised by the engine; the caller turns it into a located error.
+    Raised by the engine, or by a scripted decider whose script names a card it was not
+    offered; the caller turns it into a located error.
     """
 
     def __init__(self, round_no: int, seat: int, message: str):

@@ -10,13 +10,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
-Key = tuple[Any, ...]
+#: A key path into the compared data: mapping keys and list indices.
+Key = tuple[object, ...]
 
 
 def mismatches(
-    expected: Any, actual: Any, key: Key = (), *, subsequence: frozenset[str] = frozenset()
+    expected: object, actual: object, key: Key = (), *, subsequence: frozenset[str] = frozenset()
 ) -> Iterator[tuple[Key, str]]:
     """Every place where ``actual`` differs from ``expected``, as (key path, message).
 
@@ -47,7 +47,7 @@ def mismatches(
         yield key, f"expected {_show(expected)}, got {_show(actual)}"
 
 
-def _subsequence(expected: list, actual: list, key: Key) -> Iterator[tuple[Key, str]]:
+def _subsequence(expected: list[object], actual: list[object], key: Key) -> Iterator[tuple[Key, str]]:
     position = 0
     for index, want in enumerate(expected):
         while position < len(actual) and any(mismatches(want, actual[position])):
@@ -58,13 +58,13 @@ def _subsequence(expected: list, actual: list, key: Key) -> Iterator[tuple[Key, 
         position += 1
 
 
-def _equal(a: Any, b: Any) -> bool:
+def _equal(a: object, b: object) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
     return a == b
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -76,7 +76,7 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-def count_checks(expected: Any) -> int:
+def count_checks(expected: object) -> int:
     """How many leaf values an ``expect`` block checks.
 
     >>> count_checks({"rounds": 1, "players": {0: {"coins": 4, "hearts": 7}}})

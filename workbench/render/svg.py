@@ -183,7 +183,7 @@ def histogram(
             body.append(_text(x(tick), y(0) + 17, f"{tick:g}"))
     if x_label:
         body.append(_text(left + plot_w / 2, height - 8, x_label, fill=MUTED))
-    at = left
+    at: float = left
     if band is not None:
         body.append(_rect(at, 6, 14, 12, "#e8eef5", "swatch"))
         body.append(_text(at + 19, 16, band[2], anchor="start", size=SMALL))
@@ -273,9 +273,10 @@ def _hpanel(panel: Panel, labels: Sequence[str], x0: float, top: float, row: flo
                 continue
             body.append(_rect(x(0), y0 + 0.5, x(value) - x(0), thickness - 1, color, "bar"))
             end = x(value)
-            if s.low is not None and s.high is not None and s.low[i] is not None and s.high[i] is not None:
-                body.append(_whisker_h(y0 + thickness / 2, x(s.low[i]), x(s.high[i]), min(thickness * 0.8, 10)))
-                end = max(end, x(s.high[i]))
+            low, high = (s.low[i], s.high[i]) if s.low is not None and s.high is not None else (None, None)
+            if low is not None and high is not None:
+                body.append(_whisker_h(y0 + thickness / 2, x(low), x(high), min(thickness * 0.8, 10)))
+                end = max(end, x(high))
             if panel.value_labels:
                 body.append(
                     _text(end + 4, y0 + thickness / 2 + 4, _value(value, panel.percent), anchor="start", size=SMALL, fill=MUTED)
@@ -323,7 +324,7 @@ def line_chart(
             body.append(_text(xs(tick), y(ticks[0]) + 17, f"{tick:g}"))
     if x_label:
         body.append(_text(left + plot_w / 2, height - 8, x_label, fill=MUTED))
-    at = left
+    at: float = left
     for j, s in enumerate(series):
         color, dash = s.color or PALETTE[j % len(PALETTE)], DASHES[j % len(DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""

@@ -9,9 +9,37 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+
+
+class RateReport(TypedDict):
+    """A rate with its 95 % Wilson interval and the number of trials, as ``summary.json`` gives it."""
+
+    rate: float
+    low: float
+    high: float
+    n: int
+
+
+class MeanReport(TypedDict):
+    """A mean, its standard deviation and the 95 % interval of the mean, as ``summary.json`` gives it."""
+
+    mean: float
+    sd: float
+    low: float
+    high: float
+    n: int
+
+
+class HistogramReport(MeanReport):
+    """A :class:`MeanReport` with quantiles and the counts by value (keys as text: JSON object keys)."""
+
+    median: float
+    p10: float
+    p90: float
+    histogram: dict[str, int]
 
 
 def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -31,7 +59,7 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def rate(successes: float, trials: int) -> dict[str, Any]:
+def rate(successes: float, trials: int) -> RateReport:
     """A rate with its Wilson interval, as reported in ``summary.json``.
 
     >>> rate(1, 4)
@@ -79,7 +107,7 @@ class Moments:
         spread = self.n * self.squares - self.total * self.total  # exact in integers
         return math.sqrt(max(0, spread) / (self.n * (self.n - 1)))
 
-    def report(self, scale: int = 1) -> dict[str, Any]:
+    def report(self, scale: int = 1) -> MeanReport:
         """Mean, standard deviation and the normal 95 % interval of the mean (of values counted in 1/scale units).
 
         >>> m = Moments(); [m.add(v) for v in (2, 4, 6)] and m.report()
@@ -94,7 +122,7 @@ class Moments:
 class Histogram:
     """Counts of whole-number values: exact quantiles without keeping the values."""
 
-    counts: Counter = field(default_factory=Counter)
+    counts: Counter[int] = field(default_factory=Counter)
 
     def add(self, value: int, times: int = 1) -> None:
         """Count ``value``."""
@@ -132,7 +160,7 @@ class Histogram:
                 return value
         raise IndexError(index)
 
-    def report(self) -> dict[str, Any]:
+    def report(self) -> HistogramReport:
         """Mean, median, 10th and 90th percentiles and the counts by value."""
         moments = Moments()
         for value, times in self.counts.items():

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TypeVar
 
 from workbench.games.chance_it.chance import RandomChance
-from workbench.games.chance_it.engine import BUY, CHANCE_IT, HANDLERS, IN, OUT, Game, MarketMove, View
+from workbench.games.chance_it.engine import BUY, CHANCE_IT, HANDLERS, IN, OUT, Decider, Game, MarketMove, View
 from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules
 from workbench.games.chance_it.schema import POLICIES, Persona
 from workbench.sim.stats import Moments
@@ -37,7 +37,9 @@ _NAMES = {handler: name for name, handler in HANDLERS.items()}
 #: Expected outcome of effects: coins, hearts, stars, market actions, hearts the others lose.
 Vector = tuple[float, float, float, float, float]
 _ZERO: Vector = (0.0, 0.0, 0.0, 0.0, 0.0)
-BUILTIN: dict[str, Persona] = {name: Persona(policy=name) for name in POLICIES}
+BUILTIN: dict[str, Persona] = {name: Persona.model_validate({"policy": name}) for name in POLICIES}
+#: An option a search bot weighs: a guide or a market move.
+Option = TypeVar("Option")
 
 
 def _add(a: Vector, b: Vector, times: float = 1.0) -> Vector:
@@ -147,6 +149,7 @@ class _Model:
         )
 
         pay = in_sheet[others_in]  # stakes come first
+        change: float
         worth, change, knives, rerolls = -p.coin * min(pay, coins), -max(0, pay - coins), 0.0, 0
         usable = [card for card in tableau if card.kind == "die"]
         for face in dice:
@@ -306,7 +309,7 @@ class _First:
 
     __slots__ = ("first", "then")
 
-    def __init__(self, first: str, then: Any):
+    def __init__(self, first: str, then: Decider):
         self.first: str | None = first
         self.then = then
 
@@ -372,16 +375,16 @@ class SearchBot:
     def _seeds(self) -> list[int]:
         return [self.rng.getrandbits(64) for _ in range(self.persona.playouts)]
 
-    def _best(self, options: Sequence[Any], seeds: list[int], play: Any) -> Any:
+    def _best(self, options: Sequence[Option], seeds: list[int], play: Callable[[Option, int], float]) -> Option:
         scores = [sum(play(option, seed) for seed in seeds) for option in options]
         return options[max(range(len(options)), key=scores.__getitem__)]
 
-    def _table(self, game: Game, seed: int) -> tuple[RandomChance, list[Any]]:
+    def _table(self, game: Game, seed: int) -> tuple[RandomChance, list[Decider]]:
         rng = random.Random(seed ^ 0x5EED)
-        deciders: list[Any] = [HeuristicBot(self.persona, rng) for _ in game.players]
+        deciders: list[Decider] = [HeuristicBot(self.persona, rng) for _ in game.players]
         return RandomChance(rng), deciders
 
-    def _finish(self, game: Game, chance: RandomChance, deciders: list[Any], seat: int) -> float:
+    def _finish(self, game: Game, chance: RandomChance, deciders: list[Decider], seat: int) -> float:
         for _ in range(self.persona.depth):
             if game.is_over:
                 break
@@ -403,7 +406,7 @@ def score(game: Game, seat: int) -> float:
     return strengths[seat] / sum(strengths.values())
 
 
-def make_bot(persona: Persona, rng: random.Random) -> Any:
+def make_bot(persona: Persona, rng: random.Random) -> Decider:
     """A decider for a persona."""
     if persona.policy == "random":
         return RandomBot(rng)

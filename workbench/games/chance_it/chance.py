@@ -9,14 +9,16 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from workbench.games.chance_it.rules import CardDef
+
 
 class ChanceSource(Protocol):
     """Every random draw of a game, at its named point."""
 
-    def deal(self, pile: list) -> None:
+    def deal(self, pile: list[CardDef]) -> None:
         """Shuffle the market pile in place at setup (the top card is ``pile[-1]``)."""
 
-    def reshuffle(self, pile: list) -> None:
+    def reshuffle(self, pile: list[CardDef]) -> None:
         """Shuffle the old discard pile in place into a new market pile."""
 
     def roll(self, count: int, sides: int) -> list[int]:
@@ -41,7 +43,7 @@ class RandomChance:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def shuffle(self, pile: list) -> None:
+    def shuffle(self, pile: list[CardDef]) -> None:
         """Shuffle cards in place."""
         self.rng.shuffle(pile)
 

@@ -29,10 +29,17 @@ MAX_CHAINED_MARKETS = 20
 
 #: A market decision: ("buy" or "discard", card id).
 MarketMove = tuple[str, str]
+#: One entry of the event log: ``round``, ``type`` and the fields of that type (see ``text.describe``).
+Event = dict[str, Any]
 
 
 class Decider(Protocol):
-    """Makes every choice for one seat. Each method gets the seat's view and the legal options, and returns one."""
+    """Makes every choice for one seat. Each method gets the seat's view and the legal options, and returns one.
+
+    Bots and scenario scripts both implement it. The engine still checks every answer and
+    raises :class:`~workbench.errors.IllegalDecision` for one that is not among the options;
+    a decider that cannot answer with an option (a script naming another card) raises it itself.
+    """
 
     def guide(self, view: View, options: tuple[str, ...]) -> str:
         """Pick a guide card: ``in``, ``out`` or ``chance-it`` (only ``in`` when forced)."""
@@ -80,9 +87,20 @@ class Player:
         self.discarded: list[str] = []  # ids of the market cards discarded, in order
         self.eliminated_round: int | None = None
 
-    coins = property(lambda self: self.res[COINS], doc="Coins held.")
-    hearts = property(lambda self: self.res[HEARTS], doc="Hearts held.")
-    stars = property(lambda self: self.res[STARS], doc="Stars held.")
+    @property
+    def coins(self) -> int:
+        """Coins held."""
+        return self.res[COINS]
+
+    @property
+    def hearts(self) -> int:
+        """Hearts held."""
+        return self.res[HEARTS]
+
+    @property
+    def stars(self) -> int:
+        """Stars held."""
+        return self.res[STARS]
 
     def copy(self) -> Player:
         """An independent copy (for lookahead)."""
@@ -106,12 +124,35 @@ class PlayerView:
     def __init__(self, player: Player):
         self._player = player
 
-    seat = property(lambda self: self._player.seat, doc="The seat.")
-    coins = property(lambda self: self._player.res[COINS], doc="Coins held.")
-    hearts = property(lambda self: self._player.res[HEARTS], doc="Hearts held.")
-    stars = property(lambda self: self._player.res[STARS], doc="Stars held.")
-    eliminated = property(lambda self: self._player.eliminated, doc="Out of the game.")
-    forced_in = property(lambda self: self._player.forced_in, doc="Must play IN this round.")
+    @property
+    def seat(self) -> int:
+        """The seat."""
+        return self._player.seat
+
+    @property
+    def coins(self) -> int:
+        """Coins held."""
+        return self._player.res[COINS]
+
+    @property
+    def hearts(self) -> int:
+        """Hearts held."""
+        return self._player.res[HEARTS]
+
+    @property
+    def stars(self) -> int:
+        """Stars held."""
+        return self._player.res[STARS]
+
+    @property
+    def eliminated(self) -> bool:
+        """Out of the game."""
+        return self._player.eliminated
+
+    @property
+    def forced_in(self) -> bool:
+        """Must play IN this round."""
+        return self._player.forced_in
 
     @property
     def tableau(self) -> tuple[CardDef, ...]:
@@ -133,12 +174,35 @@ class View:
         self.seat = seat
         self.players = players
 
-    me = property(lambda self: self.players[self.seat], doc="The deciding seat's own state.")
-    rules = property(lambda self: self._game.rules, doc="The compiled rules.")
-    round = property(lambda self: self._game.round, doc="The round being played (1 for the first).")
-    dice = property(lambda self: self._game.dice, doc="This round's roll, sorted.")
-    starting_player = property(lambda self: self._game.starting_player, doc="The seat that rolled.")
-    pile_size = property(lambda self: len(self._game.pile), doc="Cards left in the face-down pile.")
+    @property
+    def me(self) -> PlayerView:
+        """The deciding seat's own state."""
+        return self.players[self.seat]
+
+    @property
+    def rules(self) -> Rules:
+        """The compiled rules."""
+        return self._game.rules
+
+    @property
+    def round(self) -> int:
+        """The round being played (1 for the first)."""
+        return self._game.round
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """This round's roll, sorted."""
+        return self._game.dice
+
+    @property
+    def starting_player(self) -> int:
+        """The seat that rolled."""
+        return self._game.starting_player
+
+    @property
+    def pile_size(self) -> int:
+        """Cards left in the face-down pile."""
+        return len(self._game.pile)
 
     @property
     def guides(self) -> tuple[str | None, ...] | None:
@@ -186,7 +250,7 @@ class Game:
         self.starting_player = 0
         self.end_reason: str | None = None
         self.winners: list[int] = []
-        self.events: list[dict[str, Any]] | None = [] if log else None
+        self.events: list[Event] | None = [] if log else None
         #: Called after every step with the game; a test hook, None in production runs.
         self.after_step: Callable[[Game], None] | None = None
         self.living = players  # players still in the game
@@ -313,7 +377,9 @@ class Game:
             amount = have
         player.res[resource] = have - amount
         if self.supply[resource] is not None:
-            self.supply[resource] += amount
+            # Not None here, but mypy does not narrow an index by a variable; a local (as in `gain`)
+            # would, yet tests/test_invariants.py mutates this very line to break conservation.
+            self.supply[resource] += amount  # type: ignore[operator]
         return amount
 
     def settle(self, player: Player) -> None:
@@ -325,8 +391,9 @@ class Game:
         """A player without hearts is out at once: tokens to the supply, cards to the discard (rule 12)."""
         supply = self.supply
         for resource, amount in enumerate(player.res):
-            if supply[resource] is not None:
-                supply[resource] += amount
+            left = supply[resource]
+            if left is not None:
+                supply[resource] = left + amount
             player.res[resource] = 0
         player.eliminated = True
         self.living -= 1
@@ -449,7 +516,8 @@ class _Round:
         game.check_end()
         peak, supply = game.peak, game.supply
         for r, total in enumerate(self.rules.supply):
-            held = total - supply[r] if total is not None else sum(p.res[r] for p in game.players)
+            left = supply[r]  # None exactly when total is
+            held = total - left if total is not None and left is not None else sum(p.res[r] for p in game.players)
             if held > peak[r]:
                 peak[r] = held
         if game.after_step is not None:
@@ -643,7 +711,7 @@ class _Round:
             if not self.depth:
                 self.chained = 0
 
-    def explain_market(self, player: Player, move: Any) -> str:
+    def explain_market(self, player: Player, move: object) -> str:
         """Why a market move is not allowed, in the designer's words."""
         market = ", ".join(card.id for card in self.game.market)
         if not (isinstance(move, tuple) and len(move) == 2 and move[0] in (BUY, DISCARD)):
@@ -655,7 +723,7 @@ class _Round:
         return f"cannot buy {card_id}: it costs {card.cost} coins and the seat has {player.res[COINS]}"
 
 
-def _card_id(card: Any) -> str:
+def _card_id(card: object) -> str:
     return getattr(card, "id", repr(card))
 
 
@@ -713,4 +781,18 @@ def compile_variant(variant: Variant) -> Rules:
     return compile_rules(variant, HANDLERS)
 
 
-__all__ = ["BUY", "CHANCE_IT", "DISCARD", "IN", "OUT", "Decider", "Game", "Player", "compile_variant"]
+__all__ = [
+    "BUY",
+    "CHANCE_IT",
+    "DISCARD",
+    "GUIDES",
+    "IN",
+    "OUT",
+    "Decider",
+    "Event",
+    "Game",
+    "MarketMove",
+    "Player",
+    "View",
+    "compile_variant",
+]

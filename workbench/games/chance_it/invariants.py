@@ -7,10 +7,10 @@ must keep its event log). Each check raises :class:`InvariantError` naming the r
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import NoReturn
 
-from workbench.games.chance_it.engine import CHANCE_IT, IN, OUT, Game
-from workbench.games.chance_it.rules import ALL_OUT, COINS, HEARTS, STARS
+from workbench.games.chance_it.engine import CHANCE_IT, IN, OUT, Event, Game
+from workbench.games.chance_it.rules import COINS, HEARTS, STARS
 from workbench.games.chance_it.schema import RESOURCES
 
 #: Events of a player taking part in the action round (an OUT player has none, outside an all-OUT round).
@@ -28,12 +28,13 @@ class Invariants:
         if game.events is None:
             raise ValueError("the invariant checker reads the event log: create the game with log=True")
         self.game = game
+        self.events: list[Event] = game.events  # the game's log itself, which it appends to
         self.seen = 0  # events already checked
         self.out_since: dict[int, int] = {}  # seat -> index of its elimination event
         self.forced: set[int] = set()  # seats forced to play IN this round
         self.starting: int | None = None  # the previous round's starting player
         self.guides: list[str | None] = []  # this round's guides
-        self.settled: Counter = Counter()  # seat -> stakes events this round
+        self.settled: Counter[int] = Counter()  # seat -> stakes events this round
         self.short: set[int] = set()  # IN seats that paid less than the sheet
         self.stakes_due = False  # the stakes step of this round is still to be checked
         self.all_out = False  # this round everybody played OUT
@@ -52,10 +53,10 @@ class Invariants:
     def check(self) -> None:
         """Run every check on the current state and on the events since the last check."""
         game = self.game
-        new = game.events[self.seen :]
+        new = self.events[self.seen :]
         for offset, event in enumerate(new):
             self._event(self.seen + offset, event)
-        self.seen = len(game.events)
+        self.seen = len(self.events)
         if self.stakes_due:
             self._stakes_settled()
         self.conservation()
@@ -64,7 +65,7 @@ class Invariants:
         self.rounds_and_end()
         self.supply_before = list(game.supply)
 
-    def fail(self, rule: str, message: str) -> None:
+    def fail(self, rule: str, message: str) -> NoReturn:
         """Raise for a broken rule, saying where in the game it happened."""
         raise InvariantError(f"round {self.game.round}: {rule}: {message}")
 
@@ -75,7 +76,10 @@ class Invariants:
         game = self.game
         for r, total in enumerate(game.rules.supply):
             if total is not None:
-                held = sum(p.res[r] for p in game.players) + game.supply[r]
+                left = game.supply[r]
+                if left is None:
+                    self.fail("conservation", f"{RESOURCES[r]}: the supply holds {total} in all but has become unlimited")
+                held = sum(p.res[r] for p in game.players) + left
                 if held != total:
                     self.fail("conservation", f"{RESOURCES[r]}: players and supply hold {held}, the supply's total is {total}")
         places = game.pile + game.market + game.discard + [card for p in game.players for card in p.tableau]
@@ -127,13 +131,13 @@ class Invariants:
 
     # --- events --------------------------------------------------------------------------------------------
 
-    def _event(self, index: int, event: dict[str, Any]) -> None:
+    def _event(self, index: int, event: Event) -> None:
         kind, seat = event["type"], event.get("seat")
         if kind == "eliminated":
-            self.out_since[seat] = index
+            self.out_since[event["seat"]] = index
             return
         if kind == "roll":
-            self._round_starts(seat)
+            self._round_starts(event["seat"])
         elif kind == "guides":
             self._guides(event)
         elif kind == "all_out":
@@ -147,7 +151,7 @@ class Invariants:
             self._stakes(event)
         elif seat is not None and seat in self.out_since and kind not in ("roll", "reroll"):
             self.fail("eliminated act no more", f"seat {seat} has a {kind!r} event after its elimination")
-        elif kind in ACTIONS and not self.all_out and self.guides and self.guides[seat] in (None, OUT):
+        elif kind in ACTIONS and not self.all_out and self.guides and self.guides[event["seat"]] in (None, OUT):
             self.fail("participants", f"seat {seat} played OUT but has a {kind!r} event in the action round")
 
     def _round_starts(self, seat: int) -> None:
@@ -170,7 +174,7 @@ class Invariants:
                 )
         self.starting = seat
 
-    def _guides(self, event: dict[str, Any]) -> None:
+    def _guides(self, event: Event) -> None:
         """Rules 2 and 3: only players in the game pick; a forced player played IN; stakes follow the sheet."""
         guides = event["guides"]
         for seat, guide in enumerate(guides):
@@ -189,7 +193,7 @@ class Invariants:
         if self.forced != expected_forced:
             self.fail("forced in", f"forced next round: {sorted(self.forced)}, the rules force {sorted(expected_forced)}")
 
-    def _stakes(self, event: dict[str, Any]) -> None:
+    def _stakes(self, event: Event) -> None:
         """Rule 4: an OUT player takes out[k-1] (less only from a short supply), an IN player pays in[m-1]."""
         seat, guides = event["seat"], self.guides
         playing = [s for s, guide in enumerate(guides) if guide is not None]
@@ -200,8 +204,8 @@ class Invariants:
         if self.settled[seat] > 1:
             self.fail("stakes", f"seat {seat} settles the stakes twice")
         if guides[seat] == OUT:
-            take = out_sheet[len(outs) - 1]
-            if take is ALL_OUT or not 0 <= event["coins"] <= take or event["hearts"]:
+            take = out_sheet[len(outs) - 1] if len(outs) < len(playing) else None  # everybody OUT: no stakes
+            if take is None or not 0 <= event["coins"] <= take or event["hearts"]:
                 self.fail(
                     "stakes",
                     f"OUT seat {seat} took {event['coins']} coins and {event['hearts']} hearts, the sheet says {take} coins",
@@ -232,7 +236,10 @@ class Invariants:
                 self.fail("stakes", f"IN seat {seat} paid stakes in hearts while holding coins")
         outs = [seat for seat in self.order if self.guides[seat] == OUT]
         ins = [seat for seat in self.order if self.guides[seat] != OUT]
-        turn = sorted(self.order, key=lambda seat: (seat - self.starting) % len(game.players))
+        start = self.starting
+        if start is None:
+            self.fail("turn order", "stakes settled before anybody rolled")
+        turn = sorted(self.order, key=lambda seat: (seat - start) % len(game.players))
         if self.order != outs + ins or outs + ins != [s for s in turn if s in outs] + [s for s in turn if s in ins]:
             self.fail(
                 "turn order",

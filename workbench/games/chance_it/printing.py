@@ -15,7 +15,7 @@ import hashlib
 import json
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -23,7 +23,7 @@ from typing import Any
 from workbench import GENERATOR  # in the HTML meta, the PDF Creator and ID
 from workbench.errors import UsageError
 from workbench.games.chance_it.report import environment
-from workbench.games.chance_it.schema import GUIDES, Card, Chance, Gain, Lose, OthersLose, Variant
+from workbench.games.chance_it.schema import GUIDES, Card, Chance, Effect, Gain, Lose, OthersLose, Variant
 
 PARTS = ("cards", "guides", "stakes", "board", "rules")  #: what ``--only`` may pick, in the order printed
 #: Paper name -> (CSS page size, width mm, height mm).
@@ -82,6 +82,7 @@ def print_options(variant: Variant, options: dict[str, Any]) -> PrintOptions:
     if bleed > most:
         raise UsageError(f"--bleed {bleed:g}: 3 x 3 cards with their bleed fit on {paper} with at most {most:g} mm")
     only = options.get("only")
+    parts: tuple[str, ...]
     if only is None or only == "":
         parts = PARTS
     else:
@@ -135,7 +136,7 @@ def chance_percent(roll: int, sides: int) -> int:
     return round(100 * (sides - roll + 1) / sides)
 
 
-def effect_text(effect: Any, sides: int, where: str = "card") -> str:
+def effect_text(effect: Effect, sides: int, where: str = "card") -> str:
     """One effect as the card or board prints it.
 
     ``where`` is ``die`` (a die card), ``card`` (a flash or CHANCE IT card), ``board``,
@@ -176,12 +177,12 @@ def effect_text(effect: Any, sides: int, where: str = "card") -> str:
     raise ValueError(f"unknown effect {effect!r}")
 
 
-def effects_text(effects: tuple, sides: int, where: str = "card") -> str:
+def effects_text(effects: Sequence[Effect], sides: int, where: str = "card") -> str:
     """A list of effects as one line; empty for none."""
     return ", ".join(effect_text(effect, sides, where) for effect in effects)
 
 
-def effect_icons(effect: Any) -> list[tuple[str, str]]:
+def effect_icons(effect: Effect) -> list[tuple[str, str]]:
     """The icons of one effect: (icon name, its small label)."""
     if isinstance(effect, Gain):
         return [(r[:-1], f"+{n}") for r, n in effect.gain.items()]
@@ -200,7 +201,7 @@ def effect_icons(effect: Any) -> list[tuple[str, str]]:
     return []
 
 
-def effect_rows(effects: tuple, sides: int, where: str) -> list[dict[str, Any]]:
+def effect_rows(effects: Sequence[Effect], sides: int, where: str) -> list[dict[str, Any]]:
     """One row per effect for a card or board face: its icons and its text."""
     return [{"icons": effect_icons(e), "text": effect_text(e, sides, where)} for e in effects]
 
@@ -225,7 +226,7 @@ def content_hash(variant: Variant) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()[:8]
 
 
-def _list(words: list[str]) -> str:
+def _list(words: Sequence[str]) -> str:
     """Words joined as English lists them.
 
     >>> _list(["a"]), _list(["a", "b"]), _list(["a", "b", "c"])
@@ -553,4 +554,5 @@ def render_pdf(variant: Variant, options: PrintOptions, html: str | None = None)
     # A fixed identifier (the ID is otherwise left out or random): it carries the generator's
     # name in plain text at the end of the file, where compressed metadata cannot hide it.
     identifier = f"{GENERATOR} {content_hash(variant)} {hashlib.sha256(html.encode()).hexdigest()[:16]}"
-    return weasyprint.HTML(string=html, base_url=None).write_pdf(pdf_identifier=identifier.encode())
+    pdf: bytes = weasyprint.HTML(string=html, base_url=None).write_pdf(pdf_identifier=identifier.encode())  # no target: the bytes
+    return pdf

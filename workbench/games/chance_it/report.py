@@ -8,6 +8,7 @@ interval is shown with it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -15,7 +16,9 @@ import jinja2
 from markupsafe import Markup
 
 from workbench.games.chance_it.schema import RESOURCES
+from workbench.games.chance_it.text import Summary
 from workbench.render.svg import PALETTE, Panel, Series, bar_chart, hbar_chart, histogram, line_chart
+from workbench.sim.stats import HistogramReport, MeanReport, RateReport
 
 #: Rounds reached by fewer than this share of the games are left off the resource plot.
 TRAJECTORY_MIN_SHARE = 0.05
@@ -32,7 +35,7 @@ END_REASONS = {
 RESOURCE_COLORS = {"coins": PALETTE[1], "hearts": PALETTE[3], "stars": PALETTE[0]}
 
 
-def render_report(summaries: list[dict[str, Any]]) -> str:
+def render_report(summaries: list[Summary]) -> str:
     """The report of one or more runs (one per player count) as one self-contained HTML page."""
     runs = [_run(s) for s in summaries]
     variants = list(dict.fromkeys(s["variant"] for s in summaries))
@@ -68,7 +71,7 @@ def environment() -> jinja2.Environment:
 # Numbers as the page prints them.
 
 
-def pct(figure: dict[str, Any] | float | None) -> str:
+def pct(figure: RateReport | float | None) -> str:
     """A rate as a percentage with one decimal.
 
     >>> pct({"rate": 0.186, "low": 0.17, "high": 0.2, "n": 2000}), pct(0.5), pct(None)
@@ -79,7 +82,7 @@ def pct(figure: dict[str, Any] | float | None) -> str:
     return "–" if figure is None else f"{100 * figure:.1f}%"
 
 
-def pct_interval(figure: dict[str, Any] | None) -> str:
+def pct_interval(figure: RateReport | None) -> str:
     """A rate's 95 % interval, in percent.
 
     >>> pct_interval({"rate": 0.186, "low": 0.1696, "high": 0.2036, "n": 2000})
@@ -101,7 +104,7 @@ def num(value: float | None, like: float | None = None) -> str:
     return f"{value:,.2f}" if abs(value if like is None else like) < 10 else f"{value:,.1f}"
 
 
-def num_interval(figure: dict[str, Any]) -> str:
+def num_interval(figure: MeanReport) -> str:
     """A mean's 95 % interval, with as many decimals as the mean.
 
     >>> num_interval({"mean": 11.37, "sd": 3.4, "low": 11.22, "high": 11.51, "n": 2000})
@@ -122,31 +125,32 @@ def whole(value: float) -> str:
     return f"{value:g}"
 
 
-def _rate_cell(figure: dict[str, Any] | None) -> dict[str, str]:
+def _rate_cell(figure: RateReport | None) -> dict[str, str]:
     return {"value": pct(figure), "sub": pct_interval(figure)}
 
 
-def _mean_cell(figure: dict[str, Any]) -> dict[str, str]:
+def _mean_cell(figure: MeanReport) -> dict[str, str]:
     return {"value": num(figure["mean"]) if figure["n"] else "–", "sub": num_interval(figure)}
 
 
-def even_share(summary: dict[str, Any]) -> float:
+def even_share(summary: Summary) -> float:
     """The win rate every seat would have if all seats were equal: the mean of the seats' win rates."""
     seats = summary["wins"]["by_seat"]
     return sum(s["rate"] for s in seats) / len(seats) if seats else 0.0
 
 
-def even_first_seat(summary: dict[str, Any]) -> float:
+def even_first_seat(summary: Summary) -> float:
     """Ludii's first-seat advantage when all seats are equal: a 1/players share of the won games plus half the rest."""
-    no_winner = summary["wins"]["no_winner"]["rate"]
-    return (1 - no_winner) / summary["players"] + no_winner / 2
+    no_winner: float = summary["wins"]["no_winner"]["rate"]
+    players: int = summary["players"]
+    return (1 - no_winner) / players + no_winner / 2
 
 
 # The key figures table: a row per figure, a column per player count.
 
 
-def _figures(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    def row(label: str, note: str, cell: Any) -> dict[str, Any]:
+def _figures(summaries: list[Summary]) -> list[dict[str, Any]]:
+    def row(label: str, note: str, cell: Callable[..., dict[str, str]]) -> dict[str, Any]:  # cell(summary)
         return {"label": label, "note": note, "cells": [cell(s) for s in summaries]}
 
     reasons = [r for r in END_REASONS if any(r in s["end_reasons"] for s in summaries)]
@@ -244,20 +248,20 @@ def _figures(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def _quantile_cell(figure: dict[str, Any]) -> dict[str, str]:
+def _quantile_cell(figure: HistogramReport) -> dict[str, str]:
     if not figure["n"]:
         return {"value": "–", "sub": "no eliminations"}
     return {"value": whole(figure["median"]), "sub": f"{whole(figure['p10'])} to {whole(figure['p90'])}"}
 
 
-def _balance_cell(summary: dict[str, Any]) -> dict[str, str]:
+def _balance_cell(summary: Summary) -> dict[str, str]:
     if summary["balance"] is None:
         return {"value": "–", "sub": ""}
     gap = 100 * (1 - summary["balance"])
     return {"value": f"{summary['balance']:.3f}", "sub": f"best and worst seat {gap:.1f} points apart"}
 
 
-def _first_seat_cell(summary: dict[str, Any]) -> dict[str, str]:
+def _first_seat_cell(summary: Summary) -> dict[str, str]:
     if summary["first_seat_advantage"] is None:
         return {"value": "–", "sub": ""}
     return {"value": pct(summary["first_seat_advantage"]), "sub": f"equal seats: {pct(even_first_seat(summary))}"}
@@ -266,7 +270,7 @@ def _first_seat_cell(summary: dict[str, Any]) -> dict[str, str]:
 # One player count: its header, charts and tables.
 
 
-def _run(summary: dict[str, Any]) -> dict[str, Any]:
+def _run(summary: Summary) -> dict[str, Any]:
     players, games = summary["players"], summary["games"]
     bots = summary["bots"]
     same_bot = len(set(bots)) == 1
@@ -319,7 +323,7 @@ def _run(summary: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _rounds_chart(summary: dict[str, Any]) -> Markup | None:
+def _rounds_chart(summary: Summary) -> Markup | None:
     rounds = summary["rounds"]
     if not rounds["n"]:
         return None
@@ -337,7 +341,7 @@ def _rounds_chart(summary: dict[str, Any]) -> Markup | None:
     )
 
 
-def _cards(summary: dict[str, Any], even: float) -> dict[str, Any]:
+def _cards(summary: Summary, even: float) -> dict[str, Any]:
     order = sorted(summary["cards"].items(), key=lambda kv: (-kv[1]["bought"], kv[0]))
     rows = []
     for card_id, c in order:
@@ -401,7 +405,7 @@ def _cards(summary: dict[str, Any], even: float) -> dict[str, Any]:
     return {"rows": rows, "chart": Markup(chart)}
 
 
-def _trajectory(summary: dict[str, Any]) -> dict[str, Any] | None:
+def _trajectory(summary: Summary) -> dict[str, Any] | None:
     t = summary.get("trajectory") or {}
     if not t.get("round") or not summary["games"]:
         return None

@@ -2,6 +2,8 @@
 
 The engine never touches pydantic objects while playing: effects become
 ``(handler, argument)`` pairs, resources become indices, sheets become tuples.
+A handler's argument depends on the effect: ``((resource, amount), ...)`` for gain,
+lose and others_lose, None for market, ``(roll needed, then, else)`` for a chance test.
 """
 
 from __future__ import annotations
@@ -11,11 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from workbench.games.chance_it.schema import RESOURCES, Chance, Gain, Lose, OthersLose, Variant
+from workbench.games.chance_it.schema import Effect as EffectModel
 
 COINS, HEARTS, STARS = (RESOURCES.index(r) for r in ("coins", "hearts", "stars"))
-ALL_OUT = None  # the last `out` entry of a compiled sheet
 
-#: A compiled effect: a handler from the engine and its argument.
+#: A compiled effect: a handler from the engine (called as ``handler(round, player, argument)``) and its argument.
 Effect = tuple[Callable[..., None], Any]
 Effects = tuple[Effect, ...]
 
@@ -44,7 +46,9 @@ class Rules:
     supply: tuple[int | None, ...]  # total value per resource; None when unlimited
     dice_count: int
     sides: int
-    stakes: dict[int, tuple[tuple[int | None, ...], tuple[int, ...]]]  # n -> (out, in)
+    #: n players -> (out, in): out[k-1] coins each OUT player takes when k < n play OUT (the sheet's last
+    #: entry, all_out, is left out: ``all_out`` stands for it), in[m-1] coins each IN player pays when m play IN
+    stakes: dict[int, tuple[tuple[int, ...], tuple[int, ...]]]
     all_out: Effects
     chance_it: Effects
     forced_in_after: int
@@ -63,8 +67,8 @@ class Rules:
 def compile_rules(variant: Variant, handlers: dict[str, Callable[..., None]]) -> Rules:
     """Compile a validated variant; ``handlers`` maps effect names to the engine's functions."""
 
-    def effects(items: tuple) -> Effects:
-        compiled = []
+    def effects(items: tuple[EffectModel, ...]) -> Effects:
+        compiled: list[Effect] = []
         for item in items:
             if item == "reroll_ones":
                 continue
@@ -98,10 +102,7 @@ def compile_rules(variant: Variant, handlers: dict[str, Callable[..., None]]) ->
         supply=tuple(variant.supply.total(r) for r in RESOURCES),
         dice_count=variant.dice.count,
         sides=sides,
-        stakes={
-            n: (tuple(ALL_OUT if v == "all_out" else v for v in sheet.out), tuple(sheet.in_))
-            for n, sheet in variant.stakes.items()
-        },
+        stakes={n: (tuple(v for v in sheet.out if v != "all_out"), tuple(sheet.in_)) for n, sheet in variant.stakes.items()},
         all_out=effects(variant.all_out),
         chance_it=effects(variant.chance_it),
         forced_in_after=variant.forced_in_after,

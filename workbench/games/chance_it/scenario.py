@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, Strict, model_validator
 
 from workbench.errors import IllegalDecision, Problem, ScenarioError
-from workbench.expect import count_checks, mismatches
+from workbench.expect import Key, count_checks, mismatches
 from workbench.games.chance_it.engine import BUY, DISCARD, Game, MarketMove, View
 from workbench.games.chance_it.rules import CardDef, Rules
 from workbench.games.chance_it.schema import Guide, Model, Resource
@@ -46,6 +46,17 @@ class Choice(Model):
         """The choice as YAML-ish text."""
         action = "buy" if self.buy else "discard" if self.discard else "use"
         return f"{{seat: {self.seat}, {action}: {getattr(self, action)}}}"
+
+    @property
+    def named(self) -> tuple[str, str]:
+        """The action and the card id it names, such as ``("buy", "dagger")``."""
+        if self.buy is not None:
+            return BUY, self.buy
+        if self.discard is not None:
+            return DISCARD, self.discard
+        if self.use is not None:
+            return "use", self.use
+        raise ValueError("a choice names exactly one of buy, discard or use")  # the model's validator rules this out
 
 
 class ScriptRound(Model):
@@ -105,7 +116,7 @@ class Scenario(Model):
 class Replay:
     """The outcome of replaying one scenario."""
 
-    path: Path
+    path: Path | None  #: the scenario file (None for a script not read from a file)
     output: dict[str, Any]
     checks: int = 0
     failures: list[Problem] = field(default_factory=list)
@@ -128,8 +139,19 @@ class _Script:
         self.tests: list[int] = []
         self.choices: list[tuple[int, Choice]] = []
         self.reshuffles: list[tuple[str, ...]] = []
-        self.last_key: tuple = ("rounds",)
-        self.game: Game | None = None  # set once the game is set up
+        self.last_key: Key = ("rounds",)
+        self._game: Game | None = None
+
+    @property
+    def game(self) -> Game:
+        """The game being replayed (set once it is set up, which deals the pile from the script)."""
+        if self._game is None:
+            raise RuntimeError("the scenario's game is not set up yet")
+        return self._game
+
+    @game.setter
+    def game(self, game: Game) -> None:
+        self._game = game
 
     @property
     def round(self) -> ScriptRound:
@@ -144,10 +166,10 @@ class _Script:
         self.reshuffles = list(script.reshuffles)
         self.last_key = ("rounds", index)
 
-    def error(self, key: tuple, message: str) -> ScenarioError:
+    def error(self, key: Key, message: str) -> ScenarioError:
         return ScenarioError([self.doc.problem(key, f"round {self.index + 1}: {message}")])
 
-    def face(self, value: int, key: tuple) -> int:
+    def face(self, value: int, key: Key) -> int:
         if value > self.rules.sides:
             raise self.error(key, f"{value} is not a face of a {self.rules.sides}-sided die")
         return value
@@ -263,7 +285,10 @@ class ScriptedDecider:
     def guide(self, view: View, options: tuple[str, ...]) -> str:
         script = self.script
         script.last_key = ("rounds", script.index, "guides", self.seat)
-        return script.round.guides[self.seat]
+        guide = script.round.guides[self.seat]
+        if guide is None:  # _check_guides rules this out before the round: only seats in the game choose
+            raise script.error(script.last_key, f"seat {self.seat} is still in the game and needs a guide")
+        return guide
 
     def _next(self, wanted: str, what: str) -> Choice:
         script = self.script
@@ -284,14 +309,18 @@ class ScriptedDecider:
         return choice
 
     def market(self, view: View, options: tuple[MarketMove, ...]) -> MarketMove:
+        """The scripted buy or discard, as it stands: the engine checks it against the options."""
         market = ", ".join(card.id for card in view.market)
-        choice = self._next("market", f"buy or discard a card (market: {market})")
-        return (BUY, choice.buy) if choice.buy is not None else (DISCARD, choice.discard)
+        return self._next("market", f"buy or discard a card (market: {market})").named
 
-    def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef | str:
+    def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
+        """The eligible card the script names; naming another is an illegal decision, as the engine words it."""
         names = ", ".join(card.id for card in options)
-        choice = self._next("use", f"choose which card to use ({names})")
-        return next((card for card in options if card.id == choice.use), choice.use)
+        _, card_id = self._next("use", f"choose which card to use ({names})").named
+        card = next((card for card in options if card.id == card_id), None)
+        if card is None:
+            raise IllegalDecision(view.round, self.seat, f"cannot use {card_id!r}: the eligible cards are {names}")
+        return card
 
 
 def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:

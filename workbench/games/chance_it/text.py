@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from workbench.games.chance_it.engine import Event
 from workbench.games.chance_it.schema import RESOURCES
+from workbench.sim.stats import MeanReport, RateReport
+
+#: One run's ``summary.json`` (see ``sim.py``).
+Summary = dict[str, Any]
 
 
-def _amounts(event: dict[str, Any], signed: bool = True) -> str:
+def _amounts(event: Event, signed: bool = True) -> str:
     parts = [f"{event[r]:+d} {r}" if signed else f"{event[r]} {r}" for r in RESOURCES if event.get(r)]
     return ", ".join(parts) or "nothing"
 
 
-def describe(event: dict[str, Any]) -> str:
+def describe(event: Event) -> str:
     """One event as text.
 
     >>> describe({"round": 1, "type": "buy", "seat": 0, "card": "dagger", "cost": 2})
     'round 1: seat 0 buys dagger for 2 coins'
     """
     kind, seat = event["type"], event.get("seat")
-    text = {
+    texts: dict[str, Callable[[], str]] = {
         "market": lambda: f"market laid out: {' '.join(event['cards']) or '(no cards left)'}",
         "roll": lambda: f"seat {seat} rolls {' '.join(map(str, event['dice']))}",
         "guides": lambda: (
@@ -46,28 +52,29 @@ def describe(event: dict[str, Any]) -> str:
         ),
         "eliminated": lambda: f"seat {seat} is eliminated",
         "end": lambda: f"game ends ({event['reason']}); winners: {', '.join(map(str, event['winners'])) or 'nobody'}",
-    }.get(kind, lambda: f"{kind} {event}")()
+    }
+    text = texts.get(kind, lambda: f"{kind} {event}")()
     when = f"round {event['round']}" if event["round"] else "setup"
     return f"{when}: {text}"
 
 
-def _pct(figure: dict[str, Any] | None) -> str:
+def _pct(figure: RateReport | None) -> str:
     if not figure or not figure.get("n"):
         return "-"
     return f"{100 * figure['rate']:.1f}% ({100 * figure['low']:.1f}-{100 * figure['high']:.1f})"
 
 
-def _mean(figure: dict[str, Any]) -> str:
+def _mean(figure: MeanReport) -> str:
     return f"{figure['mean']:.2f} ({figure['low']:.2f}-{figure['high']:.2f})" if figure["n"] else "-"
 
 
-def summary_rows(summaries: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+def summary_rows(summaries: list[Summary]) -> tuple[list[str], list[list[str]]]:
     """The terminal table of one or more runs: a row per figure, a column per player count."""
     headers = ["", *(f"{s['players']} players" for s in summaries)]
     seats = max(s["players"] for s in summaries)
     bots = sorted({name for s in summaries for name in s["wins"]["by_bot"]})
 
-    def row(label: str, cell: Any) -> list[str]:
+    def row(label: str, cell: Callable[..., str]) -> list[str]:  # cell(summary); `...`: some bind loop values as defaults
         return [label, *(cell(s) for s in summaries)]
 
     rows = [
