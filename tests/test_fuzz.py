@@ -769,6 +769,7 @@ def test_loader_survives_garbage(fresh: Path, data: bytes, role: str) -> None:
     check_load(layout(fresh, **{role: data}))
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=deeply_nested(), role=st.sampled_from(["variant", "variant", "base"]))
 def test_loader_survives_deep_nesting(fresh: Path, data: bytes, role: str) -> None:
@@ -925,6 +926,7 @@ VARIANT_SOURCES = {
 }
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=mutated() | garbage() | deeply_nested(), role=st.sampled_from(["variant", "variant", "cards", "base"]))
 def test_validate_command(fresh: Path, data: bytes, role: str) -> None:
@@ -974,6 +976,7 @@ def test_simulate_command(fresh: Path, data: bytes, bots: str) -> None:
     check_cli(["simulate", str(target), "--players", "4", "--games", "2", "--workers", "1", "--out", str(out), "--bots", bots])
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=extreme_variant(), players=st.integers(2, 12), seed=st.integers(0, 2**64))
 def test_play_and_simulate_extreme_variants(fresh: Path, data: bytes, players: int, seed: int) -> None:
@@ -985,6 +988,7 @@ def test_play_and_simulate_extreme_variants(fresh: Path, data: bytes, players: i
                "--out", str(fresh / "out"), "--bots", "random,heuristic" if players == 2 else "heuristic"])  # fmt: skip
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=mutated({"personas.yaml": PERSONAS_TEXT}) | garbage())
 def test_simulate_personas_file(fresh: Path, data: bytes) -> None:

@@ -60,10 +60,12 @@ def _word(name: str) -> re.Pattern[str]:
     return re.compile(r"(?<![A-Za-z])" + r"\s+".join(map(re.escape, name.split())) + r"(?![A-Za-z])")
 
 
+@pytest.mark.slow
 def test_every_page_is_exactly_a4(six: Path) -> None:
     assert _is_size(_sizes(six), A4), _sizes(six)
 
 
+@pytest.mark.slow
 def test_page_count_follows_the_card_count(six: Path, variant, tmp_path: Path) -> None:
     pile = sum(card.copies for card in variant.cards)
     assert pile == 30
@@ -75,6 +77,7 @@ def test_page_count_follows_the_card_count(six: Path, variant, tmp_path: Path) -
     assert len(pypdf.PdfReader(tmp_path / "fronts.pdf").pages) == fronts
 
 
+@pytest.mark.slow
 def test_every_card_name_is_printed_once_per_copy(six: Path, variant) -> None:
     text = _text(six)
     for card in variant.cards:
@@ -85,6 +88,7 @@ def test_every_card_name_is_printed_once_per_copy(six: Path, variant) -> None:
         assert text.count(f"{card.id} · {variant.name} · {content_hash(variant)}") == card.copies, card.id
 
 
+@pytest.mark.slow
 def test_stakes_sheets_guides_and_rules_are_printed(six: Path, variant) -> None:
     text = _text(six)
     for n in range(2, 7):
@@ -114,6 +118,7 @@ def test_stakes_sheets_guides_and_rules_are_printed(six: Path, variant) -> None:
         assert words in re.sub(r"\s+", " ", rules), words
 
 
+@pytest.mark.slow
 def test_the_html_is_self_contained_and_names_its_font(six: Path) -> None:
     page = six.with_suffix(".html").read_text()
     assert '<meta name="generator" content="chance-workbench">' in page
@@ -121,12 +126,14 @@ def test_the_html_is_self_contained_and_names_its_font(six: Path) -> None:
     assert not re.search(r"<link|<img|<script|url\(|@import|src=", page)
 
 
+@pytest.mark.slow
 def test_letter_pages_are_exactly_letter(tmp_path: Path) -> None:
     target = tmp_path / "letter.pdf"
     _print("--paper", "letter", "--players", "3", "--bleed", "1", "--out", str(target))
     assert _is_size(_sizes(target), LETTER), _sizes(target)
 
 
+@pytest.mark.slow
 def test_a_page_renders_with_ink(six: Path) -> None:
     page = pypdfium2.PdfDocument(six)[0]
     image = page.render(scale=30 / 72).to_pil().convert("L")
@@ -136,6 +143,7 @@ def test_a_page_renders_with_ink(six: Path) -> None:
     assert image.getextrema()[0] < 60  # text and pips are near black
 
 
+@pytest.mark.slow
 def test_the_same_input_gives_the_same_bytes(tmp_path: Path) -> None:
     def run(name: str, hash_seed: str) -> bytes:
         env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000", "PYTHONHASHSEED": hash_seed}
@@ -155,6 +163,7 @@ def test_the_same_input_gives_the_same_bytes(tmp_path: Path) -> None:
     assert info["/CreationDate"].startswith("D:20231114221320")
 
 
+@pytest.mark.slow
 def test_a_changed_rule_prints_changed(tmp_path: Path) -> None:
     changed = tmp_path / "costly-three.yaml"
     changed.write_text(f"extends: {BASE}\nname: Costly three\nboard: {{3: [{{lose: {{hearts: 3}}}}]}}\n")
@@ -166,6 +175,7 @@ def test_a_changed_rule_prints_changed(tmp_path: Path) -> None:
     assert "Costly three" in text
 
 
+@pytest.mark.slow
 def test_own_files_are_replaced_others_kept(tmp_path: Path) -> None:
     foreign = tmp_path / "mine.pdf"
     foreign.write_bytes(b"%PDF-1.4 somebody else's file")

@@ -94,6 +94,7 @@ def test_the_same_seed_gives_the_same_event_log(game: tuple[dict, int], seed: in
 # --- a simulated game, recorded as a scenario script, replays to the identical final state ----------------------------
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(game=strategies.games(), seed=seeds, data=st.data())
 def test_a_recorded_game_replays_to_the_identical_final_state(game: tuple[dict, int], seed: int, data: st.DataObject) -> None:

@@ -28,6 +28,7 @@ def without_timing(path: Path) -> dict:
     return summary
 
 
+@pytest.mark.slow
 def test_summary_and_records_are_identical_for_any_worker_count(tmp_path: Path) -> None:
     outputs = []
     for workers in ("1", "2", "3"):

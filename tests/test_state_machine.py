@@ -140,4 +140,4 @@ class ChanceItMachine(RuleBasedStateMachine):
 
 
 ChanceItMachine.TestCase.settings = settings(max_examples=30, stateful_step_count=20, deadline=None)
-TestChanceIt = ChanceItMachine.TestCase
+TestChanceIt = pytest.mark.slow(ChanceItMachine.TestCase)

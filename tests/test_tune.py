@@ -312,6 +312,7 @@ def determinism(parent: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple
     return run_tune(path, [2]), run_tune(path, [2]), run_tune(path, [2], workers=2)
 
 
+@pytest.mark.slow
 def test_tune_stakes_is_deterministic_for_a_seed(determinism: tuple[Report, Report, Report]) -> None:
     first, second, _ = determinism
     assert [t.players for t in first.tuned] == [2]
@@ -322,6 +323,7 @@ def test_tune_stakes_is_deterministic_for_a_seed(determinism: tuple[Report, Repo
     assert render_tuning(first) == render_tuning(second)
 
 
+@pytest.mark.slow
 def test_tune_stakes_does_not_depend_on_workers(determinism: tuple[Report, Report, Report]) -> None:
     first, _, parallel = determinism
     assert fingerprint(first) == fingerprint(parallel)
@@ -389,6 +391,7 @@ def ordered(parent: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Rep
     return report, played
 
 
+@pytest.mark.slow
 def test_the_smallest_missing_count_is_tuned_first(ordered: tuple[Report, list]) -> None:
     report, played = ordered
     assert [t.players for t in report.tuned] == [2, 3, 6]
@@ -396,6 +399,7 @@ def test_the_smallest_missing_count_is_tuned_first(ordered: tuple[Report, list])
     assert tuning_order == sorted(tuning_order), "all 2-player games, then 3, then 6"
 
 
+@pytest.mark.slow
 def test_bigger_tables_play_with_the_tuned_smaller_sheets(ordered: tuple[Report, list]) -> None:
     report, played = ordered
     best = {t.players: t.best.candidate for t in report.tuned}
@@ -410,6 +414,7 @@ def test_bigger_tables_play_with_the_tuned_smaller_sheets(ordered: tuple[Report,
         assert stakes[5] == PRINTED_5, "a 6-player game that falls to 5 uses the printed 5-player sheet"
 
 
+@pytest.mark.slow
 def test_the_reports_variant_holds_the_tuned_sheets_and_the_printed_ones(ordered: tuple[Report, list]) -> None:
     report, _ = ordered
     for t in report.tuned:
@@ -648,6 +653,7 @@ def test_write_back_with_sheets_in_descending_order(parent: Path, tmp_path: Path
 # --- 5. the command line ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cli_proposes_a_sheet_and_checks_the_method_without_touching_the_variant(full: Path, tmp_path: Path) -> None:
     before = full.read_bytes()
     out_file = tmp_path / "tuning" / "proposal.yaml"
@@ -693,6 +699,7 @@ def test_cli_proposes_a_sheet_and_checks_the_method_without_touching_the_variant
     assert "proposal.yaml" in out and "proposal.html" in out
 
 
+@pytest.mark.slow
 def test_cli_write_fills_a_missing_sheet_in_place(parent: Path, tmp_path: Path) -> None:
     path = tmp_path / "variant.yaml"
     text = (
@@ -819,6 +826,7 @@ def test_write_refuses_to_replace_a_printed_sheet_of_the_base_variant(tmp_path: 
     assert BASE.read_bytes() == before and not out_file.exists()
 
 
+@pytest.mark.slow
 def test_replace_printed_puts_the_proposal_over_a_printed_sheet(full: Path, tmp_path: Path) -> None:
     path = Path(shutil.copy(full, tmp_path / "variant.yaml"))
     args = ("tune-stakes", path, "--players", 4, "--budget", 100, "--seed", 1, "--workers", 1, "--write")
@@ -829,6 +837,7 @@ def test_replace_printed_puts_the_proposal_over_a_printed_sheet(full: Path, tmp_
     assert sheet.source == "proposed" and "--replace-printed" in sheet.provenance["command"]
 
 
+@pytest.mark.slow
 def test_write_keeps_crlf_line_endings_and_every_comment_of_a_block_sheet(parent: Path, tmp_path: Path) -> None:
     lines = [
         "# My variant, written on Windows.",
@@ -857,6 +866,7 @@ def test_write_keeps_crlf_line_endings_and_every_comment_of_a_block_sheet(parent
     assert load_variant(path).variant.stakes[3].source == "proposed"
 
 
+@pytest.mark.slow
 def test_write_refuses_when_the_variant_changed_during_the_run(
     full: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -875,6 +885,7 @@ def test_write_refuses_when_the_variant_changed_during_the_run(
     assert (tmp_path / "p.yaml").exists(), "the proposal itself is kept"
 
 
+@pytest.mark.slow
 def test_a_small_budget_warns_with_the_measured_uncertainty(full: Path, tmp_path: Path) -> None:
     result = run_cli("tune-stakes", full, "-p", 3, "--budget", 100, "--workers", 1, "--out", tmp_path / "p.yaml")
     assert result.exit_code == 0, result.output
