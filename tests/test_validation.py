@@ -789,3 +789,97 @@ def test_cli_validate_the_base_game(monkeypatch: pytest.MonkeyPatch) -> None:
     total = sum(timings.values())
     assert total == 30
     assert f"  cards: {total} in the pile, {len(variant.cards)} kinds: {by_timing}" in lines
+
+
+# --- tuning targets and weights ---------------------------------------------------------------------------------
+
+#: Metrics whose value is a share or a rate, from 0 to 1.
+UNIT_METRICS = ["eliminations_per_player", "out_share", "in_share", "chance_it_share", "no_winner", "balance"]
+
+
+def tuning(block: str) -> str:
+    """:data:`BASE` with a ``tuning:`` block (one line of keys under it)."""
+    return BASE + "tuning:\n" + block + "\n"
+
+
+def test_tuning_targets_at_the_edges_of_their_ranges_are_valid(tmp_path: Path) -> None:
+    edges = ", ".join(f"{name}: {value}" for name, value in zip(UNIT_METRICS, [0, 1, 0.0, 1.0, 0, 1]))
+    text = tuning(f"  targets: {{rounds_mean: 200, rounds_sd: 0.01, in_out_gap: 0, {edges}}}\n  weights: {{balance: 0}}")
+    targets = load_variant(write(tmp_path, "variant.yaml", text)).variant.tuning.targets
+    assert (targets["rounds_mean"], targets["in_out_gap"], targets["balance"]) == (200, 0, 1)
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "-.inf"])
+@pytest.mark.parametrize("metric", ["rounds_mean", "rounds_sd", "in_out_gap", "out_share"])
+def test_tuning_target_that_is_not_a_finite_number(tmp_path: Path, metric: str, value: str) -> None:
+    text = tuning(f"  targets: {{{metric}: {value}}}")
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, "  targets:"), f"tuning.targets.{metric}")
+    assert problem.message == f"expected a finite number, got {value}"
+
+
+@pytest.mark.parametrize(("value", "words"), [("-0.1", "must be at least 0, got -0.1"), ("1.5", "must be at most 1, got 1.5")])
+@pytest.mark.parametrize("metric", UNIT_METRICS)
+def test_tuning_share_and_rate_targets_lie_between_0_and_1(tmp_path: Path, metric: str, value: str, words: str) -> None:
+    text = tuning(f"  targets: {{{metric}: {value}}}")
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, "  targets:"), f"tuning.targets.{metric}")
+    assert problem.message == words
+
+
+@pytest.mark.parametrize("value", ["0", "0.5", "-3"])
+def test_tuning_rounds_mean_target_is_at_least_one_round(tmp_path: Path, value: str) -> None:
+    text = tuning(f"  targets: {{rounds_mean: {value}}}")
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, "  targets:"), "tuning.targets.rounds_mean", f"must be at least 1, got {value}")
+
+
+def test_tuning_rounds_mean_target_beyond_end_max_rounds(tmp_path: Path) -> None:
+    text = tuning("  targets: {rounds_mean: 250}")
+    problem = only(reject(tmp_path, text))
+    check(
+        problem,
+        line_of(text, "  targets:"),
+        "tuning.targets.rounds_mean",
+        "a mean of 250 rounds is beyond end.max_rounds (200)",
+    )
+
+
+@pytest.mark.parametrize("value", ["0", "-1.5"])
+def test_tuning_rounds_sd_target_is_positive(tmp_path: Path, value: str) -> None:
+    text = tuning(f"  targets: {{rounds_sd: {value}}}")
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, "  targets:"), "tuning.targets.rounds_sd", f"must be more than 0, got {value}")
+
+
+def test_tuning_in_out_gap_target_is_not_negative(tmp_path: Path) -> None:
+    text = tuning("  targets: {in_out_gap: -0.5}")
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, "  targets:"), "tuning.targets.in_out_gap", "must be at least 0, got -0.5")
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (".nan", "expected a finite number, got .nan"),
+        (".inf", "expected a finite number, got .inf"),
+        ("-1", "must be at least 0, got -1"),
+        ("101", "must be at most 100, got 101"),
+    ],
+)
+def test_tuning_weights_are_finite_and_from_0_to_100(tmp_path: Path, value: str, message: str) -> None:
+    text = tuning(f"  weights: {{balance: {value}}}")
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, "  weights:"), "tuning.weights.balance")
+    assert problem.message == message
+
+
+def test_tuning_unknown_target_suggests_the_metric(tmp_path: Path) -> None:
+    text = tuning("  targets: {rounds_man: 12}")
+    problem = only(reject(tmp_path, text))
+    check(
+        problem,
+        line_of(text, "  targets:"),
+        "tuning.targets.rounds_man",
+        "unknown key 'rounds_man' (did you mean 'rounds_mean'?)",
+    )

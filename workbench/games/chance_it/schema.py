@@ -8,11 +8,24 @@ against the dice) and names the YAML keys in its messages.
 from __future__ import annotations
 
 import re
+import typing
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Strict, Tag, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    GetPydanticSchema,
+    Strict,
+    Tag,
+    field_validator,
+    model_validator,
+    with_config,
+)
 from pydantic_core import PydanticCustomError
+from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only from Python 3.12
 
 Resource = Literal["coins", "hearts", "stars"]
 #: The resources in their fixed order; the engine indexes them 0, 1, 2.
@@ -24,6 +37,9 @@ GUIDES: tuple[str, ...] = ("in", "out", "chance-it")
 Count = Annotated[int, Strict(), Field(ge=0, le=1_000_000)]
 Positive = Annotated[int, Strict(), Field(ge=1, le=1_000_000)]
 Amounts = dict[Resource, Count]
+
+#: A key path in the variant, as the YAML names it: ("stakes", 4, "in").
+KeyPath = tuple[str | int, ...]
 
 CARD_ID = r"^[a-z0-9][a-z0-9_-]*$"
 WHEN = r"^(flash|chance-it|die-[0-9]{1,3})$"
@@ -182,7 +198,7 @@ class Chance(Model):
 
 #: Effects written as a bare name.
 NAMED_EFFECTS = ("market", "reroll_ones")
-_TAGS = {Gain: "gain", Lose: "lose", OthersLose: "others_lose", Chance: "chance"}
+_TAGS: dict[type[BaseModel], str] = {Gain: "gain", Lose: "lose", OthersLose: "others_lose", Chance: "chance"}
 
 
 def _effect_tag(value: Any) -> str | None:
@@ -205,7 +221,7 @@ Effect = Annotated[
 ChanceTest.model_rebuild()
 
 
-def iter_effects(effects: tuple[Effect, ...], key: tuple) -> Iterator[tuple[tuple, Effect]]:
+def iter_effects(effects: tuple[Effect, ...], key: KeyPath) -> Iterator[tuple[KeyPath, Effect]]:
     """Every effect in a list, nested `chance` branches included, with its key path."""
     for index, effect in enumerate(effects):
         yield key + (index,), effect
@@ -241,11 +257,46 @@ Metric = Literal[
 ]
 
 
+#: A share or a rate: a finite number from 0 to 1.
+Unit = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class Targets(TypedDict, total=False):
+    """Target values of the tuned metrics, each in the range the metric can take."""
+
+    rounds_mean: Annotated[
+        float,
+        Field(ge=1, allow_inf_nan=False, description="Rounds per game, mean: from 1 (every game has a round) to end.max_rounds."),
+    ]
+    rounds_sd: Annotated[
+        float, Field(gt=0, allow_inf_nan=False, description="Rounds per game, spread (sd): more than 0, finite.")
+    ]
+    eliminations_per_player: Annotated[Unit, Field(description="Eliminations per game, per player: 0 to 1.")]
+    out_share: Annotated[Unit, Field(description="Share of OUT picks: 0 to 1.")]
+    in_share: Annotated[Unit, Field(description="Share of IN picks: 0 to 1.")]
+    chance_it_share: Annotated[Unit, Field(description="Share of CHANCE IT picks: 0 to 1.")]
+    no_winner: Annotated[Unit, Field(description="Share of games nobody wins: 0 to 1.")]
+    balance: Annotated[Unit, Field(description="Balance, 1 - the largest gap between seats' win rates: 0 to 1.")]
+    in_out_gap: Annotated[
+        float, Field(ge=0, allow_inf_nan=False, description="Bots' mean value gap between IN and OUT: 0 or more, finite.")
+    ]
+
+
+assert tuple(Targets.__annotations__) == TUNING_METRICS == typing.get_args(Metric)
+
+
 class Tuning(Model):
     """How ``workbench tune-stakes`` searches: targets and weights to override, and bounds of the sheets."""
 
-    targets: dict[Metric, float] = Field({}, description="Target values that replace the printed sheets' measured ones.")
-    weights: dict[Metric, Annotated[float, Field(ge=0, le=100)]] = Field({}, description="Weight of each metric (0 ignores it).")
+    # The tuner reads a plain mapping of metric names to numbers; validation (and the JSON Schema) use
+    # Targets, so that each metric has its own range.
+    targets: Annotated[dict[Metric, float], GetPydanticSchema(lambda _type, handler: handler(Targets))] = Field(
+        {}, description="Target values that replace the printed sheets' measured ones (each within its metric's range)."
+    )
+    weights: dict[Metric, Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)]] = Field(
+        {}, description="Weight of each metric: a finite number from 0 to 100 (0 ignores the metric)."
+    )
     out_max: Annotated[int, Strict(), Field(ge=0, le=20)] = Field(6, description="Most coins an OUT player may take.")
     in_max: Annotated[int, Strict(), Field(ge=0, le=20)] = Field(4, description="Most coins an IN player may pay.")
 
@@ -295,7 +346,7 @@ class PersonaFile(Model):
 
     @field_validator("bots")
     @classmethod
-    def no_builtin_names(cls, bots: dict) -> dict:
+    def no_builtin_names(cls, bots: dict[str, Persona]) -> dict[str, Persona]:
         """random, heuristic and search are built in; personas need other names."""
         taken = sorted(set(bots) & set(POLICIES))
         if taken:
@@ -321,7 +372,7 @@ class Card(Model):
 
     @field_validator("effects")
     @classmethod
-    def has_effects(cls, effects: tuple) -> tuple:
+    def has_effects(cls, effects: tuple[Effect, ...]) -> tuple[Effect, ...]:
         """A card does something (checked after its effects are valid)."""
         if not effects:
             raise ValueError("a card needs at least one effect")
@@ -367,7 +418,7 @@ class Variant(Model):
             raise PydanticCustomError("rules", "{count} rule problem(s)", {"count": len(problems), "problems": problems})
         return self
 
-    def _iter_problems(self) -> Iterator[tuple[tuple, str]]:
+    def _iter_problems(self) -> Iterator[tuple[KeyPath, str]]:
         players, sides = self.players, self.dice.sides
         if players.max < players.min:
             yield ("players", "max"), f"max ({players.max}) is below min ({players.min})"
@@ -413,6 +464,12 @@ class Variant(Model):
             if card.face is not None and not 1 <= card.face <= sides:
                 yield ("cards", index, "when"), f"no face {card.face} on a {sides}-sided die"
             yield from self._check_effects(card.effects, ("cards", index, "effects"))
+        rounds = self.tuning.targets.get("rounds_mean")
+        if rounds is not None and rounds > self.end.max_rounds:
+            yield (
+                ("tuning", "targets", "rounds_mean"),
+                f"a mean of {rounds:g} rounds is beyond end.max_rounds ({self.end.max_rounds}): no game lasts that long",
+            )
         if self.start.stars >= self.end.stars:
             yield (
                 ("start", "stars"),
@@ -430,7 +487,7 @@ class Variant(Model):
                     ),
                 )
 
-    def _check_effects(self, effects: tuple, key: tuple, *, board: bool = False) -> Iterator[tuple[tuple, str]]:
+    def _check_effects(self, effects: tuple[Effect, ...], key: KeyPath, *, board: bool = False) -> Iterator[tuple[KeyPath, str]]:
         sides = self.dice.sides
         for path, effect in iter_effects(effects, key):
             if effect == "reroll_ones" and not (board and len(path) == 3):
