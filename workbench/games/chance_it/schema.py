@@ -27,6 +27,8 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only from Python 3.12
 
+from workbench.loading import did_you_mean
+
 Resource = Literal["coins", "hearts", "stars"]
 #: The resources in their fixed order; the engine indexes them 0, 1, 2.
 RESOURCES: tuple[str, ...] = ("coins", "hearts", "stars")
@@ -336,22 +338,46 @@ class Persona(Model):
         return self
 
 
-Personas = dict[Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]*$", max_length=40)], Persona]
+#: The name of a persona, as ``--bots`` names it.
+PersonaName = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]*$", max_length=40)]
+Personas = dict[PersonaName, Persona]
 
 
 class PersonaFile(Model):
-    """A file of bot personas, for ``--personas``."""
+    """A file of bot personas, for ``--personas``.
+
+    A persona of the file may replace a built-in bot or a persona of the variant only if
+    the file lists its name under ``overrides`` (see :mod:`workbench.games.chance_it.personas`).
+    """
 
     bots: Personas = Field(description="Persona name -> policy and parameters.")
+    overrides: tuple[PersonaName, ...] = Field(
+        (),
+        description=(
+            "Names of the file's personas that replace a built-in bot (random, heuristic, search) "
+            "or a persona of the variant; without it, reusing such a name is an error."
+        ),
+    )
 
-    @field_validator("bots")
-    @classmethod
-    def no_builtin_names(cls, bots: dict[str, Persona]) -> dict[str, Persona]:
-        """random, heuristic and search are built in; personas need other names."""
-        taken = sorted(set(bots) & set(POLICIES))
-        if taken:
-            raise ValueError(f"{', '.join(taken)} are built-in bot names; give the persona another name")
-        return bots
+    @model_validator(mode="after")
+    def check_overrides(self) -> PersonaFile:
+        """Built-in names are replaced only when listed under overrides; every override is a persona of the file."""
+        problems: list[tuple[KeyPath, str]] = []
+        for name in self.bots:
+            if name in POLICIES and name not in self.overrides:
+                message = f"'{name}' is a built-in bot; list it under overrides: to replace it, or give the persona another name"
+                problems.append((("bots", name), message))
+        listed: set[str] = set()
+        for index, name in enumerate(self.overrides):
+            if name in listed:
+                problems.append((("overrides", index), f"'{name}' is listed twice"))
+            elif name not in self.bots:
+                hint = did_you_mean(name, [other for other in self.bots if other not in self.overrides])
+                problems.append((("overrides", index), f"'{name}' is not a persona of this file{hint}"))
+            listed.add(name)
+        if problems:
+            raise PydanticCustomError("rules", "{count} rule problem(s)", {"count": len(problems), "problems": problems})
+        return self
 
 
 # --- cards and the variant --------------------------------------------------------------------------------------

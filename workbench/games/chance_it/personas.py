@@ -1,0 +1,72 @@
+"""Bots by name for a simulation: the built-in policies, the variant's personas and a personas file's.
+
+A name means one bot. A persona of the variant may not reuse a built-in name (the variant's
+own validation refuses it). A personas file (``--personas FILE``) may add personas freely, but
+it replaces a built-in bot or a persona of the variant only if it says so, by listing the name
+under ``overrides:``; otherwise the reused name is an error at its line. A name listed under
+``overrides:`` must be a persona of the file that does replace one, so a typo there is caught
+too.
+
+>>> from workbench.games.chance_it.bots import BUILTIN
+>>> from workbench.loading import parse_yaml
+>>> file = parse_yaml("bots:\\n  heuristic: {policy: heuristic, star: 2}\\noverrides: [heuristic]\\n", Path("p.yaml"))
+>>> personas, overridden = merge_personas(BUILTIN, {}, file)
+>>> personas["heuristic"].star, overridden
+(2.0, ('heuristic',))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from workbench.errors import Problem, VariantError, WorkbenchError
+from workbench.games.chance_it.schema import Persona, PersonaFile
+from workbench.loading import Document, read_yaml, validate
+
+
+def merge_personas(
+    builtin: Mapping[str, Persona],
+    variant_bots: Mapping[str, Persona],
+    file_doc: Document | None = None,
+    *,
+    error: type[WorkbenchError] = VariantError,
+) -> tuple[dict[str, Persona], tuple[str, ...]]:
+    """Every bot by name, and the names the personas file replaced (in the file's order).
+
+    ``builtin``: the built-in policies (``bots.BUILTIN``); ``variant_bots``: the validated
+    variant's ``bots``; ``file_doc``: the personas file as :func:`workbench.loading.read_yaml`
+    loaded it, or None. Raises ``error`` with every problem of the file, each at its line.
+    """
+    personas = {**builtin, **variant_bots}
+    if file_doc is None:
+        return personas, ()
+    extra = validate(PersonaFile, file_doc, error)  # file-only rules: built-in names, overrides that name no persona
+    problems: list[Problem] = []
+    for name in extra.bots:
+        if name in variant_bots and name not in extra.overrides:
+            message = (
+                f"'{name}' is a persona of the variant; list it under overrides: to replace it, or give the persona another name"
+            )
+            problems.append(file_doc.problem(("bots", name), message))
+    for index, name in enumerate(extra.overrides):
+        if name not in personas:
+            problems.append(
+                file_doc.problem(
+                    ("overrides", index), f"'{name}' overrides nothing: it is neither a built-in bot nor a persona of the variant"
+                )
+            )
+    if problems:
+        raise error(sorted(problems, key=lambda p: p.line or 0))
+    personas.update(extra.bots)
+    return personas, tuple(name for name in extra.bots if name in extra.overrides)
+
+
+def load_personas(
+    builtin: Mapping[str, Persona], variant_bots: Mapping[str, Persona], path: Path | None = None
+) -> tuple[dict[str, Persona], tuple[str, ...]]:
+    """:func:`merge_personas` with the personas file read from ``path`` (None: no file)."""
+    return merge_personas(builtin, variant_bots, read_yaml(path, VariantError) if path is not None else None)
+
+
+__all__ = ["load_personas", "merge_personas"]
