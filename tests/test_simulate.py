@@ -111,6 +111,21 @@ def test_personas_from_the_variant_and_from_a_file(tmp_path: Path) -> None:
     assert set(summary["wins"]["by_bot"]) == {"careful", "wild", "cautious", "gambler"}
 
 
+def test_a_personas_file_replaces_a_variant_persona_only_when_it_says_so(tmp_path: Path) -> None:
+    personas = tmp_path / "bots.yaml"
+    personas.write_text("bots:\n  careful: {policy: heuristic}\n  cautious: {policy: random}\n")
+    result, out = simulate(tmp_path, "--games", "5", "--bots", "cautious", "--personas", str(personas), "--workers", "1")
+    assert result.exit_code == 1 and not out.exists()
+    assert f"{personas}:3: bots.cautious:" in result.output and "overrides" in result.output
+    personas.write_text(personas.read_text() + "overrides: [cautious]\n")
+    replaced, _ = simulate(tmp_path, "--games", "20", "--bots", "cautious", "--personas", str(personas), "--workers", "1")
+    assert replaced.exit_code == 0, replaced.output
+    randomly, _ = simulate(tmp_path / "random", "--games", "20", "--bots", "random", "--workers", "1")
+    assert randomly.exit_code == 0, randomly.output
+    mine, plain = without_timing(out / "summary.json"), without_timing(tmp_path / "random" / "out" / "summary.json")
+    assert (mine["wins"]["by_seat"], mine["rounds"]) == (plain["wins"]["by_seat"], plain["rounds"]), "cautious plays as random"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

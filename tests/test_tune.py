@@ -898,3 +898,45 @@ def test_a_small_budget_warns_with_the_measured_uncertainty(full: Path, tmp_path
     spread, needed = float(warning.group(2)), int(warning.group(5).replace(",", ""))
     assert spread > 1.0
     assert needed >= 100 * spread**2 - 1000  # half-widths shrink as 1/sqrt(games)
+
+
+# --- reproducible proposals ----------------------------------------------------------------------------------------
+
+#: A committed short tune of the base variant; regenerate it (from the project folder) with the command in its provenance.
+COMMITTED = ROOT / "tests" / "data" / "tuning" / "chance-it-3p.yaml"
+
+
+@pytest.mark.slow
+def test_a_short_tune_reproduces_the_committed_proposal_byte_for_byte(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    committed = yaml.safe_load(COMMITTED.read_text())
+    command = committed["stakes"][3]["provenance"]["command"]
+    assert command == "workbench tune-stakes variants/chance-it.yaml --players 3 --bots heuristic --budget 300 --seed 1"
+    monkeypatch.chdir(ROOT)
+    out_file = tmp_path / COMMITTED.name
+    result = run_cli(*command.split()[1:], "--workers", 2, "--out", out_file)
+    assert result.exit_code == 0, result.output
+    regenerate = f"regenerate with: {command} --out {COMMITTED.relative_to(ROOT)}"
+    assert out_file.read_bytes() == COMMITTED.read_bytes(), regenerate
+    assert out_file.with_suffix(".html").read_bytes() == COMMITTED.with_suffix(".html").read_bytes(), regenerate
+
+
+@pytest.mark.slow
+def test_a_tune_run_again_on_its_own_output_proposes_the_same_sheets(full: Path, tmp_path: Path) -> None:
+    path = Path(shutil.copy(full, tmp_path / "variant.yaml"))
+    args = ("tune-stakes", path, "-p", 2, "-p", 3, "--budget", 150, "--seed", 5, "--workers", 1, "--out", tmp_path / "p.yaml")
+    first = run_cli(*args, "--write")
+    assert first.exit_code == 0, first.output
+    proposal, variant_text = (tmp_path / "p.yaml").read_bytes(), path.read_bytes()
+    second = run_cli(*args, "--write")
+    assert second.exit_code == 0, second.output
+    assert (tmp_path / "p.yaml").read_bytes() == proposal
+    assert path.read_bytes() == variant_text
+
+
+def test_targets_are_measured_with_the_printed_sheet_cut_down_for_the_counts_being_tuned(full: Path) -> None:
+    variant = load_variant(full).variant
+    measured = tune.stand_ins(variant, [2, 3, 6], [4, 5])
+    assert Candidate.from_sheet(measured.stakes[3]) == Candidate((4, 2), (1, 2, 3))  # the printed 4-player sheet, cut
+    assert Candidate.from_sheet(measured.stakes[2]) == Candidate((4,), (1, 2))
+    assert measured.stakes[6] == variant.stakes[6], "no game at a printed count reaches 6 players"
+    assert measured.stakes[4] == variant.stakes[4] and measured.stakes[5] == variant.stakes[5]

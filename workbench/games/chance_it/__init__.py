@@ -10,16 +10,17 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from workbench.errors import ScenarioError, VariantError
+from workbench.errors import ScenarioError
 from workbench.games.chance_it.bots import BUILTIN, RandomBot
 from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.engine import Game, compile_variant
+from workbench.games.chance_it.personas import load_personas
 from workbench.games.chance_it.record import SCRIPT_NAME
 from workbench.games.chance_it.scenario import Replay, Scenario, replay
-from workbench.games.chance_it.schema import RESOURCES, Card, Persona, PersonaFile, Variant, variant_file_schema
+from workbench.games.chance_it.schema import RESOURCES, Card, Persona, Variant, variant_file_schema
 from workbench.games.chance_it.sim import Simulator
 from workbench.games.chance_it.text import describe, summary_rows
-from workbench.loading import Document, read_yaml, validate
+from workbench.loading import Document, validate
 from workbench.sim.seeding import stream
 
 
@@ -59,10 +60,11 @@ class ChanceIt:
         return game.snapshot()
 
     def personas(self, variant: Variant, extra: Path | None = None) -> dict[str, Persona]:
-        """Bots by name: the built-in policies, the variant's ``bots:`` and those of an extra personas file."""
-        found = {**BUILTIN, **variant.bots}
-        if extra is not None:
-            found.update(validate(PersonaFile, read_yaml(extra, VariantError)).bots)
+        """Bots by name: the built-in policies, the variant's ``bots:`` and those of an extra personas file.
+
+        The file may replace a name only if it lists it under ``overrides:`` (see :mod:`.personas`).
+        """
+        found, _ = load_personas(BUILTIN, variant.bots, extra)
         return found
 
     def simulator(

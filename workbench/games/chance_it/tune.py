@@ -3,7 +3,9 @@
 1. Targets: play the printed sheets (4 and 5 players in the base game) and measure how
    the game plays: length, eliminations, guide shares, games nobody wins, balance, and how
    close the bots' choice between IN and OUT is. The target is their average; a
-   ``tuning:`` block in the variant may override targets and weights.
+   ``tuning:`` block in the variant may override targets and weights. A game that falls
+   to a count being tuned plays on with the next printed sheet cut down (:func:`stand_ins`),
+   so the proposals do not depend on what the variant held before.
 2. Candidates: every sheet shaped like the printed ones (OUT coins never rise with more
    OUT players, IN coins never fall with more IN players, whole numbers within bounds).
 3. A race: all candidates play the same games (common random numbers); after each round
@@ -264,11 +266,11 @@ class Tuner:
         factories = [self._factory(variant, players) for variant in variants]
         return run_many(factories, games, workers=self.workers, progress=advance, stop=self.stop)
 
-    def measure(self, counts: list[int], games: int) -> dict[int, dict[str, Any]]:
-        """Summaries of the variant as it is, at each of ``counts``."""
+    def measure(self, counts: list[int], games: int, *, variant: Variant | None = None) -> dict[int, dict[str, Any]]:
+        """Summaries of the variant (as it is, or ``variant``) at each of ``counts``."""
         found = {}
         for count in counts:
-            (tally,) = self.play([self.variant], count, [(0, games)], f"targets: {count} players")
+            (tally,) = self.play([variant or self.variant], count, [(0, games)], f"targets: {count} players")
             found[count] = tally.summary()
         return found
 
@@ -340,6 +342,33 @@ class Tuner:
         for entry in entries:
             entry.tally = None  # the summaries are kept; the tallies are not needed any more
         return alive + sorted(out, key=lambda e: (-e.games, e.distance, e.candidate))
+
+
+def cut(sheet: Sheet, players: int) -> Sheet:
+    """A sheet for fewer players: the first entries of each column (OUT ending in ``all_out``), marked proposed.
+
+    >>> printed = Sheet.model_validate({"out": [4, 2, 1, "all_out"], "in": [1, 2, 3, 3], "source": "printed"})
+    >>> Candidate.from_sheet(cut(printed, 3)).label()
+    'out 4 2 all | in 1 2 3'
+    """
+    whole = Candidate.from_sheet(sheet)
+    return Candidate(whole.out[: players - 1], whole.in_[:players]).sheet()
+
+
+def stand_ins(variant: Variant, tuned: list[int], printed: list[int]) -> Variant:
+    """The variant the targets are measured on: a sheet being tuned is replaced by the next printed sheet, cut down.
+
+    Games at a printed count fall to fewer players after eliminations; when such a count's
+    sheet is one this run proposes, the game plays on with the smallest printed sheet for
+    more players, cut to the players left. So the targets never depend on the proposals'
+    earlier values, and a tune run again on its own output proposes the same sheets.
+    """
+    stakes = dict(variant.stakes)
+    for n in tuned:
+        larger = [m for m in printed if m > n]
+        if larger:
+            stakes[n] = cut(variant.stakes[min(larger)], n)
+    return variant.model_copy(update={"stakes": stakes})
 
 
 def load_for_tuning(path: Path, counts: list[int]) -> tuple[Variant, list[int]]:
@@ -495,7 +524,7 @@ def tune_stakes(
         )
     target_games = max(500, budget // 8)
     tuner = Tuner(family, variant, bots, personas, seed=seed, budget=budget, workers=workers, progress=progress, stop=stop)
-    measured = tuner.measure(printed, target_games)
+    measured = tuner.measure(printed, target_games, variant=stand_ins(variant, wanted, printed))
     targets = tuner.targets(measured)
     tuned = []
     for n in wanted:
