@@ -102,15 +102,14 @@ def schemas(game: str, kind: str | None = None) -> dict[str, dict[str, Any]]:
 def write_schemas(out: str | os.PathLike[str], game: str, kind: str | None = None, *, force: bool = False) -> list[Path]:
     """Write ``<game>.<kind>.schema.json`` files into ``out`` (a file that already holds the same text is left as it is)."""
     chosen = schemas(game, kind)
-    outputs = Outputs(force=force)
-    outputs.folder_for(Path(out), "--out", create=False)
     texts = {Path(out) / f"{game}.{name}.schema.json": json.dumps(body, indent=2) + "\n" for name, body in chosen.items()}
-    for target, text in texts.items():
-        if not _holds(target, text):
-            outputs.file(target, "--out")
-    for target, text in texts.items():
-        if not _holds(target, text):
-            outputs.write(target, text)
+    with Outputs(force=force) as outputs:
+        outputs.folder_for(Path(out), "--out", create=False)
+        for target, text in texts.items():
+            if not _holds(target, text):
+                outputs.file(target, "--out")
+                outputs.stage(target, text)
+        outputs.commit()
     return list(texts)
 
 
@@ -241,7 +240,7 @@ def simulate(
     records: str | os.PathLike[str] | None = None,
     record_scenarios: str | os.PathLike[str] | None = None,
     force: bool = False,
-    create_folders: bool = False,
+    create_out: bool = False,
     progress: Progress | None = None,
     stop: Stop | None = None,
 ) -> Simulation:
@@ -249,10 +248,12 @@ def simulate(
 
     Files are written only where asked: ``out`` (a folder: ``summary.json`` and
     ``report.html``), ``records`` (JSON Lines, one game a line) and ``record_scenarios``
-    (a folder of scenario scripts). Every one is checked before the first game; the
-    folder a named file goes in must exist (``create_folders`` makes missing ones, for
-    default places). SIGINT or SIGTERM (or ``stop``) ends the run early: the result and
-    every output then describe the games that finished, marked interrupted.
+    (a folder of scenario scripts). Every one is checked before the first game: the
+    folder a named file goes in must exist, and a named folder's parent (``create_out``
+    makes the missing folders of ``out``: for the default place). The outputs replace the
+    earlier ones together, at the end. SIGINT or SIGTERM (or ``stop``) ends the run early:
+    the result and every output then describe the games that finished, marked interrupted;
+    a run stopped before any game finished writes nothing.
     """
     if games < 1:
         raise UsageError(f"--games {games}: play at least one game")
@@ -263,45 +264,44 @@ def simulate(
     counts = player_counts(loaded, players, path)
     known = family.personas(loaded.variant, Path(personas) if personas is not None else None)
     tables = bot_tables(bots, counts, known)
-    outputs = Outputs(force=force)
-    summary_file = report_file = None
-    if out is not None:
-        outputs.folder_for(Path(out), "--out", create=create_folders)
-        summary_file = outputs.file(Path(out) / "summary.json", "--out")
-        report_file = outputs.file(Path(out) / "report.html", "--out")
-    records_file = outputs.file(Path(records), "--records", create_folder=create_folders) if records is not None else None
-    scripts = record = None
-    if record_scenarios is not None:
-        if path is None:
-            raise UsageError("--record-scenarios: the scripts name their variant file; pass the variant as a path")
-        scripts = _scripts(outputs, family, Path(record_scenarios), counts, games)
-        record = (Path(record_scenarios), path)  # where the scripts go, the variant file they name
-    try:
+    with Outputs(force=force) as outputs:
+        _reserve_inputs(outputs, path, personas)
+        summary_file = report_file = None
+        if out is not None:
+            outputs.folder_for(Path(out), "--out", create=create_out)
+            summary_file = outputs.file(Path(out) / "summary.json", "--out")
+            report_file = outputs.file(Path(out) / "report.html", "--out")
+        scripts = record = None
+        if record_scenarios is not None:
+            if path is None:
+                raise UsageError("--record-scenarios: the scripts name their variant file; pass the variant as a path")
+            scripts = _scripts(outputs, family, Path(record_scenarios), counts, games)
+            record = (Path(record_scenarios), path)  # where the scripts go, the variant file they name
+        records_file = outputs.file(Path(records), "--records") if records is not None else None
+        summaries = []
         with _stopping(stop) as halt, _records(outputs, records_file) as handle:
-            summaries = []
             for count, table in tables.items():
                 factory = family.simulator(loaded.variant, count, table, known, seed, record)
                 advance = progress(f"{count} players", games) if progress is not None else None
-                result = run(
-                    factory,
-                    games,
-                    workers=workers,
-                    records=handle,
-                    scripts=scripts.add if scripts is not None else None,
-                    progress=advance,
-                    stop=halt,
-                )
+                adds = scripts.add if scripts is not None else None
+                result = run(factory, games, workers=workers, records=handle, scripts=adds, progress=advance, stop=halt)
                 summaries.append(_summary(loaded, path, count, table, seed, result, workers))
                 if result.interrupted:
                     break
-            written_scripts = scripts.commit() if scripts is not None else 0
+            if not any(s.games for s in summaries):  # stopped before any game finished: the earlier outputs stay
+                return Simulation(family, summaries, [])
             if summary_file is not None and report_file is not None:
-                outputs.write(summary_file, Simulation(family, summaries, []).to_json())
-                outputs.write(report_file, family.report([s.to_dict() for s in summaries]))
-    finally:
-        if scripts is not None:
-            scripts.discard()
-    return Simulation(family, summaries, list(outputs.written), written_scripts, scripts.kept if scripts is not None else [])
+                outputs.stage(summary_file, Simulation(family, summaries, []).to_json())
+                outputs.stage(report_file, family.report([s.to_dict() for s in summaries]))
+        written = outputs.commit()
+    return Simulation(family, summaries, written, len(scripts.hashes) if scripts else 0, scripts.kept if scripts else [])
+
+
+def _reserve_inputs(outputs: Outputs, *inputs: str | os.PathLike[str] | None) -> None:
+    """Keep the command's input files from being named as outputs."""
+    for given in inputs:
+        if given is not None:
+            outputs.reserve(Path(given), f"the input {display_path(Path(given))}")
 
 
 def _scripts(outputs: Outputs, family: Family, folder: Path, counts: list[int], games: int) -> Scripts:
@@ -387,16 +387,6 @@ def tune_stakes(
     if budget < 100:
         raise UsageError(f"--budget {budget}: tune with at least 100 games per player count")
     counts = sorted(set(players))
-    outputs = Outputs(force=force)
-    proposal = page = None
-    if out is not None:
-        if Path(out).suffix.lower() in (".html", ".htm"):
-            raise UsageError(
-                f"--out {display_path(Path(out))}: the proposal is YAML (the comparison page goes beside it as .html)"
-            )
-        proposal = outputs.file(Path(out), "--out", create_folder=create_folders)
-        page = outputs.file(Path(out).with_suffix(".html"), "--out")
-    before = _writable_variant(path, outputs) if write else None
     command = " ".join(
         [
             f"workbench tune-stakes {display_path(path)}",
@@ -406,32 +396,42 @@ def tune_stakes(
             *(["--replace-printed"] if replace_printed else []),
         ]
     )
-    with _stopping(stop) as halt:
-        report = family.tune_stakes(
-            path,
-            counts,
-            bots=bots,
-            seed=seed,
-            budget=budget,
-            workers=workers,
-            progress=progress,
-            stop=halt,
-            command=command,
-            keep_printed=write and not replace_printed,
-        )
-        page_name = page.name if page is not None else None
-        if proposal is not None and page is not None:
-            outputs.write(proposal, family.tuning_yaml(report, page_name))
-            outputs.write(page, family.tuning_page(report))
-        if before is not None:
-            if path.read_bytes() != before:
+    with Outputs(force=force) as outputs:
+        _reserve_inputs(outputs, path)
+        proposal = page = None
+        if out is not None:
+            if Path(out).suffix.lower() in (".html", ".htm"):
                 raise UsageError(
-                    f"{display_path(path)} changed on disk while the tuner ran; not written "
-                    f"(the proposal is in {display_path(proposal) if proposal else 'the returned report'})"
+                    f"--out {display_path(Path(out))}: the proposal is YAML (the comparison page goes beside it as .html)"
                 )
-            link = os.path.relpath(page, path.parent) if page is not None else None
-            family.write_sheets(path, report, link)
-    written = [*outputs.written, *([path] if write else [])]
+            proposal = outputs.file(Path(out), "--out", create_folder=create_folders)
+            page = outputs.file(Path(out).with_suffix(".html"), "--out")
+        before = _writable_variant(path, outputs) if write else None
+        with _stopping(stop) as halt:
+            report = family.tune_stakes(
+                path,
+                counts,
+                bots=bots,
+                seed=seed,
+                budget=budget,
+                workers=workers,
+                progress=progress,
+                stop=halt,
+                command=command,
+                keep_printed=write and not replace_printed,
+            )
+            if proposal is not None and page is not None:
+                outputs.stage(proposal, family.tuning_yaml(report, page.name))
+                outputs.stage(page, family.tuning_page(report))
+            written = outputs.commit()
+            if before is not None:
+                if path.read_bytes() != before:
+                    raise UsageError(
+                        f"{display_path(path)} changed on disk while the tuner ran; not written "
+                        f"(the proposal is in {display_path(proposal) if proposal else 'the returned report'})"
+                    )
+                family.write_sheets(path, report, os.path.relpath(page, path.parent) if page is not None else None)
+                written.append(path)
     return Tuning(report, command, family.tuning_warnings(report), written)
 
 
@@ -470,16 +470,17 @@ def print_set(
         raise UsageError(f"{family.title} has no printable playtest set")
     out = Path(out)
     html_only = out.suffix.lower() in (".html", ".htm")
-    outputs = Outputs(force=force)
-    targets = [outputs.file(out, "--out", create_folder=create_folders)]
-    if html and not html_only:
-        targets.append(outputs.file(out.with_suffix(".html"), "--html"))
-    options = {"paper": paper, "players": players, "bleed": bleed, "backs": backs, "backs_offset": backs_offset, "only": only}
-    page = family.print_html(loaded.variant, options)
-    for target in targets:
-        is_html = target.suffix.lower() in (".html", ".htm")
-        outputs.write(target, page if is_html else family.print_pdf(loaded.variant, options, page))
-    return list(outputs.written)
+    with Outputs(force=force) as outputs:
+        _reserve_inputs(outputs, loaded.path)
+        targets = [outputs.file(out, "--out", create_folder=create_folders)]
+        if html and not html_only:
+            targets.append(outputs.file(out.with_suffix(".html"), "--html"))
+        options = {"paper": paper, "players": players, "bleed": bleed, "backs": backs, "backs_offset": backs_offset, "only": only}
+        page = family.print_html(loaded.variant, options)
+        for target in targets:
+            is_html = target.suffix.lower() in (".html", ".htm")
+            outputs.stage(target, page if is_html else family.print_pdf(loaded.variant, options, page))
+        return outputs.commit()
 
 
 __all__ = [

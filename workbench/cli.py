@@ -237,12 +237,15 @@ def simulate(
             workers=workers,
             personas=personas,
             out=out_dir or Path("reports") / variant.stem,
-            create_folders=out_dir is None,
+            create_out=out_dir is None,
             records=records,
             record_scenarios=record_scenarios,
             force=force,
             progress=progress,
         )
+    if not simulation.written and simulation.interrupted:
+        warn("interrupted before any game finished: nothing was written (earlier outputs are as they were)")
+        raise typer.Exit(130)
     runs = [run.to_dict() for run in simulation.runs]
     first = simulation.runs[0]
     _print_table(f"{first.variant}: {', '.join(dict.fromkeys(first.bots))}; seed {seed}", *simulation.family.summary_rows(runs))

@@ -179,16 +179,37 @@ def _probe(folder: Path, option: str) -> None:
 
 
 @dataclass
-class Outputs:
-    """The files one command writes: each checked when named, written atomically, recorded in its folder's manifest.
+class _Staged:
+    temporary: Path
+    target: Path  #: resolved
+    named: Path  #: as the caller named it
+    digest: str
 
-    ``force`` allows replacing files the workbench did not write (or that were changed since).
+
+@dataclass
+class Outputs:
+    """The files one command writes, as one set: each checked when named, staged, then committed together.
+
+    Name every target first (:meth:`file`, :meth:`scripts`; :meth:`reserve` the inputs no
+    output may replace), do the work, :meth:`stage` or :meth:`stream` the contents, then
+    :meth:`commit`: every staged file replaces its target (``os.replace``) and the
+    manifests record them. Used as a context manager, an exception discards whatever was
+    staged, so the earlier outputs stay as a whole. ``force`` allows replacing files the
+    workbench did not write (or that were changed since).
     """
 
     force: bool = False
-    targets: dict[Path, str] = field(default_factory=dict)  #: resolved path -> the option that names it
+    targets: dict[Path, str] = field(default_factory=dict)  #: resolved path -> the option (or input) that names it
     folders: dict[Path, tuple[str, re.Pattern[str]]] = field(default_factory=dict)  #: scripts folder -> (option, names)
-    written: list[Path] = field(default_factory=list)  #: what was written, in order
+    written: list[Path] = field(default_factory=list)  #: what was committed, in order
+    _staged: list[_Staged] = field(default_factory=list)
+    _scripts: list[Scripts] = field(default_factory=list)
+
+    def __enter__(self) -> Outputs:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, traceback: Any) -> None:
+        self.discard()
 
     def _claim(self, path: Path, option: str) -> Path:
         resolved = path.resolve()
@@ -197,17 +218,22 @@ class Outputs:
         other = self.targets.get(resolved)
         if other is not None:
             raise UsageError(f"{option} {display_path(path)}: {other} names the same file")
+        if resolved in self.folders:
+            raise UsageError(f"{option} {display_path(path)}: {self.folders[resolved][0]} names this as a folder")
         self.targets[resolved] = option
         return resolved
 
+    def reserve(self, path: Path, what: str) -> None:
+        """Keep an input (the variant file, a personas file) from being named as an output, even with ``force``."""
+        self.targets.setdefault(Path(path).resolve(), what)
+
     def folder_for(self, folder: Path, option: str, *, create: bool) -> None:
-        """Check that files can be written in ``folder``; with ``create``, missing folders are made (now)."""
+        """Check that files can be written in ``folder``. A missing folder is made now if its parent exists
+        (with ``create``, missing parents too: for the default output places)."""
         found = _stat(folder)
         if found is None:
-            if not create:
-                parent = folder.parent
-                if _stat(parent) is None:
-                    raise UsageError(f"{option} {display_path(folder)}: the folder {display_path(parent)} does not exist")
+            if not create and _stat(folder.parent) is None:
+                raise UsageError(f"{option} {display_path(folder)}: the folder {display_path(folder.parent)} does not exist")
             try:
                 folder.mkdir(parents=create, exist_ok=True)
             except OSError as exc:
@@ -230,62 +256,35 @@ class Outputs:
         scripts = self.folders.get(resolved.parent)
         if scripts is not None and scripts[1].fullmatch(resolved.name):
             raise UsageError(f"{option} {display_path(path)}: {scripts[0]} writes its scripts there")
-        if found is None:
-            if create_folder:
-                self.folder_for(resolved.parent, option, create=True)
-            elif _stat(resolved.parent) is None:
-                raise UsageError(f"{option} {display_path(path)}: the folder {display_path(path.parent)} does not exist")
-            else:
-                _probe(resolved.parent, option)
-            return path
-        _probe(resolved.parent, option)
-        if not self.force and not is_ours(resolved):
+        if found is None and create_folder:
+            self.folder_for(resolved.parent, option, create=True)
+        elif found is None and _stat(resolved.parent) is None:
+            raise UsageError(f"{option} {display_path(path)}: the folder {display_path(path.parent)} does not exist")
+        else:
+            _probe(resolved.parent, option)
+        if found is not None and not self.force and not is_ours(resolved):
             raise UsageError(
                 f"{option} {display_path(path)}: this file exists and was not written by the workbench "
                 "(or was changed since); add --force to replace it"
             )
         return path
 
-    def write(self, path: Path, data: bytes | str) -> None:
-        """Write a named target atomically and record it in its folder's manifest."""
-        resolved = self._target(path)
-        write_atomic(resolved, data)
-        self._record(resolved.parent, {resolved.name: _digest(data)})
-        self.written.append(Path(path))
-
-    @contextlib.contextmanager
-    def stream(self, path: Path) -> Iterator[HashingWriter]:
-        """A text file written line by line that replaces ``path`` only when the block ends without an error."""
-        resolved = self._target(path)
-        digest = hashlib.sha256()
-        with atomic_file(resolved) as handle:
-            yield HashingWriter(handle, digest)
-        self._record(resolved.parent, {resolved.name: digest.hexdigest()})
-        self.written.append(Path(path))
-
-    def _target(self, path: Path) -> Path:
-        resolved = Path(path).resolve()
-        if resolved not in self.targets:
-            raise ValueError(f"{path} was not named as a target before the work started")
-        return resolved
-
-    def _record(self, folder: Path, entries: dict[str, str]) -> None:
-        _write_manifest(folder, {**read_manifest(folder), **entries})
-
     def scripts(self, folder: Path, option: str, *, pattern: re.Pattern[str], names: Callable[[str], bool]) -> Scripts:
         """Name a folder for many small files (scenario scripts) called like ``pattern``; ``names`` are this run's.
 
         Checked now: the folder, and any file in it this run would replace that the
         workbench did not write. The files wait in a hidden staging folder until
-        :meth:`Scripts.commit` moves them in and removes the workbench's earlier files of
-        the same pattern that this run did not write again.
+        :meth:`commit` moves them in and removes the workbench's earlier files of the same
+        pattern that this run did not write again.
         """
         folder = Path(folder)
-        self.folder_for(folder, option, create=False)
         resolved = folder.resolve()
+        if resolved in self.targets:
+            raise UsageError(f"{option} {display_path(folder)}: {self.targets[resolved]} names the same path as a file")
         for target, other in self.targets.items():
             if target.parent == resolved and pattern.fullmatch(target.name):
                 raise UsageError(f"{option} {display_path(folder)}: {other} names a file this run writes there")
+        self.folder_for(folder, option, create=False)
         self.folders[resolved] = (option, pattern)
         manifest = read_manifest(resolved)
         for entry in os.scandir(resolved):
@@ -296,8 +295,78 @@ class Outputs:
                     f"{option} {display_path(Path(entry.path))}: this file exists and was not written by the "
                     "workbench (or was changed since); add --force to replace it"
                 )
-        staging = Path(tempfile.mkdtemp(dir=resolved, prefix=STAGING_PREFIX))
-        return Scripts(resolved, staging, pattern)
+        staged = Scripts(resolved, Path(tempfile.mkdtemp(dir=resolved, prefix=STAGING_PREFIX)), pattern)
+        self._scripts.append(staged)
+        return staged
+
+    def stage(self, path: Path, data: bytes | str) -> None:
+        """Write a named target's new contents beside it (flushed and fsynced); :meth:`commit` puts it in place."""
+        with self.stream(path, text=isinstance(data, str)) as handle:
+            handle.write(data)
+
+    @contextlib.contextmanager
+    def stream(self, path: Path, *, text: bool = True) -> Iterator[HashingWriter]:
+        """Stage a target written piece by piece (``--records``): kept when the block ends without an error."""
+        resolved = Path(path).resolve()
+        if self.targets.get(resolved) is None or resolved in {s.target for s in self._staged}:
+            raise ValueError(f"{path} was not named as a target before the work started, or is staged already")
+        try:
+            descriptor, name = tempfile.mkstemp(dir=resolved.parent, prefix=f".{resolved.name}.", suffix=".tmp")
+        except OSError as exc:
+            raise OutputError(Path(path), _reason(exc)) from None
+        temporary = Path(name)
+        digest = hashlib.sha256()
+        try:
+            with os.fdopen(
+                descriptor, "w" if text else "wb", encoding="utf-8" if text else None, newline="" if text else None
+            ) as handle:
+                yield HashingWriter(handle, digest)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except BaseException as exc:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            if isinstance(exc, OSError):
+                raise OutputError(Path(path), _reason(exc)) from None
+            raise
+        self._staged.append(_Staged(temporary, resolved, Path(path), digest.hexdigest()))
+
+    def commit(self) -> list[Path]:
+        """Put every staged file and script in place and record them in the manifests; the files committed."""
+        records: dict[Path, dict[str, str]] = {}
+        for staged in self._staged:
+            try:
+                mode = stat.S_IMODE(staged.target.stat().st_mode)
+            except FileNotFoundError:
+                mode = _MODE
+            try:
+                os.chmod(staged.temporary, mode)
+                os.replace(staged.temporary, staged.target)
+            except OSError as exc:
+                raise OutputError(staged.named, _reason(exc)) from None
+            records.setdefault(staged.target.parent, {})[staged.target.name] = staged.digest
+            self.written.append(staged.named)
+        self._staged.clear()
+        for scripts in self._scripts:
+            scripts.commit()
+        for folder, entries in records.items():
+            _sync_folder(folder)
+            _write_manifest(folder, {**read_manifest(folder), **entries})
+        return list(self.written)
+
+    def write(self, path: Path, data: bytes | str) -> None:
+        """Stage one target and commit it with whatever else is staged."""
+        self.stage(path, data)
+        self.commit()
+
+    def discard(self) -> None:
+        """Drop whatever is staged (the targets keep their earlier contents)."""
+        for staged in self._staged:
+            with contextlib.suppress(OSError):
+                staged.temporary.unlink()
+        self._staged.clear()
+        for scripts in self._scripts:
+            scripts.discard()
 
 
 def _digest(data: bytes | str) -> str:
@@ -305,14 +374,14 @@ def _digest(data: bytes | str) -> str:
 
 
 class HashingWriter:
-    """A text file that hashes what is written to it (so a long records file is not read back)."""
+    """A file that hashes what is written to it (so a long records file is not read back)."""
 
-    def __init__(self, handle: IO[str], digest: Any):
+    def __init__(self, handle: IO[Any], digest: Any):
         self.handle, self.digest = handle, digest
 
-    def write(self, text: str) -> int:
-        self.digest.update(text.encode("utf-8"))
-        return self.handle.write(text)
+    def write(self, data: str | bytes) -> int:
+        self.digest.update(data.encode("utf-8") if isinstance(data, str) else data)
+        return int(self.handle.write(data))
 
     def writelines(self, lines: Iterable[str]) -> None:
         for line in lines:
@@ -330,10 +399,16 @@ class Scripts:
     kept: list[str] = field(default_factory=list)  #: stale files left because they were changed since written
 
     def add(self, name: str, text: str) -> None:
-        """Stage one script (written atomically in the staging folder)."""
+        """Stage one script in the private staging folder (flushed and fsynced; nobody sees it before the commit)."""
         if not self.pattern.fullmatch(name):
             raise ValueError(f"not a script name: {name}")
-        write_atomic(self.staging / name, text)
+        try:
+            with (self.staging / name).open("w", encoding="utf-8", newline="") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            raise OutputError(self.folder / name, _reason(exc)) from None
         self.hashes[name] = _digest(text)
 
     def commit(self) -> int:
