@@ -166,6 +166,7 @@ def manifest(folder: Path) -> dict[str, str]:
 
 def assert_manifest_is_exact(folder: Path) -> None:
     """The manifest lists exactly the files of ``folder`` (other than itself), each with its current sha256."""
+    assert (folder / MANIFEST).is_file(), f"{folder} has no manifest"
     present = {p.name: sha256(p.read_bytes()) for p in folder.iterdir() if p.is_file() and p.name != MANIFEST}
     assert manifest(folder) == present
 

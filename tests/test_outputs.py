@@ -74,6 +74,12 @@ def printing(out: Path, *args: Any) -> list[str]:
     return ["print", str(BASE), "--out", str(out), "--only", "board", "--no-backs", *map(str, args)]
 
 
+@pytest.fixture(autouse=True)
+def in_tmp_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commands run in this process work in the test's folder (a default ``reports/`` goes there, not in the project)."""
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.fixture
 def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
     """Playing a game, tuning or printing fails the test: a command must refuse before any of it."""
@@ -108,7 +114,7 @@ def test_simulate_on_a_full_tmpfs_fails_cleanly_and_keeps_the_earlier_summary(tm
 
         assert_clean(ran)
         assert ran.code == 1, ran.stderr
-        assert f"cannot write {out / 'summary.json'}: {NO_SPACE}" in ran.lines, ran.stderr
+        assert "cannot write disk/report/summary.json: No space left on device" in ran.lines, ran.stderr
         assert files(out) == before, "the earlier outputs are intact, byte for byte"
         assert leftovers(disk) == []
 
@@ -160,11 +166,6 @@ def test_no_space_for_summary_json_keeps_the_earlier_outputs(tmp_path: Path, fai
     assert leftovers(tmp_path) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="summary.json is replaced before report.html is written: when report.html fails, the folder holds the "
-    "new summary.json beside the old report.html (two runs mixed), though the command exits 1",
-)
 def test_no_space_for_report_html_keeps_the_earlier_outputs_as_a_set(tmp_path: Path, failure: Any) -> None:
     out = tmp_path / "report"
     assert invoke(*sim("--out", out, seed=1)).code == 0
@@ -442,13 +443,26 @@ def targets(tmp_path: Path) -> dict[str, tuple[Path, list[str]]]:
     }
 
 
-TARGET_NAMES = sorted(targets(Path("/nowhere")))
+TARGET_NAMES = sorted(
+    [
+        "summary.json",
+        "report.html",
+        "--records",
+        "print --out",
+        "print --html",
+        "tune-stakes --out",
+        "tune-stakes page",
+        "scenario script",
+    ]
+)
 
 
 @pytest.mark.parametrize("text", sorted(USER_TEXTS))
 @pytest.mark.parametrize("which", TARGET_NAMES)
 def test_a_users_file_in_the_way_is_refused_without_force(tmp_path: Path, which: str, text: str, no_work: None) -> None:
-    mine, command = targets(tmp_path)[which]
+    cases = targets(tmp_path)
+    assert sorted(cases) == TARGET_NAMES
+    mine, command = cases[which]
     mine.parent.mkdir(parents=True, exist_ok=True)
     mine.write_text(USER_TEXTS[text])
     before = files(tmp_path)
@@ -580,16 +594,7 @@ MISSING = {
 }
 
 
-DEFAULT_OUT_MAKES_RECORDS_FOLDER = pytest.mark.xfail(
-    strict=True,
-    reason="without --out, simulate makes the missing folders of --records too (create_folders=True is meant for the "
-    "default report folder but is passed to --records): the run starts instead of being refused",
-)
-
-
-@pytest.mark.parametrize(
-    "which", [pytest.param(n, marks=DEFAULT_OUT_MAKES_RECORDS_FOLDER) if "default" in n else n for n in sorted(MISSING)]
-)
+@pytest.mark.parametrize("which", sorted(MISSING))
 def test_a_missing_parent_folder_is_refused_before_any_game(tmp_path: Path, which: str, no_work: None) -> None:
     missing = tmp_path / "not-made-yet" / "deeper"
     ran = invoke(*MISSING[which](missing))
@@ -598,7 +603,7 @@ def test_a_missing_parent_folder_is_refused_before_any_game(tmp_path: Path, whic
     assert files(tmp_path) == {}
 
 
-@pytest.mark.parametrize("which", [n for n in sorted(MISSING) if "default" not in n])
+@pytest.mark.parametrize("which", sorted(MISSING))
 def test_a_missing_parent_folder_is_refused_at_once_in_a_subprocess(tmp_path: Path, which: str) -> None:
     missing = tmp_path / "not-made-yet" / "deeper"
     ran = workbench(*MISSING[which](missing), cwd=tmp_path, timeout=AT_ONCE)
@@ -640,27 +645,64 @@ def test_a_collision_is_also_refused_in_a_subprocess_with_a_huge_run(tmp_path: P
     assert_refused(ran, "summary.json", "--out")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="--records X and --record-scenarios X (X missing) are not seen as a collision: every game is played, "
-    "then `cannot write X: Is a directory` (exit 1, after the games)",
-)
 def test_records_and_record_scenarios_naming_one_new_path_are_refused(tmp_path: Path, no_work: None) -> None:
     ran = invoke(*sim("--records", tmp_path / "x", "--record-scenarios", tmp_path / "x"))
     assert_refused(ran, "x")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tune-stakes V --out V --write --force: the proposal replaces the variant file, then --write reports "
-    "`V changed on disk while the tuner ran`; the designer's variant is gone",
-)
 def test_tune_stakes_out_naming_the_variant_it_writes_is_refused_even_with_force(tmp_path: Path) -> None:
     variant = tunable_variant(tmp_path)
     before = variant.read_bytes()
     ran = invoke(*tune(variant, "--out", variant, "--write", "--force"))
     assert variant.read_bytes() == before, "the variant file is intact"
     assert_refused(ran, "variant.yaml")
+
+
+def inputs_as_outputs(tmp_path: Path) -> dict[str, tuple[list[str], Path]]:
+    """An input file named as an output: the command (with --force) and the input that must stay as it is."""
+    variant = tunable_variant(tmp_path / "v")
+    personas = tmp_path / "personas.yaml"
+    personas.write_text("bots: {careful: {policy: heuristic, min_hearts: 5}}\n")
+    summary_named = tunable_variant(tmp_path / "odd", "summary.json")
+    script_named = tunable_variant(tmp_path / "scripts", "game-4p-000001.yaml")
+    quick = ["--games", str(HUGE), "--bots", "random", "--workers", "1", "--force"]
+    return {
+        "simulate --records VARIANT": (["simulate", str(variant), *quick, "--records", str(variant)], variant),
+        "simulate --records PERSONAS": (
+            ["simulate", str(variant), *quick, "--personas", str(personas), "--records", str(personas)],
+            personas,
+        ),
+        "simulate --out (the variant is summary.json)": (
+            ["simulate", str(summary_named), *quick, "--out", str(summary_named.parent)],
+            summary_named,
+        ),
+        "simulate --record-scenarios (the variant is named like a script)": (
+            ["simulate", str(script_named), *quick, "--record-scenarios", str(script_named.parent)],
+            script_named,
+        ),
+        "print --out VARIANT": (["print", str(variant), "--out", str(variant), "--force"], variant),
+        "tune-stakes --out VARIANT": ([*tune(variant, "--out", variant, "--force", budget=HUGE)], variant),
+    }
+
+
+INPUTS_AS_OUTPUTS = [
+    "simulate --records VARIANT",
+    "simulate --records PERSONAS",
+    "simulate --out (the variant is summary.json)",
+    "simulate --record-scenarios (the variant is named like a script)",
+    "print --out VARIANT",
+    "tune-stakes --out VARIANT",
+]
+
+
+@pytest.mark.parametrize("which", INPUTS_AS_OUTPUTS)
+def test_an_input_is_never_an_output_even_with_force(tmp_path: Path, which: str, no_work: None) -> None:
+    cases = inputs_as_outputs(tmp_path)
+    assert sorted(cases) == sorted(INPUTS_AS_OUTPUTS)
+    command, kept = cases[which]
+    before = files(tmp_path)
+    assert_refused(invoke(*command), kept.name)
+    assert files(tmp_path) == before
 
 
 def test_the_library_checks_before_it_plays_too(tmp_path: Path, no_work: None) -> None:

@@ -1,0 +1,356 @@
+"""Interruptions of ``workbench simulate --workers 2`` (issue 9): Ctrl-C once, twice or in a storm, SIGTERM to the
+command or to its whole process group, and SIGKILL.
+
+Each run is a real subprocess in its own process group (as a shell starts a job), with
+``--records``, ``--record-scenarios`` and ``--out``. A signal is sent once games have
+finished (the records' temporary file has lines in it). What must hold after a stop:
+exit 130; ``summary.json`` marked ``"interrupted": true`` with a game count n; the records
+file with exactly games 0..n-1; exactly the n scripts of those games; a report that says
+so; no traceback, no "internal error", no temporary file or staging folder, no process
+left. A SIGKILL cannot be handled: the previous run's outputs must then be untouched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from output_helpers import BASE, MANIFEST, Ran, assert_clean, assert_manifest_is_exact, files, leftovers, spawn
+
+pytestmark = pytest.mark.slow
+
+#: Random bots keep scripted games quick; 800 games in chunks of 50 take far longer than the wait for the first chunks.
+GAMES = 800
+
+
+@dataclass
+class Job:
+    """A simulate run in its own process group, and where it writes."""
+
+    process: subprocess.Popen[str]
+    folder: Path
+    games: int
+
+    @property
+    def out(self) -> Path:
+        return self.folder / "report"
+
+    @property
+    def records(self) -> Path:
+        return self.folder / "games.jsonl"
+
+    @property
+    def scripts(self) -> Path:
+        return self.folder / "scripts"
+
+    def started_records(self) -> list[str]:
+        """The lines in the records' temporary file so far (the run writes there until it ends)."""
+        lines: list[str] = []
+        for path in self.folder.glob(".games.jsonl.*.tmp"):
+            with contextlib.suppress(OSError):  # replaced by the real file at that moment
+                lines += path.read_text().splitlines()
+        return lines
+
+    def wait_for_games(self, enough: Callable[[list[str]], bool] = bool, timeout: float = 120.0) -> None:
+        """Wait until the run has finished some games (``enough`` of the records' lines)."""
+        deadline = time.monotonic() + timeout
+        while not enough(self.started_records()):
+            if self.process.poll() is not None:
+                out, err = self.process.communicate()
+                pytest.fail(f"the run ended before the signal (exit {self.process.returncode}):\n{out}\n{err}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"no game finished within {timeout:.0f} s")
+            time.sleep(0.02)
+
+    def signal(self, signum: int, *, group: bool = False) -> None:
+        if group:
+            os.killpg(self.process.pid, signum)
+        else:
+            self.process.send_signal(signum)
+
+    def finish(self, timeout: float = 60.0) -> Ran:
+        """Wait for the end; a run still going after ``timeout`` fails the test (and is killed)."""
+        started = time.monotonic()
+        try:
+            out, err = self.process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            out, err = self.process.communicate()
+            pytest.fail(f"the run did not stop within {timeout:.0f} s of the signal:\n{err[-3000:]}")
+        return Ran(self.process.returncode, out, err, time.monotonic() - started)
+
+    def group_is_gone(self, timeout: float = 10.0) -> bool:
+        """Whether every process of the run's group (the workers too) has ended."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(self.process.pid, 0)
+            except ProcessLookupError:
+                return True
+            time.sleep(0.05)
+        return False
+
+
+@pytest.fixture
+def start(tmp_path: Path) -> Iterator[Callable[..., Job]]:
+    """Start ``simulate`` runs writing into ``tmp_path``; any still running at the end are killed."""
+    jobs: list[Job] = []
+
+    def starter(*extra: str, games: int = GAMES, bots: str = "random", scripts: bool = True) -> Job:
+        folder = tmp_path
+        args = ["simulate", str(BASE), "--games", str(games), "--workers", "2", "--bots", bots, "--seed", "7"]
+        args += ["--records", str(folder / "games.jsonl"), "--out", str(folder / "report")]
+        if scripts:
+            args += ["--record-scenarios", str(folder / "scripts")]
+        job = Job(spawn(*args, *extra, cwd=tmp_path), folder, games)
+        jobs.append(job)
+        return job
+
+    yield starter
+    for job in jobs:
+        if job.process.poll() is None:
+            os.killpg(job.process.pid, signal.SIGKILL)
+            job.process.communicate()
+        with contextlib.suppress(ProcessLookupError):  # workers orphaned by a killed run
+            os.killpg(job.process.pid, signal.SIGKILL)
+
+
+def assert_consistent_and_interrupted(job: Job, ran: Ran, *, scripts: bool = True, storm: bool = False) -> int:
+    """Exit 130 and outputs that all describe the same first n games (n > 0); returns n.
+
+    In a ``storm`` of signals, the last one may land after the command has restored the default handlers (at the
+    latest, Python's own shutdown does): the process then ends by SIGINT, which a shell shows as 130 too, and the
+    lines it had still to print may be lost; the outputs must be whole all the same.
+    """
+    assert_clean(ran)
+    assert ran.code == 130 or (storm and ran.code == -signal.SIGINT), f"exit {ran.code}\n{ran.stderr[-3000:]}"
+    summary = json.loads((job.out / "summary.json").read_text())
+    assert summary["interrupted"] is True
+    n = summary["games"]
+    assert 0 < n < job.games
+    records = [json.loads(line) for line in job.records.read_text().splitlines()]
+    assert [r["game"] for r in records] == list(range(n)), "the records are exactly the games the summary counts"
+    assert all(r["players"] == 4 for r in records)
+    if scripts:
+        names = {p.name for p in job.scripts.iterdir()} - {MANIFEST}
+        assert names == {f"game-4p-{i:06d}.yaml" for i in range(n)}, "exactly the scripts of those games"
+        assert_manifest_is_exact(job.scripts)
+    report = (job.out / "report.html").read_text()
+    assert "Interrupted" in report and f"only the {n} games" in report.replace(",", "")
+    assert storm or f"interrupted: the outputs hold the {n:,} games that finished" in ran.stderr
+    assert_manifest_is_exact(job.out)
+    assert leftovers(job.folder) == []
+    assert job.group_is_gone(), "a worker outlived the run"
+    return n
+
+
+# --- stops that the run handles --------------------------------------------------------------------------------
+
+
+def test_ctrl_c_twice_at_the_terminal(start: Callable[..., Job]) -> None:
+    """A terminal sends Ctrl-C to the whole foreground group: the command and its workers."""
+    job = start()
+    job.wait_for_games()
+    job.signal(signal.SIGINT, group=True)
+    time.sleep(0.05)
+    job.signal(signal.SIGINT, group=True)
+    assert_consistent_and_interrupted(job, job.finish())
+
+
+def test_sigint_twice_to_the_command_only(start: Callable[..., Job]) -> None:
+    job = start()
+    job.wait_for_games()
+    job.signal(signal.SIGINT)
+    time.sleep(0.01)
+    job.signal(signal.SIGINT)
+    assert_consistent_and_interrupted(job, job.finish())
+
+
+@pytest.mark.xfail(
+    strict=False,  # timing: fails when a signal lands in the commit (nearly always at 200 per s, sometimes at key repeat)
+    raises=AssertionError,
+    reason="the same bug as test_a_signal_during_the_final_commit_leaves_one_whole_set: a signal during the commit "
+    "leaves summary.json, records and manifests from two runs; also, a SIGINT during Python's shutdown may print "
+    "`Exception ignored in: <module 'threading'> ... KeyboardInterrupt`",
+)
+@pytest.mark.parametrize("every", [0.005, 0.03], ids=["200 per s", "key repeat"])
+def test_ctrl_c_held_down_until_it_exits(start: Callable[..., Job], every: float) -> None:
+    """Signals keep coming through the stop, the clean-up, the writing of every output and the exit."""
+    job = start()
+    job.wait_for_games()
+    while job.process.poll() is None:
+        try:
+            job.signal(signal.SIGINT, group=True)
+        except ProcessLookupError:
+            break
+        time.sleep(every)
+    assert_consistent_and_interrupted(job, job.finish(), storm=True)
+
+
+def test_sigterm_to_the_command(start: Callable[..., Job]) -> None:
+    job = start()
+    job.wait_for_games()
+    job.signal(signal.SIGTERM)
+    assert_consistent_and_interrupted(job, job.finish())
+
+
+def test_sigterm_to_the_whole_process_group(start: Callable[..., Job]) -> None:
+    """What a service manager or ``kill -TERM -PGID`` does: the workers die at once, the command still stops cleanly."""
+    job = start()
+    job.wait_for_games()
+    job.signal(signal.SIGTERM, group=True)
+    assert_consistent_and_interrupted(job, job.finish())
+
+
+def test_the_long_run_of_the_issue_interrupted_twice(start: Callable[..., Job]) -> None:
+    """The command of the issue: 200,000 games with the default bots, records and report, Ctrl-C twice."""
+    job = start(games=200_000, bots="heuristic", scripts=False)
+    job.wait_for_games()
+    job.signal(signal.SIGINT, group=True)
+    time.sleep(0.05)
+    job.signal(signal.SIGINT, group=True)
+    assert_consistent_and_interrupted(job, job.finish(), scripts=False)
+
+
+def test_an_interruption_in_the_second_player_count(start: Callable[..., Job]) -> None:
+    """With --players 3,4 stopped during the 4-player games: every 3-player game, then a prefix of the 4-player ones."""
+    job = start("--players", "3,4", games=200)
+    job.wait_for_games(lambda lines: any(json.loads(line)["players"] == 4 for line in lines))
+    job.signal(signal.SIGINT, group=True)
+    ran = job.finish()
+
+    assert_clean(ran)
+    assert ran.code == 130, ran.stderr[-3000:]
+    summary = json.loads((job.out / "summary.json").read_text())
+    three, four = summary["runs"]
+    assert (three["players"], three["games"], three["interrupted"]) == (3, 200, False)
+    assert four["players"] == 4 and four["interrupted"] is True and 0 < four["games"] < 200
+    n = four["games"]
+    records = [json.loads(line) for line in job.records.read_text().splitlines()]
+    assert [(r["players"], r["game"]) for r in records] == [(3, i) for i in range(200)] + [(4, i) for i in range(n)]
+    names = {p.name for p in job.scripts.iterdir()} - {MANIFEST}
+    assert names == {f"game-3p-{i:06d}.yaml" for i in range(200)} | {f"game-4p-{i:06d}.yaml" for i in range(n)}
+    assert leftovers(job.folder) == []
+    assert job.group_is_gone()
+
+
+def test_a_stop_before_any_game_finished_keeps_the_previous_outputs(start: Callable[..., Job]) -> None:
+    before = earlier_run(start)
+    job = start()
+    deadline = time.monotonic() + 60
+    while not list(job.folder.glob(".games.jsonl.*.tmp")):  # the run has begun: its records file is open
+        if job.process.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"the run never began: {job.process.poll()}")
+        time.sleep(0.005)
+    job.signal(signal.SIGINT, group=True)
+    ran = job.finish()
+
+    assert_clean(ran)
+    assert ran.code == 130, ran.stderr[-3000:]
+    assert files(job.folder) == before, "nothing finished, so nothing replaced"
+
+
+#: A child that runs the command line and sends itself a signal right after ``os.replace`` put one named file in place:
+#: a Ctrl-C (or SIGTERM) that lands while a finished run commits its outputs.
+SIGNAL_DURING_COMMIT = """
+import os, signal, sys
+real_replace, trigger, signum = os.replace, sys.argv[1], getattr(signal, sys.argv[2])
+
+def replace(source, target, *args, **kwargs):
+    real_replace(source, target, *args, **kwargs)
+    if os.path.basename(os.fspath(target)) == trigger:
+        os.kill(os.getpid(), signum)
+
+os.replace = replace
+sys.argv = ["workbench", *sys.argv[3:]]
+from workbench.cli import main
+main()
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="api.simulate calls outputs.commit() after leaving _stopping (the signal handlers are restored): a SIGINT "
+    "after summary.json is replaced raises KeyboardInterrupt mid-commit (exit 130, the new summary.json beside the "
+    "old report.html and records, manifests not updated, the next run refused without --force); a SIGTERM kills the "
+    "process there (exit -15) with the same half-committed set",
+)
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_a_signal_during_the_final_commit_leaves_one_whole_set(tmp_path: Path, signum: str) -> None:
+    """The games are over and the outputs are going in place when the signal comes: the folder must still hold one
+    run's outputs, each listed in its manifest (so that the next run replaces them without --force)."""
+    out, records, scripts = tmp_path / "report", tmp_path / "games.jsonl", tmp_path / "scripts"
+    args = ["simulate", str(BASE), "--games", "5", "--workers", "1", "--bots", "random"]
+    args += ["--out", str(out), "--records", str(records), "--record-scenarios", str(scripts)]
+    first = subprocess.run([sys.executable, "-m", "workbench", *args, "--seed", "1"], capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+
+    child = subprocess.run(
+        [sys.executable, "-c", SIGNAL_DURING_COMMIT, "summary.json", signum, *args, "--seed", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert "Traceback" not in child.stderr and "internal error" not in child.stderr, child.stderr
+    assert child.returncode in (0, 130), f"exit {child.returncode}: {child.stderr}"
+    summary = json.loads((out / "summary.json").read_text())
+    lines = [json.loads(line) for line in records.read_text().splitlines()]
+    assert [(r["seed"], r["game"]) for r in lines] == [(summary["seed"], i) for i in range(summary["games"])]
+    assert {p.name for p in scripts.iterdir()} - {MANIFEST} == {f"game-4p-{i:06d}.yaml" for i in range(summary["games"])}
+    for folder in (out, scripts, tmp_path):
+        assert_manifest_is_exact(folder)
+    assert leftovers(tmp_path) == []
+    again = subprocess.run([sys.executable, "-m", "workbench", *args, "--seed", "3"], capture_output=True, text=True)
+    assert again.returncode == 0, f"the next run is refused: {again.stderr}"
+
+
+# --- SIGKILL: nothing can be handled, nothing earlier may be lost -----------------------------------------------
+
+
+def earlier_run(start: Callable[..., Job]) -> dict[str, bytes]:
+    """A finished run in the folder; every file it left."""
+    job = start(games=60)
+    ran = job.finish(timeout=120)
+    assert ran.code == 0, ran.stderr[-3000:]
+    return files(job.folder)
+
+
+def test_sigkill_leaves_the_previous_runs_outputs_untouched(start: Callable[..., Job]) -> None:
+    before = earlier_run(start)
+    job = start()
+    job.wait_for_games()
+    job.signal(signal.SIGKILL)
+    job.finish()
+
+    after = files(job.folder)
+    assert {name: after.get(name) for name in before} == before, "every earlier output, byte for byte"
+    new = sorted(set(after) - set(before))  # only what a killed run cannot clean: its temporary records, its staging
+    assert all(
+        Path(name).name.startswith(".games.jsonl.") or any(part.startswith(".workbench-staging-") for part in Path(name).parts)
+        for name in new
+    ), new
+
+    # The next run starts cleanly over what the killed one left (its own staging folder is removed).
+    job = start(games=60)
+    assert job.finish(timeout=120).code == 0
+    assert not [p for p in job.scripts.iterdir() if p.name.startswith(".workbench-staging-")]
+
+
+def test_workers_of_a_killed_run_end_quietly(start: Callable[..., Job]) -> None:
+    job = start()
+    job.wait_for_games()
+    job.signal(signal.SIGKILL)
+    ran = job.finish()  # returns once every worker has closed the inherited stderr
+    assert job.group_is_gone(timeout=30)
+    assert "Traceback" not in ran.stderr, ran.stderr[-2000:]
