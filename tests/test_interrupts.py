@@ -175,13 +175,6 @@ def test_sigint_twice_to_the_command_only(start: Callable[..., Job]) -> None:
     assert_consistent_and_interrupted(job, job.finish())
 
 
-@pytest.mark.xfail(
-    strict=False,  # timing: fails when a signal lands in the commit (nearly always at 200 per s, sometimes at key repeat)
-    raises=AssertionError,
-    reason="the same bug as test_a_signal_during_the_final_commit_leaves_one_whole_set: a signal during the commit "
-    "leaves summary.json, records and manifests from two runs; also, a SIGINT during Python's shutdown may print "
-    "`Exception ignored in: <module 'threading'> ... KeyboardInterrupt`",
-)
 @pytest.mark.parametrize("every", [0.005, 0.03], ids=["200 per s", "key repeat"])
 def test_ctrl_c_held_down_until_it_exits(start: Callable[..., Job], every: float) -> None:
     """Signals keep coming through the stop, the clean-up, the writing of every output and the exit."""
@@ -277,14 +270,6 @@ main()
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="api.simulate calls outputs.commit() after leaving _stopping (the signal handlers are restored): a SIGINT "
-    "after summary.json is replaced raises KeyboardInterrupt mid-commit (exit 130, the new summary.json beside the "
-    "old report.html and records, manifests not updated, the next run refused without --force); a SIGTERM kills the "
-    "process there (exit -15) with the same half-committed set",
-)
 @pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
 def test_a_signal_during_the_final_commit_leaves_one_whole_set(tmp_path: Path, signum: str) -> None:
     """The games are over and the outputs are going in place when the signal comes: the folder must still hold one
@@ -345,6 +330,7 @@ def test_sigkill_leaves_the_previous_runs_outputs_untouched(start: Callable[...,
     job = start(games=60)
     assert job.finish(timeout=120).code == 0
     assert not [p for p in job.scripts.iterdir() if p.name.startswith(".workbench-staging-")]
+    assert not list(job.folder.rglob("*.tmp")), "the killed run's temporary records are removed too"
 
 
 def test_workers_of_a_killed_run_end_quietly(start: Callable[..., Job]) -> None:

@@ -1,6 +1,17 @@
 """Chance It design workbench: validate, replay and simulate rules variants written in YAML."""
 
+import sys
+
 __version__ = "0.1.0"
 
-#: Marks the files the workbench writes (JSON, HTML, PDF, scripts), so a later run may replace them.
+#: The workbench's name in what it writes (summary.json, reports, provenance, manifests).
 GENERATOR = "chance-workbench"
+
+
+def main() -> None:
+    """Entry point of the ``workbench`` script: the command line, loaded here so a Ctrl-C during start-up ends quietly."""
+    try:
+        from workbench.cli import main as command_line
+    except KeyboardInterrupt:
+        sys.exit(130)
+    command_line()

@@ -279,21 +279,22 @@ def simulate(
             record = (Path(record_scenarios), path)  # where the scripts go, the variant file they name
         records_file = outputs.file(Path(records), "--records") if records is not None else None
         summaries = []
-        with _stopping(stop) as halt, _records(outputs, records_file) as handle:
-            for count, table in tables.items():
-                factory = family.simulator(loaded.variant, count, table, known, seed, record)
-                advance = progress(f"{count} players", games) if progress is not None else None
-                adds = scripts.add if scripts is not None else None
-                result = run(factory, games, workers=workers, records=handle, scripts=adds, progress=advance, stop=halt)
-                summaries.append(_summary(loaded, path, count, table, seed, result, workers))
-                if result.interrupted:
-                    break
+        with _stopping(stop) as halt:  # signals during the commit too only ask to stop: the set goes in whole
+            with _records(outputs, records_file) as handle:
+                for count, table in tables.items():
+                    factory = family.simulator(loaded.variant, count, table, known, seed, record)
+                    advance = progress(f"{count} players", games) if progress is not None else None
+                    adds = scripts.add if scripts is not None else None
+                    result = run(factory, games, workers=workers, records=handle, scripts=adds, progress=advance, stop=halt)
+                    summaries.append(_summary(loaded, path, count, table, seed, result, workers))
+                    if result.interrupted:
+                        break
             if not any(s.games for s in summaries):  # stopped before any game finished: the earlier outputs stay
                 return Simulation(family, summaries, [])
             if summary_file is not None and report_file is not None:
                 outputs.stage(summary_file, Simulation(family, summaries, []).to_json())
                 outputs.stage(report_file, family.report([s.to_dict() for s in summaries]))
-        written = outputs.commit()
+            written = outputs.commit()
     return Simulation(family, summaries, written, len(scripts.hashes) if scripts else 0, scripts.kept if scripts else [])
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 import traceback
@@ -261,8 +262,11 @@ def simulate(
 
 @contextmanager
 def _progress() -> Iterator[api.Progress]:
-    """Rich progress rows, one per call of the returned factory: (label, games) -> advance(finished)."""
-    with Progress(
+    """Rich progress rows, one per call of the returned factory: (label, games) -> advance(finished).
+
+    The display starts with the first row, so a command refused before any work prints nothing else.
+    """
+    progress = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -270,8 +274,20 @@ def _progress() -> Iterator[api.Progress]:
         TimeRemainingColumn(),
         console=err,
         transient=False,
-    ) as progress:
-        yield lambda label, total: _games_task(progress, label, total)
+    )
+    started: list[bool] = []
+
+    def row(label: str, total: int) -> Callable[[int], None]:
+        if not started:
+            progress.start()
+            started.append(True)
+        return _games_task(progress, label, total)
+
+    try:
+        yield row
+    finally:
+        if started:
+            progress.stop()
 
 
 def _games_task(progress: Progress, label: str, total: int) -> Callable[[int], None]:
@@ -433,9 +449,12 @@ def schema(
 
 
 def main() -> None:
-    """Entry point of the ``workbench`` script."""
+    """Run the command line (the ``workbench`` script)."""
     try:
         app()
     except KeyboardInterrupt:
         warn("interrupted")
         sys.exit(130)
+    finally:  # the command is over: a late Ctrl-C or SIGTERM must not break the interpreter's shutdown
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)

@@ -262,6 +262,7 @@ class Outputs:
             raise UsageError(f"{option} {display_path(path)}: the folder {display_path(path.parent)} does not exist")
         else:
             _probe(resolved.parent, option)
+        _remove_left_behind(resolved)
         if found is not None and not self.force and not is_ours(resolved):
             raise UsageError(
                 f"{option} {display_path(path)}: this file exists and was not written by the workbench "
@@ -288,14 +289,14 @@ class Outputs:
         self.folders[resolved] = (option, pattern)
         manifest = read_manifest(resolved)
         for entry in os.scandir(resolved):
-            if entry.name.startswith(STAGING_PREFIX) and entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path, ignore_errors=True)  # left by a killed run of ours
+            if _left_behind(entry.name, _STAGING) and entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
             elif names(entry.name) and not self.force and not is_ours(Path(entry.path), manifest):
                 raise UsageError(
                     f"{option} {display_path(Path(entry.path))}: this file exists and was not written by the "
                     "workbench (or was changed since); add --force to replace it"
                 )
-        staged = Scripts(resolved, Path(tempfile.mkdtemp(dir=resolved, prefix=STAGING_PREFIX)), pattern)
+        staged = Scripts(resolved, Path(tempfile.mkdtemp(dir=resolved, prefix=f"{STAGING_PREFIX}{os.getpid()}-")), pattern)
         self._scripts.append(staged)
         return staged
 
@@ -311,7 +312,7 @@ class Outputs:
         if self.targets.get(resolved) is None or resolved in {s.target for s in self._staged}:
             raise ValueError(f"{path} was not named as a target before the work started, or is staged already")
         try:
-            descriptor, name = tempfile.mkstemp(dir=resolved.parent, prefix=f".{resolved.name}.", suffix=".tmp")
+            descriptor, name = tempfile.mkstemp(dir=resolved.parent, prefix=f".{resolved.name}.{os.getpid()}.", suffix=".tmp")
         except OSError as exc:
             raise OutputError(Path(path), _reason(exc)) from None
         temporary = Path(name)
@@ -367,6 +368,36 @@ class Outputs:
         self._staged.clear()
         for scripts in self._scripts:
             scripts.discard()
+
+
+#: Temporary files and staging folders carry the writing process's id, so one left by a killed run can be told
+#: from one a running command is still writing.
+_TEMPORARY = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d+)\.[^.]+\.tmp")
+_STAGING = re.compile(re.escape(STAGING_PREFIX) + r"(?P<pid>\d+)-.+")
+
+
+def _left_behind(name: str, pattern: re.Pattern[str]) -> bool:
+    """Whether ``name`` is a temporary file or staging folder of a workbench process that no longer runs."""
+    match = pattern.fullmatch(name)
+    if match is None:
+        return False
+    try:
+        os.kill(int(match.group("pid")), 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, OverflowError):  # alive but not ours to signal, or no such number
+        return False
+    return False
+
+
+def _remove_left_behind(target: Path) -> None:
+    """Remove the temporary files a killed run left beside ``target`` (a records file can be large)."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(target.parent):
+            match = _TEMPORARY.fullmatch(entry.name)
+            if match and match.group("name") == target.name and _left_behind(entry.name, _TEMPORARY):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
 
 
 def _digest(data: bytes | str) -> str:

@@ -428,7 +428,11 @@ class Report:
         found: dict[str, Any] = {
             "workbench": f"{GENERATOR} {__version__}",
             **({"command": self.command} if self.command else {}),
-            "targets_from": f"printed sheets for {', '.join(map(str, sorted(self.measured)))} players",
+            "targets_from": (
+                f"printed sheets for {', '.join(map(str, sorted(self.measured)))} players"
+                if self.measured
+                else "the tuning block's targets"
+            ),
             "bots": self.bots,
             "seed": self.seed,
             "budget": self.budget,
