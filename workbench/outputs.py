@@ -1,12 +1,13 @@
 """The one writer: every file the workbench writes goes through here. Family-agnostic.
 
 - **Checked before the work.** A command names its targets first (:meth:`Outputs.file`,
-  :meth:`Outputs.folder`); each is checked at once: a regular file or a missing path in a
+  :meth:`Outputs.scripts`); each is checked at once: a regular file or a missing path in a
   writable folder, no two options naming the same file, and nothing in the way that the
   workbench did not write. Devices, FIFOs, sockets and folders are refused as files.
-- **Written atomically.** Data goes to a temporary file beside the target, is flushed and
-  fsynced, then ``os.replace``\\ d over it; on any error the old file is intact and the
-  temporary file is gone.
+- **Written atomically, as one set.** Data goes to a temporary file beside the target, is
+  flushed and fsynced; the command's files are then renamed over their targets together
+  (:meth:`Outputs.commit`). On any error the old files are intact and no temporary file
+  is left behind.
 - **Known by record.** Each folder the workbench writes into holds a manifest,
   :data:`MANIFEST`, with the sha256 of every file it wrote there. A file may be replaced
   without ``force`` only if the manifest lists it with the hash it still has; a file the
@@ -66,37 +67,48 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-@contextlib.contextmanager
-def atomic_file(path: Path, *, text: bool = True, newline: str | None = None) -> Iterator[IO[Any]]:
-    """Open a temporary file beside ``path``; on a clean exit it replaces ``path`` (flushed and fsynced).
+@dataclass
+class _Temporary:
+    path: Path
+    handle: IO[Any]
 
-    On an exception the temporary file is removed and ``path`` is left as it was. The new
-    file keeps the mode of the one it replaces (a new one gets the usual mode). Raises
-    :class:`OutputError` when the system refuses (no space, no permission).
-    """
-    folder = path.parent
+
+@contextlib.contextmanager
+def _temporary(target: Path, *, text: bool, newline: str | None) -> Iterator[_Temporary]:
+    """A temporary file beside ``target``, named with this process's id: flushed, fsynced and closed when the block
+    ends cleanly, removed when it does not. Raises :class:`OutputError` when the system refuses (no space...)."""
     try:
-        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        descriptor, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp")
     except OSError as exc:
-        raise OutputError(path, _reason(exc)) from None
+        raise OutputError(target, _reason(exc)) from None
+    encoding = "utf-8" if text else None
+    temporary = _Temporary(Path(name), os.fdopen(descriptor, "w" if text else "wb", encoding=encoding, newline=newline))
     try:
-        with os.fdopen(descriptor, "w" if text else "wb", encoding="utf-8" if text else None, newline=newline) as handle:
-            yield handle
+        with temporary.handle as handle:
+            yield temporary
             handle.flush()
             os.fsync(handle.fileno())
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            temporary.path.unlink()
+        if isinstance(exc, OSError):
+            raise OutputError(target, _reason(exc)) from None
+        raise
+
+
+def _put_in_place(temporary: Path, target: Path, named: Path) -> None:
+    """Rename a finished temporary file over ``target``, keeping the mode of the file it replaces."""
+    try:
         try:
-            mode = stat.S_IMODE(path.stat().st_mode)
+            mode = stat.S_IMODE(target.stat().st_mode)
         except FileNotFoundError:
             mode = _MODE
         os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException as exc:
+        os.replace(temporary, target)
+    except OSError as exc:
         with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        if isinstance(exc, OSError):
-            raise OutputError(path, _reason(exc)) from None
-        raise
-    _sync_folder(folder)
+            temporary.unlink()
+        raise OutputError(named, _reason(exc)) from None
 
 
 def _sync_folder(folder: Path) -> None:
@@ -109,10 +121,15 @@ def _sync_folder(folder: Path) -> None:
             os.close(handle)
 
 
-def write_atomic(path: Path, data: bytes | str, *, newline: str | None = None) -> None:
-    """Write ``data`` to ``path`` atomically (see :func:`atomic_file`)."""
-    with atomic_file(path, text=isinstance(data, str), newline=newline) as handle:
-        handle.write(data)
+def write_atomic(path: Path, data: bytes | str) -> None:
+    """Replace ``path`` with ``data`` atomically: on any error the old file is intact and no temporary file is left.
+
+    Text is written as given (no newline translation), so a CRLF file stays CRLF.
+    """
+    with _temporary(path, text=isinstance(data, str), newline="" if isinstance(data, str) else None) as temporary:
+        temporary.handle.write(data)
+    _put_in_place(temporary.path, path, path)
+    _sync_folder(path.parent)
 
 
 # --- manifests -----------------------------------------------------------------------------------------------
@@ -311,40 +328,16 @@ class Outputs:
         resolved = Path(path).resolve()
         if self.targets.get(resolved) is None or resolved in {s.target for s in self._staged}:
             raise ValueError(f"{path} was not named as a target before the work started, or is staged already")
-        try:
-            descriptor, name = tempfile.mkstemp(dir=resolved.parent, prefix=f".{resolved.name}.{os.getpid()}.", suffix=".tmp")
-        except OSError as exc:
-            raise OutputError(Path(path), _reason(exc)) from None
-        temporary = Path(name)
         digest = hashlib.sha256()
-        try:
-            with os.fdopen(
-                descriptor, "w" if text else "wb", encoding="utf-8" if text else None, newline="" if text else None
-            ) as handle:
-                yield HashingWriter(handle, digest)
-                handle.flush()
-                os.fsync(handle.fileno())
-        except BaseException as exc:
-            with contextlib.suppress(OSError):
-                temporary.unlink()
-            if isinstance(exc, OSError):
-                raise OutputError(Path(path), _reason(exc)) from None
-            raise
-        self._staged.append(_Staged(temporary, resolved, Path(path), digest.hexdigest()))
+        with _temporary(resolved, text=text, newline="" if text else None) as temporary:
+            yield HashingWriter(temporary.handle, digest)
+        self._staged.append(_Staged(temporary.path, resolved, Path(path), digest.hexdigest()))
 
     def commit(self) -> list[Path]:
         """Put every staged file and script in place and record them in the manifests; the files committed."""
         records: dict[Path, dict[str, str]] = {}
         for staged in self._staged:
-            try:
-                mode = stat.S_IMODE(staged.target.stat().st_mode)
-            except FileNotFoundError:
-                mode = _MODE
-            try:
-                os.chmod(staged.temporary, mode)
-                os.replace(staged.temporary, staged.target)
-            except OSError as exc:
-                raise OutputError(staged.named, _reason(exc)) from None
+            _put_in_place(staged.temporary, staged.target, staged.named)
             records.setdefault(staged.target.parent, {})[staged.target.name] = staged.digest
             self.written.append(staged.named)
         self._staged.clear()
@@ -474,7 +467,6 @@ __all__ = [
     "OutputError",
     "Outputs",
     "Scripts",
-    "atomic_file",
     "is_ours",
     "read_manifest",
     "sha256_of",
