@@ -95,21 +95,22 @@ def validate(
     variants: Annotated[list[Path], typer.Argument(help="Variant files to check.", show_default=False)],
 ) -> None:
     """Check variant files; print a short summary of each valid one, every problem of an invalid one."""
-    failed = False
+    failures: list[str] = []  # problems of every file, and any internal error (reported as it happens)
     for path in variants:
-        checked = api.validate(path)
-        if checked.ok:
-            say(f"{display_path(path)}: valid {checked.title} variant '{checked.name}'")
-            for label, text in checked.summary:
-                say(f"  {label}: {text}")
-            continue
-        failed = True
-        for problem in checked.problems:
-            warn(problem)
-        if checked.note:
-            warn(f"note: {checked.note}")
-        warn(f"{display_path(path)}: {len(checked.problems)} problem(s)")
-    if failed:
+        with _reported(failures):
+            checked = api.validate(path)
+            if checked.ok:
+                say(f"{display_path(path)}: valid {checked.title} variant '{checked.name}'")
+                for label, text in checked.summary:
+                    say(f"  {label}: {text}")
+                continue
+            failures.extend(checked.problems)
+            for problem in checked.problems:
+                warn(problem)
+            if checked.note:
+                warn(f"note: {checked.note}")
+            warn(f"{display_path(path)}: {len(checked.problems)} problem(s)")
+    if failures:
         raise typer.Exit(1)
 
 
