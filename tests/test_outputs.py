@@ -723,3 +723,27 @@ def test_write_atomic_into_a_missing_folder_is_an_output_error(tmp_path: Path) -
     with pytest.raises(OutputError, match="No such file or directory"):
         write_atomic(tmp_path / "gone" / "x.json", "{}")
     assert list(tmp_path.iterdir()) == []
+
+
+# --- a refused command leaves nothing behind -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (["--records", "same.jsonl", "--record-scenarios", "same.jsonl"], ("same.jsonl", "--record-scenarios", "as a folder")),
+        (["--out", "z2", "--records", "z2"], ("z2", "--out", "as a folder")),
+        (["--out", "x9", "--record-scenarios", "x9s", "--records", "missing/games.jsonl"], ("missing", "does not exist")),
+    ],
+)
+def test_a_refused_run_makes_no_folder(tmp_path: Path, options: list[str], words: tuple[str, ...], no_work: None) -> None:
+    assert_refused(invoke(*sim(*options, games=HUGE)), *words)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [], "no folder made for a run that never started"
+
+
+def test_a_file_named_as_an_output_folder_is_called_a_file(tmp_path: Path, no_work: None) -> None:
+    (tmp_path / "notes.txt").write_text("mine\n")
+    for option in ("--out", "--record-scenarios"):
+        line = assert_refused(invoke(*sim(option, "notes.txt", games=HUGE)), "notes.txt")
+        assert line.endswith("expected a folder, found a file"), line
+    assert (tmp_path / "notes.txt").read_text() == "mine\n"

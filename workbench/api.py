@@ -27,7 +27,7 @@ from workbench.errors import UsageError, WorkbenchError, display_path
 from workbench.games import FAMILIES, Family, Loaded, Printable, Tunable, family_of_file, replay_scenario
 from workbench.games import load_variant as _load_variant
 from workbench.loading import did_you_mean
-from workbench.outputs import Outputs, Scripts
+from workbench.outputs import Outputs, Scripts, check_writable
 from workbench.sim.runner import Run, Stop, run
 
 #: A progress display: called with a label and a number of games, returns the function to call as games finish.
@@ -278,6 +278,7 @@ def simulate(
             scripts = _scripts(outputs, family, Path(record_scenarios), counts, games)
             record = (Path(record_scenarios), path)  # where the scripts go, the variant file they name
         records_file = outputs.file(Path(records), "--records") if records is not None else None
+        outputs.ready()
         summaries = []
         with _stopping(stop) as halt:  # signals during the commit too only ask to stop: the set goes in whole
             with _records(outputs, records_file) as handle:
@@ -407,7 +408,7 @@ def tune_stakes(
                 )
             proposal = outputs.file(Path(out), "--out", create_folder=create_folders)
             page = outputs.file(Path(out).with_suffix(".html"), "--out")
-        before = _writable_variant(path, outputs) if write else None
+        before = _writable_variant(path) if write else None
         with _stopping(stop) as halt:
             report = family.tune_stakes(
                 path,
@@ -436,9 +437,9 @@ def tune_stakes(
     return Tuning(report, command, family.tuning_warnings(report), written)
 
 
-def _writable_variant(path: Path, outputs: Outputs) -> bytes:
+def _writable_variant(path: Path) -> bytes:
     """The variant file's bytes, after checking that it can be replaced in place."""
-    outputs.folder_for(path.parent, "--write", create=False)
+    check_writable(path.parent, "--write")
     return path.read_bytes()
 
 

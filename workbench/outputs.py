@@ -173,7 +173,7 @@ def _kind(mode: int) -> str:
         return "a socket"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
-    return "not a regular file"
+    return "a file" if stat.S_ISREG(mode) else "something that is not a regular file"
 
 
 def _stat(path: Path) -> os.stat_result | None:
@@ -185,7 +185,7 @@ def _stat(path: Path) -> os.stat_result | None:
         raise UsageError(f"{display_path(path)}: cannot use this path ({getattr(exc, 'strerror', None) or exc})") from None
 
 
-def _probe(folder: Path, option: str) -> None:
+def check_writable(folder: Path, option: str) -> None:
     """Refuse a folder the workbench cannot create files in (checked by trying, which also works as root)."""
     try:
         descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".workbench-probe-")
@@ -217,10 +217,12 @@ class Outputs:
 
     force: bool = False
     targets: dict[Path, str] = field(default_factory=dict)  #: resolved path -> the option (or input) that names it
-    folders: dict[Path, tuple[str, re.Pattern[str]]] = field(default_factory=dict)  #: scripts folder -> (option, names)
+    folders: dict[Path, str] = field(default_factory=dict)  #: resolved folders named as output folders -> option
+    scripted: dict[Path, Scripts] = field(default_factory=dict)  #: resolved scripts folders -> their scripts
     written: list[Path] = field(default_factory=list)  #: what was committed, in order
+    _missing: dict[Path, bool] = field(default_factory=dict)  #: folders to make when ready -> with their parents
     _staged: list[_Staged] = field(default_factory=list)
-    _scripts: list[Scripts] = field(default_factory=list)
+    _ready: bool = False
 
     def __enter__(self) -> Outputs:
         return self
@@ -232,11 +234,10 @@ class Outputs:
         resolved = path.resolve()
         if resolved.name == MANIFEST:
             raise UsageError(f"{option} {display_path(path)}: this name is the workbench's record of its outputs")
-        other = self.targets.get(resolved)
-        if other is not None:
-            raise UsageError(f"{option} {display_path(path)}: {other} names the same file")
+        if resolved in self.targets:
+            raise UsageError(f"{option} {display_path(path)}: {self.targets[resolved]} names the same file")
         if resolved in self.folders:
-            raise UsageError(f"{option} {display_path(path)}: {self.folders[resolved][0]} names this as a folder")
+            raise UsageError(f"{option} {display_path(path)}: {self.folders[resolved]} names this path as a folder")
         self.targets[resolved] = option
         return resolved
 
@@ -244,41 +245,60 @@ class Outputs:
         """Keep an input (the variant file, a personas file) from being named as an output, even with ``force``."""
         self.targets.setdefault(Path(path).resolve(), what)
 
+    def _will_exist(self, folder: Path) -> bool:
+        return folder in self._missing or _stat(folder) is not None
+
     def folder_for(self, folder: Path, option: str, *, create: bool) -> None:
-        """Check that files can be written in ``folder``. A missing folder is made now if its parent exists
-        (with ``create``, missing parents too: for the default output places)."""
+        """Name ``folder`` as an output folder of ``option`` and check that files can be written there.
+
+        A missing folder is made by :meth:`ready` (not now: a refused command leaves nothing
+        behind) if its parent exists, or with ``create`` its nearest existing ancestor (for the
+        default output places).
+        """
+        folder = Path(folder)
+        resolved = folder.resolve()
+        if resolved in self.targets:
+            raise UsageError(f"{option} {display_path(folder)}: {self.targets[resolved]} names this path as a file")
+        self.folders.setdefault(resolved, option)
         found = _stat(folder)
-        if found is None:
-            if not create and _stat(folder.parent) is None:
-                raise UsageError(f"{option} {display_path(folder)}: the folder {display_path(folder.parent)} does not exist")
-            try:
-                folder.mkdir(parents=create, exist_ok=True)
-            except OSError as exc:
-                raise UsageError(f"{option} {display_path(folder)}: cannot create this folder ({_reason(exc)})") from None
-        elif not stat.S_ISDIR(found.st_mode):
-            raise UsageError(f"{option} {display_path(folder)}: expected a folder, found {_kind(found.st_mode)}")
-        _probe(folder, option)
+        if found is not None:
+            if not stat.S_ISDIR(found.st_mode):
+                raise UsageError(f"{option} {display_path(folder)}: expected a folder, found {_kind(found.st_mode)}")
+            check_writable(folder, option)
+            return
+        existing = resolved.parent
+        while create and not self._will_exist(existing) and existing != existing.parent:
+            existing = existing.parent
+        if not self._will_exist(existing):
+            raise UsageError(f"{option} {display_path(folder)}: the folder {display_path(folder.parent)} does not exist")
+        found = _stat(existing)
+        if found is not None:
+            if not stat.S_ISDIR(found.st_mode):
+                raise UsageError(f"{option} {display_path(folder)}: {display_path(existing)} is {_kind(found.st_mode)}")
+            check_writable(existing, option)
+        self._missing[resolved] = create
 
     def file(self, path: Path, option: str, *, create_folder: bool = False) -> Path:
         """Name ``path`` as a target of ``option`` and check it now; returns it.
 
-        Its folder must exist (or, with ``create_folder``, is made now: for default output
-        places). Raises :class:`UsageError` when it cannot or may not be written.
+        Its folder must exist or be one this command makes (with ``create_folder``, it is
+        made: for default output places). Raises :class:`UsageError` when it cannot or may
+        not be written.
         """
         path = Path(path)
         found = _stat(path)
         if found is not None and not stat.S_ISREG(found.st_mode):
             raise UsageError(f"{option} {display_path(path)}: expected a file, found {_kind(found.st_mode)}")
         resolved = self._claim(path, option)
-        scripts = self.folders.get(resolved.parent)
-        if scripts is not None and scripts[1].fullmatch(resolved.name):
-            raise UsageError(f"{option} {display_path(path)}: {scripts[0]} writes its scripts there")
-        if found is None and create_folder:
+        scripts = self.scripted.get(resolved.parent)
+        if scripts is not None and scripts.pattern.fullmatch(resolved.name):
+            raise UsageError(f"{option} {display_path(path)}: {scripts.option} writes its scripts there")
+        if create_folder:
             self.folder_for(resolved.parent, option, create=True)
-        elif found is None and _stat(resolved.parent) is None:
+        elif not self._will_exist(resolved.parent):
             raise UsageError(f"{option} {display_path(path)}: the folder {display_path(path.parent)} does not exist")
-        else:
-            _probe(resolved.parent, option)
+        elif resolved.parent not in self._missing:
+            check_writable(resolved.parent, option)
         _remove_left_behind(resolved)
         if found is not None and not self.force and not is_ours(resolved):
             raise UsageError(
@@ -291,31 +311,42 @@ class Outputs:
         """Name a folder for many small files (scenario scripts) called like ``pattern``; ``names`` are this run's.
 
         Checked now: the folder, and any file in it this run would replace that the
-        workbench did not write. The files wait in a hidden staging folder until
-        :meth:`commit` moves them in and removes the workbench's earlier files of the same
-        pattern that this run did not write again.
+        workbench did not write. The files wait in a hidden staging folder (made by
+        :meth:`ready`) until :meth:`commit` moves them in and removes the workbench's
+        earlier files of the same pattern that this run did not write again.
         """
         folder = Path(folder)
         resolved = folder.resolve()
-        if resolved in self.targets:
-            raise UsageError(f"{option} {display_path(folder)}: {self.targets[resolved]} names the same path as a file")
         for target, other in self.targets.items():
             if target.parent == resolved and pattern.fullmatch(target.name):
                 raise UsageError(f"{option} {display_path(folder)}: {other} names a file this run writes there")
         self.folder_for(folder, option, create=False)
-        self.folders[resolved] = (option, pattern)
-        manifest = read_manifest(resolved)
-        for entry in os.scandir(resolved):
-            if _left_behind(entry.name, _STAGING) and entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path, ignore_errors=True)
-            elif names(entry.name) and not self.force and not is_ours(Path(entry.path), manifest):
-                raise UsageError(
-                    f"{option} {display_path(Path(entry.path))}: this file exists and was not written by the "
-                    "workbench (or was changed since); add --force to replace it"
-                )
-        staged = Scripts(resolved, Path(tempfile.mkdtemp(dir=resolved, prefix=f"{STAGING_PREFIX}{os.getpid()}-")), pattern)
-        self._scripts.append(staged)
+        if resolved not in self._missing:
+            manifest = read_manifest(resolved)
+            for entry in os.scandir(resolved):
+                if _left_behind(entry.name, _STAGING) and entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                elif names(entry.name) and not self.force and not is_ours(Path(entry.path), manifest):
+                    raise UsageError(
+                        f"{option} {display_path(Path(entry.path))}: this file exists and was not written by the "
+                        "workbench (or was changed since); add --force to replace it"
+                    )
+        staged = Scripts(resolved, option, pattern)
+        self.scripted[resolved] = staged
         return staged
+
+    def ready(self) -> None:
+        """Every target is named and checked: make the missing folders and the scripts' staging folders."""
+        if self._ready:
+            return
+        for folder, parents in self._missing.items():
+            try:
+                folder.mkdir(parents=parents, exist_ok=True)
+            except OSError as exc:
+                raise OutputError(folder, _reason(exc)) from None
+        for scripts in self.scripted.values():
+            scripts.staging = Path(tempfile.mkdtemp(dir=scripts.folder, prefix=f"{STAGING_PREFIX}{os.getpid()}-"))
+        self._ready = True
 
     def stage(self, path: Path, data: bytes | str) -> None:
         """Write a named target's new contents beside it (flushed and fsynced); :meth:`commit` puts it in place."""
@@ -328,6 +359,7 @@ class Outputs:
         resolved = Path(path).resolve()
         if self.targets.get(resolved) is None or resolved in {s.target for s in self._staged}:
             raise ValueError(f"{path} was not named as a target before the work started, or is staged already")
+        self.ready()
         digest = hashlib.sha256()
         with _temporary(resolved, text=text, newline="" if text else None) as temporary:
             yield HashingWriter(temporary.handle, digest)
@@ -335,13 +367,14 @@ class Outputs:
 
     def commit(self) -> list[Path]:
         """Put every staged file and script in place and record them in the manifests; the files committed."""
+        self.ready()
         records: dict[Path, dict[str, str]] = {}
         for staged in self._staged:
             _put_in_place(staged.temporary, staged.target, staged.named)
             records.setdefault(staged.target.parent, {})[staged.target.name] = staged.digest
             self.written.append(staged.named)
         self._staged.clear()
-        for scripts in self._scripts:
+        for scripts in self.scripted.values():
             scripts.commit()
         for folder, entries in records.items():
             _sync_folder(folder)
@@ -359,7 +392,7 @@ class Outputs:
             with contextlib.suppress(OSError):
                 staged.temporary.unlink()
         self._staged.clear()
-        for scripts in self._scripts:
+        for scripts in self.scripted.values():
             scripts.discard()
 
 
@@ -417,15 +450,16 @@ class Scripts:
     """A run's scripts, staged beside the folder they go to; :meth:`commit` puts them in place."""
 
     folder: Path
-    staging: Path
+    option: str
     pattern: re.Pattern[str]
+    staging: Path | None = None  #: made by :meth:`Outputs.ready`
     hashes: dict[str, str] = field(default_factory=dict)
     kept: list[str] = field(default_factory=list)  #: stale files left because they were changed since written
 
     def add(self, name: str, text: str) -> None:
         """Stage one script in the private staging folder (flushed and fsynced; nobody sees it before the commit)."""
-        if not self.pattern.fullmatch(name):
-            raise ValueError(f"not a script name: {name}")
+        if not self.pattern.fullmatch(name) or self.staging is None:
+            raise ValueError(f"not a script name, or the outputs are not ready: {name}")
         try:
             with (self.staging / name).open("w", encoding="utf-8", newline="") as handle:
                 handle.write(text)
@@ -437,6 +471,8 @@ class Scripts:
 
     def commit(self) -> int:
         """Move the staged scripts in, remove this folder's earlier scripts of the workbench; the number moved in."""
+        if self.staging is None:
+            raise ValueError("the outputs are not ready")
         manifest = read_manifest(self.folder)
         for entry in os.scandir(self.folder):
             name = entry.name
@@ -459,7 +495,8 @@ class Scripts:
 
     def discard(self) -> None:
         """Remove the staging folder and whatever is still in it."""
-        shutil.rmtree(self.staging, ignore_errors=True)
+        if self.staging is not None:
+            shutil.rmtree(self.staging, ignore_errors=True)
 
 
 __all__ = [
@@ -467,6 +504,7 @@ __all__ = [
     "OutputError",
     "Outputs",
     "Scripts",
+    "check_writable",
     "is_ours",
     "read_manifest",
     "sha256_of",
