@@ -102,3 +102,20 @@ def test_replay_json_prints_the_normative_output() -> None:
         "forced_in": True,
     }
     assert state["supply"] == {"coins": 56, "hearts": 57, "stars": 117}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", BASE, "--games", "0"], "workbench simulate: Invalid value for '--games'"),
+        (["simulate", BASE, "--gmaes", "5"], "workbench simulate: No such option: --gmaes"),
+        (["simulate"], "workbench simulate: Missing argument 'variant'."),
+        (["tune-stakes", BASE, "--budget", "50"], "workbench tune-stakes: Invalid value for '--budget'"),
+        (["frobnicate"], "workbench: No such command 'frobnicate'."),
+    ],
+)
+def test_a_mistyped_command_or_option_is_one_line_and_exit_1(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(message) and lines[0].endswith("--help)"), lines

@@ -206,3 +206,11 @@ def test_bad_options_exit_1(tmp_path: Path, args: list[str], message: str) -> No
     result = runner.invoke(app, ["print", str(BASE), "--out", str(target), *args])
     assert result.exit_code == 1 and message in result.output, result.output
     assert not target.exists()
+
+
+def test_a_bad_source_date_epoch_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "abc")
+    target = tmp_path / "x.pdf"
+    result = runner.invoke(app, ["print", str(BASE), "--only", "rules", "--out", str(target)])
+    assert result.exit_code == 1 and "SOURCE_DATE_EPOCH='abc': expected whole seconds" in result.output
+    assert not target.exists()

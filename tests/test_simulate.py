@@ -111,6 +111,12 @@ def test_personas_from_the_variant_and_from_a_file(tmp_path: Path) -> None:
     assert set(summary["wins"]["by_bot"]) == {"careful", "wild", "cautious", "gambler"}
 
 
+def test_players_may_be_a_list_or_a_repeated_option(tmp_path: Path) -> None:
+    result, out = simulate(tmp_path, "--games", "5", "--workers", "1", "--players", "3", "--players", "4,5")
+    assert result.exit_code == 0, result.output
+    assert [run["players"] for run in json.loads((out / "summary.json").read_text())["runs"]] == [3, 4, 5]
+
+
 def test_a_personas_file_replaces_a_variant_persona_only_when_it_says_so(tmp_path: Path) -> None:
     personas = tmp_path / "bots.yaml"
     personas.write_text("bots:\n  careful: {policy: heuristic}\n  cautious: {policy: random}\n")

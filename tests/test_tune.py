@@ -835,6 +835,9 @@ def test_replace_printed_puts_the_proposal_over_a_printed_sheet(full: Path, tmp_
     assert result.exit_code == 0, result.output
     sheet = load_variant(path).variant.stakes[4]
     assert sheet.source == "proposed" and "--replace-printed" in sheet.provenance["command"]
+    assert sheet.provenance["replaces"] == "the printed sheet out 4 2 1 all | in 1 2 3 3"
+    alone = run_cli("tune-stakes", path, "--players", 4, "--replace-printed", "--out", tmp_path / "c.yaml")
+    assert alone.exit_code == 1 and "--replace-printed: only with --write" in alone.output
 
 
 @pytest.mark.slow

@@ -170,6 +170,7 @@ class Simulation:
     """What :func:`simulate` did: one summary per player count, and the files it wrote."""
 
     family: Family
+    counts: list[int]  #: the player counts asked for (a stopped run has fewer runs)
     runs: list[RunSummary]
     written: list[Path]  #: summary, report and records files, in the order written
     scripts: int = 0  #: scenario scripts written
@@ -181,8 +182,8 @@ class Simulation:
         return any(r.interrupted for r in self.runs)
 
     def to_dict(self) -> dict[str, Any]:
-        """The body of ``summary.json``: the run itself, or ``{generator, runs}`` for several player counts."""
-        if len(self.runs) == 1:
+        """The body of ``summary.json``: the run itself for one player count, ``{generator, runs}`` for several."""
+        if len(self.counts) == 1:
             return self.runs[0].to_dict()
         return {"generator": GENERATOR, "runs": [r.to_dict() for r in self.runs]}
 
@@ -291,12 +292,13 @@ def simulate(
                     if result.interrupted:
                         break
             if not any(s.games for s in summaries):  # stopped before any game finished: the earlier outputs stay
-                return Simulation(family, summaries, [])
+                return Simulation(family, counts, summaries, [])
             if summary_file is not None and report_file is not None:
-                outputs.stage(summary_file, Simulation(family, summaries, []).to_json())
+                outputs.stage(summary_file, Simulation(family, counts, summaries, []).to_json())
                 outputs.stage(report_file, family.report([s.to_dict() for s in summaries]))
             written = outputs.commit()
-    return Simulation(family, summaries, written, len(scripts.hashes) if scripts else 0, scripts.kept if scripts else [])
+    scripted, kept = (len(scripts.hashes), scripts.kept) if scripts else (0, [])
+    return Simulation(family, counts, summaries, written, scripted, kept)
 
 
 def _reserve_inputs(outputs: Outputs, *inputs: str | os.PathLike[str] | None) -> None:
@@ -388,6 +390,8 @@ def tune_stakes(
         raise UsageError(f"{family.title} has no stakes sheets to tune")
     if budget < 100:
         raise UsageError(f"--budget {budget}: tune with at least 100 games per player count")
+    if replace_printed and not write:
+        raise UsageError("--replace-printed: only with --write (without it the variant file is not changed)")
     counts = sorted(set(players))
     command = " ".join(
         [

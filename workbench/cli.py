@@ -12,23 +12,58 @@ import signal
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
+from typer._click import exceptions as click_errors  # Typer's own copy of Click (tests/test_cli.py checks the use)
+from typer.core import TyperGroup
 
 from workbench import api
 from workbench.errors import UsageError, WorkbenchError, display_path
 from workbench.render.terminal import printable
 from workbench.sim.runner import Interrupted
 
+
+class _Commands(TyperGroup):
+    """Typer's command group, with a mistyped option reported like every other problem of the input: one line, exit 1."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except click_errors.NoArgsIsHelpError as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click_errors.UsageError as exc:
+            command = exc.ctx.command_path if exc.ctx is not None else "workbench"
+            warn(f"{command}: {exc.format_message()} (see {command} --help)")
+            sys.exit(1)
+        except click_errors.ClickException as exc:
+            warn(exc.format_message())
+            sys.exit(1)
+        except typer.Abort:
+            warn("interrupted")
+            sys.exit(130)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 app = typer.Typer(
+    cls=_Commands,
+    name="workbench",
     help="Design workbench for chance-driven tabletop games: validate, replay and play rules variants written in YAML.",
     no_args_is_help=True,
     add_completion=False,
@@ -185,23 +220,26 @@ def play(
 def _print_table(title: str, headers: list[str], rows: list[list[str]]) -> None:
     table = Table(title=Text(printable(title)))
     for header in headers:
-        table.add_column(Text(printable(header)))
+        table.add_column(Text(printable(header)), overflow="fold")  # a narrow terminal wraps figures, never cuts them
     for row in rows:
         table.add_row(*(Text(printable(cell)) for cell in row))
     out.print(table)
 
 
-def _player_counts(text: str) -> list[int]:
+def _player_counts(values: list[str]) -> list[int]:
+    """Player counts from ``--players`` given once or repeated, each a number or a list: ``-p 3,4 -p 6``."""
     try:
-        return [int(part) for part in text.split(",") if part.strip()]
+        return [int(part) for text in values for part in text.split(",") if part.strip()]
     except ValueError:
-        raise UsageError(f"--players {text}: expected a number or a list such as 3,4,5") from None
+        raise UsageError(f"--players {','.join(values)}: expected a number or a list such as 3,4,5") from None
 
 
 @app.command()
 def simulate(
     variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
-    players: Annotated[str, typer.Option("--players", "-p", help="Player count, or several: 3,4,5,6.")] = "4",
+    players: Annotated[
+        list[str], typer.Option("--players", "-p", help="Player count, or several: 3,4,5,6 (or repeat the option).")
+    ] = ["4"],  # noqa: B006 - Typer's default for a repeatable option; never mutated
     games: Annotated[int, typer.Option("--games", "-g", help="Games per player count.", min=1)] = 1000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run: game i depends only on (seed, i).")] = 1,
     bots: Annotated[
@@ -309,7 +347,8 @@ def _games_task(progress: Progress, label: str, total: int) -> Callable[[int], N
 def tune_stakes(
     variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
     players: Annotated[
-        list[int], typer.Option("--players", "-p", help="A player count to tune; repeat for more.", show_default=False)
+        list[str],
+        typer.Option("--players", "-p", help="Player counts to tune: 3,6 (or repeat the option).", show_default=False),
     ],
     bots: Annotated[
         str, typer.Option("--bots", "-b", help="The bot at every seat (random, heuristic, search or a persona).")
@@ -341,7 +380,7 @@ def tune_stakes(
     with _reported(), _progress() as progress:
         tuning = api.tune_stakes(
             variant,
-            players,
+            _player_counts(players),
             bots=bots,
             budget=budget,
             seed=seed,

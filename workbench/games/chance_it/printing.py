@@ -67,6 +67,7 @@ def print_options(variant: Variant, options: dict[str, Any]) -> PrintOptions:
     ``options``: ``paper`` (a4|letter), ``players`` (None: players.max), ``bleed`` (mm),
     ``backs`` (bool), ``backs_offset`` ("DX,DY" in mm, or a pair), ``only`` (comma list or None).
     """
+    build_date()  # a bad SOURCE_DATE_EPOCH is the user's to fix, found before any work
     paper = str(options.get("paper") or "a4").lower()
     if paper not in PAPERS:
         raise UsageError(f"--paper {options.get('paper')}: unknown paper; choose a4 or letter")
@@ -535,10 +536,16 @@ def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
 
 
 def build_date() -> str:
-    """The document's date (W3C format): SOURCE_DATE_EPOCH when set, so builds are reproducible, else now."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    moment = datetime.fromtimestamp(int(epoch), UTC) if epoch.isdigit() else datetime.now(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    """The document's date (W3C format): SOURCE_DATE_EPOCH when set, so builds are reproducible, else now.
+
+    A SOURCE_DATE_EPOCH that is not whole seconds raises :class:`UsageError` (WeasyPrint's font tools read it too).
+    """
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch is None:
+        return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if not epoch.strip().isdigit() or int(epoch) > 253_402_300_799:  # beyond 9999-12-31
+        raise UsageError(f"SOURCE_DATE_EPOCH={epoch!r}: expected whole seconds since 1970-01-01 (or leave it unset)")
+    return datetime.fromtimestamp(int(epoch), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def render_html(variant: Variant, options: PrintOptions) -> str:

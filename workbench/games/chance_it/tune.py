@@ -421,6 +421,7 @@ class Report:
     tuned: list[Tuned]
     left_out: list[tuple[Candidate, Tuned]]  # (printed sheet, its tune from the other printed counts)
     command: str | None = None  # the command that reproduces the run
+    replaced: dict[int, str] = field(default_factory=dict)  # tuned counts that had a printed sheet -> its label
 
     def provenance(self, tuned: Tuned, report: str | None = None) -> dict[str, Any]:
         """Where a proposed sheet came from, as stored with it."""
@@ -440,6 +441,8 @@ class Report:
             "distance": round(best.distance, 3),
             "candidates": f"{tuned.evaluated} raced of {tuned.space}",
         }
+        if tuned.players in self.replaced:
+            found["replaces"] = f"the printed sheet {self.replaced[tuned.players]}"
         if report:
             found["report"] = report
         return found
@@ -541,7 +544,10 @@ def tune_stakes(
             others = {count: summary for count, summary in measured.items() if count != n}
             result = tuner.tune(n, tuner.targets(others), variant=tuner.variant)
             left_out.append((Candidate.from_sheet(variant.stakes[n]), result))
-    return Report(tuner.variant, bots, seed, budget, target_games, measured, targets, tuner.weights(), tuned, left_out, command)
+    replaced = {n: Candidate.from_sheet(variant.stakes[n]).label() for n in wanted if variant.stakes[n].source == "printed"}
+    return Report(
+        tuner.variant, bots, seed, budget, target_games, measured, targets, tuner.weights(), tuned, left_out, command, replaced
+    )
 
 
 # --- what a tuning run writes ----------------------------------------------------------------------------------
