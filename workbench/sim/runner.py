@@ -99,6 +99,7 @@ class Chunk:
     tally: Any
     lines: list[str]
     scripts: list[tuple[str, str]]
+    seconds: float  #: how long the chunk took to play
 
 
 @dataclass
@@ -154,6 +155,7 @@ def _play_chunk(task: Task) -> Chunk:
 def _chunk(simulator: Any, task: Task, stop: Callable[[], bool] = _never) -> Chunk:
     """Play the games of ``task``; ``stop`` ends it early (the games played so far are kept, still a prefix)."""
     which, start, end, wanted = task
+    started = time.perf_counter()
     tally = simulator.new_tally()
     lines: list[str] = []
     scripts: list[tuple[str, str]] = []
@@ -166,11 +168,34 @@ def _chunk(simulator: Any, task: Task, stop: Callable[[], bool] = _never) -> Chu
             lines.append(json.dumps(result.record, separators=(",", ":")))
             if result.script is not None:
                 scripts.append(result.script)
-    return Chunk(which, tally, lines, scripts)
+    return Chunk(which, tally, lines, scripts, time.perf_counter() - started)
 
 
-def chunks(games: int, workers: int, start: int = 0) -> Iterator[tuple[int, int]]:
-    """Split ``range(start, start + games)`` into chunks: small enough to balance the workers, big enough to be cheap.
+#: A chunk holds about this many seconds of games once the pace is known: progress and a stop come through often.
+CHUNK_SECONDS = 0.5
+#: The first chunks are this small, so the first games of a slow run (recording scripts, search bots) show at once.
+FIRST_CHUNK = 8
+
+
+class Pace:
+    """How many games go in the next chunk: a few at first, then about :data:`CHUNK_SECONDS` of work.
+
+    Chunking never changes a result (game ``i`` is the same game in any chunk, and tallies
+    merge exactly), so the sizes may follow the measured speed.
+    """
+
+    def __init__(self) -> None:
+        self.size = FIRST_CHUNK
+
+    def seen(self, games: int, seconds: float) -> None:
+        """A chunk of ``games`` took ``seconds``: aim the next ones at the target, growing at most twofold."""
+        if games and seconds > 0:
+            self.size = max(1, min(2 * self.size, int(games / seconds * CHUNK_SECONDS)))
+
+
+def chunks(games: int, workers: int, start: int = 0, pace: Pace | None = None) -> Iterator[tuple[int, int]]:
+    """Split ``range(start, start + games)`` into chunks: small enough to balance the workers (and, with a ``pace``,
+    to report often), big enough to be cheap.
 
     >>> list(chunks(10, 1))
     [(0, 10)]
@@ -178,10 +203,15 @@ def chunks(games: int, workers: int, start: int = 0) -> Iterator[tuple[int, int]
     [(0, 63), (63, 126)]
     >>> next(chunks(10**15, 2))  # generated lazily: any number of games
     (0, 500)
+    >>> list(chunks(20, 1, pace=Pace()))  # a pace starts small
+    [(0, 8), (8, 16), (16, 20)]
     """
-    size = max(1, min(500, -(-games // (workers * 8)) if workers > 1 else 500))
-    end = start + games
-    return ((first, min(first + size, end)) for first in range(start, end, size))
+    largest = max(1, min(500, -(-games // (workers * 8)) if workers > 1 else 500))
+    first, end = start, start + games
+    while first < end:
+        last = min(first + (min(largest, pace.size) if pace is not None else largest), end)
+        yield first, last
+        first = last
 
 
 def run(
@@ -204,8 +234,10 @@ def run(
     tally = factory().new_tally()
     done = 0
     wanted = records is not None or scripts is not None
-    tasks = ((0, first, end, wanted) for first, end in chunks(games, workers))
+    pace = Pace()
+    tasks = ((0, first, end, wanted) for first, end in chunks(games, workers, pace=pace))
     for chunk in _results([factory], tasks, workers, stop):
+        pace.seen(chunk.tally.games, chunk.seconds)
         tally.merge(chunk.tally)
         if records is not None:
             records.writelines(line + "\n" for line in chunk.lines)
@@ -232,12 +264,14 @@ def run_many(
     numbers). A part of a comparison is worth nothing, so a stop raises :class:`Interrupted`.
     """
     tallies = [factory().new_tally() for factory in factories]
+    pace = Pace()
     tasks = (
         (which, start, end, False)
         for which, (first, last) in enumerate(ranges)
-        for start, end in chunks(last - first, workers, first)
+        for start, end in chunks(last - first, workers, first, pace)
     )
     for chunk in _results(factories, tasks, workers, stop):
+        pace.seen(chunk.tally.games, chunk.seconds)
         tallies[chunk.which].merge(chunk.tally)
         if progress is not None:
             progress(chunk.tally.games)
