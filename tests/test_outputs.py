@@ -747,3 +747,53 @@ def test_a_file_named_as_an_output_folder_is_called_a_file(tmp_path: Path, no_wo
         line = assert_refused(invoke(*sim(option, "notes.txt", games=HUGE)), "notes.txt")
         assert line.endswith("expected a folder, found a file"), line
     assert (tmp_path / "notes.txt").read_text() == "mine\n"
+
+
+# --- found by review: paths that look missing, odd things in the way, changes during the run --------------------
+
+
+def test_a_path_through_a_missing_folder_is_checked_where_it_really_points(tmp_path: Path, no_work: None) -> None:
+    (tmp_path / "dd").mkdir()
+    (tmp_path / "dd" / "notes.txt").write_text("mine\n")
+    line = assert_refused(invoke(*sim("--records", "dd/nosuchdir/../notes.txt", games=HUGE)), "notes.txt")
+    assert "not written by the workbench" in line
+    assert assert_refused(invoke(*printing(Path("dd/x/../notes.txt")))).endswith("add --force to replace it")
+    assert (tmp_path / "dd" / "notes.txt").read_text() == "mine\n"
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_anything_but_a_file_named_like_a_script_is_refused_even_with_force(tmp_path: Path, kind: str, no_work: None) -> None:
+    scripts = tmp_path / "sc"
+    scripts.mkdir()
+    odd = scripts / "game-4p-000001.yaml"
+    odd.mkdir() if kind == "folder" else os.mkfifo(odd)
+    line = assert_refused(invoke(*sim("--record-scenarios", scripts, "--force", games=HUGE)), "game-4p-000001.yaml")
+    assert "expected a file, found a" in line
+
+
+def test_a_manifest_that_is_not_a_file_is_refused_before_any_game(tmp_path: Path, no_work: None) -> None:
+    (tmp_path / "out" / MANIFEST).mkdir(parents=True)
+    assert "keeps its record of outputs here" in assert_refused(invoke(*sim("--out", tmp_path / "out", games=HUGE)))
+
+
+def test_a_symlink_loop_as_an_output_is_one_line(tmp_path: Path, no_work: None) -> None:
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    for option in ("--out", "--records", "--record-scenarios"):
+        assert "cannot use this path" in assert_refused(invoke(*sim(option, tmp_path / "loop", games=HUGE)))
+
+
+def test_an_output_edited_during_the_run_is_not_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "race"
+    assert invoke(*sim("--out", out, seed=1)).code == 0
+    real = api.run
+
+    def edit_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        (out / "summary.json").write_text('{"edited": "by the designer while the games ran"}\n')
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(api, "run", edit_meanwhile)
+    before = files(tmp_path)
+    ran = invoke(*sim("--out", out, seed=2))
+    assert ran.code == 1 and "summary.json changed while the command ran; nothing was written" in ran.stderr
+    edited = {**before, "race/summary.json": b'{"edited": "by the designer while the games ran"}\n'}
+    assert files(tmp_path) == edited and leftovers(tmp_path) == []

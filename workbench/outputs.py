@@ -153,10 +153,13 @@ def _write_manifest(folder: Path, files: dict[str, str]) -> None:
 
 
 def is_ours(path: Path, manifest: dict[str, str] | None = None) -> bool:
-    """Whether the workbench wrote ``path`` and nobody changed it since (its manifest says so)."""
+    """Whether the workbench wrote ``path`` and nobody changed it since (its manifest says so).
+
+    Only a regular file can be: anything else (a FIFO would block a read) is not ours.
+    """
     listed = (manifest if manifest is not None else read_manifest(path.parent)).get(path.name)
     try:
-        return listed is not None and sha256_of(path) == listed
+        return listed is not None and stat.S_ISREG(path.lstat().st_mode) and sha256_of(path) == listed
     except OSError:
         return False
 
@@ -183,6 +186,31 @@ def _stat(path: Path) -> os.stat_result | None:
         return None
     except (OSError, RuntimeError) as exc:  # a symlink loop, a name too long, a file where a folder should be
         raise UsageError(f"{display_path(path)}: cannot use this path ({getattr(exc, 'strerror', None) or exc})") from None
+
+
+def _resolve(path: Path, option: str) -> Path:
+    """The real path (symlinks followed, ``..`` taken out): every check and write is on it, never on the text typed."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError) as exc:  # a symlink loop
+        raise UsageError(
+            f"{option} {display_path(path)}: cannot use this path ({getattr(exc, 'strerror', None) or exc})"
+        ) from None
+
+
+def _signature(path: Path) -> tuple[int, int] | None:
+    """What a file looks like now (size, modification time), to notice a change during the work; None: no file."""
+    found = _stat(path)
+    return None if found is None else (found.st_size, found.st_mtime_ns)
+
+
+def _check_manifest_path(folder: Path, option: str) -> None:
+    found = _stat(folder / MANIFEST)
+    if found is not None and not stat.S_ISREG(found.st_mode):
+        raise UsageError(
+            f"{option} {display_path(folder / MANIFEST)}: the workbench keeps its record of outputs here, "
+            f"but this is {_kind(found.st_mode)}"
+        )
 
 
 def check_writable(folder: Path, option: str) -> None:
@@ -221,6 +249,7 @@ class Outputs:
     scripted: dict[Path, Scripts] = field(default_factory=dict)  #: resolved scripts folders -> their scripts
     written: list[Path] = field(default_factory=list)  #: what was committed, in order
     _missing: dict[Path, bool] = field(default_factory=dict)  #: folders to make when ready -> with their parents
+    _seen: dict[Path, tuple[int, int] | None] = field(default_factory=dict)  #: each target as it was when checked
     _staged: list[_Staged] = field(default_factory=list)
     _ready: bool = False
 
@@ -231,7 +260,7 @@ class Outputs:
         self.discard()
 
     def _claim(self, path: Path, option: str) -> Path:
-        resolved = path.resolve()
+        resolved = _resolve(path, option)
         if resolved.name == MANIFEST:
             raise UsageError(f"{option} {display_path(path)}: this name is the workbench's record of its outputs")
         if resolved in self.targets:
@@ -243,7 +272,7 @@ class Outputs:
 
     def reserve(self, path: Path, what: str) -> None:
         """Keep an input (the variant file, a personas file) from being named as an output, even with ``force``."""
-        self.targets.setdefault(Path(path).resolve(), what)
+        self.targets.setdefault(_resolve(Path(path), what), what)
 
     def _will_exist(self, folder: Path) -> bool:
         return folder in self._missing or _stat(folder) is not None
@@ -256,15 +285,16 @@ class Outputs:
         default output places).
         """
         folder = Path(folder)
-        resolved = folder.resolve()
+        resolved = _resolve(folder, option)
         if resolved in self.targets:
             raise UsageError(f"{option} {display_path(folder)}: {self.targets[resolved]} names this path as a file")
         self.folders.setdefault(resolved, option)
-        found = _stat(folder)
+        found = _stat(resolved)
         if found is not None:
             if not stat.S_ISDIR(found.st_mode):
                 raise UsageError(f"{option} {display_path(folder)}: expected a folder, found {_kind(found.st_mode)}")
-            check_writable(folder, option)
+            check_writable(resolved, option)
+            _check_manifest_path(resolved, option)
             return
         existing = resolved.parent
         while create and not self._will_exist(existing) and existing != existing.parent:
@@ -286,10 +316,10 @@ class Outputs:
         not be written.
         """
         path = Path(path)
-        found = _stat(path)
+        resolved = self._claim(path, option)
+        found = _stat(resolved)
         if found is not None and not stat.S_ISREG(found.st_mode):
             raise UsageError(f"{option} {display_path(path)}: expected a file, found {_kind(found.st_mode)}")
-        resolved = self._claim(path, option)
         scripts = self.scripted.get(resolved.parent)
         if scripts is not None and scripts.pattern.fullmatch(resolved.name):
             raise UsageError(f"{option} {display_path(path)}: {scripts.option} writes its scripts there")
@@ -299,7 +329,9 @@ class Outputs:
             raise UsageError(f"{option} {display_path(path)}: the folder {display_path(path.parent)} does not exist")
         elif resolved.parent not in self._missing:
             check_writable(resolved.parent, option)
+            _check_manifest_path(resolved.parent, option)
         _remove_left_behind(resolved)
+        self._seen[resolved] = _signature(resolved)
         if found is not None and not self.force and not is_ours(resolved):
             raise UsageError(
                 f"{option} {display_path(path)}: this file exists and was not written by the workbench "
@@ -316,7 +348,7 @@ class Outputs:
         earlier files of the same pattern that this run did not write again.
         """
         folder = Path(folder)
-        resolved = folder.resolve()
+        resolved = _resolve(folder, option)
         for target, other in self.targets.items():
             if target.parent == resolved and pattern.fullmatch(target.name):
                 raise UsageError(f"{option} {display_path(folder)}: {other} names a file this run writes there")
@@ -326,7 +358,12 @@ class Outputs:
             for entry in os.scandir(resolved):
                 if _left_behind(entry.name, _STAGING) and entry.is_dir(follow_symlinks=False):
                     shutil.rmtree(entry.path, ignore_errors=True)
-                elif names(entry.name) and not self.force and not is_ours(Path(entry.path), manifest):
+                elif not names(entry.name):
+                    continue
+                elif not entry.is_file(follow_symlinks=False):
+                    kind = _kind(entry.stat(follow_symlinks=False).st_mode)
+                    raise UsageError(f"{option} {display_path(Path(entry.path))}: expected a file, found {kind}")
+                elif not self.force and not is_ours(Path(entry.path), manifest):
                     raise UsageError(
                         f"{option} {display_path(Path(entry.path))}: this file exists and was not written by the "
                         "workbench (or was changed since); add --force to replace it"
@@ -366,8 +403,18 @@ class Outputs:
         self._staged.append(_Staged(temporary.path, resolved, Path(path), digest.hexdigest()))
 
     def commit(self) -> list[Path]:
-        """Put every staged file and script in place and record them in the manifests; the files committed."""
+        """Put every staged file and script in place and record them in the manifests; the files committed.
+
+        A target changed by somebody else since it was checked stops the commit before any
+        file is replaced (unless ``force``): the set goes in whole or not at all.
+        """
         self.ready()
+        for staged in self._staged:
+            if not self.force and _signature(staged.target) != self._seen.get(staged.target):
+                raise UsageError(
+                    f"{display_path(staged.named)} changed while the command ran; nothing was written "
+                    "(add --force to replace it anyway)"
+                )
         records: dict[Path, dict[str, str]] = {}
         for staged in self._staged:
             _put_in_place(staged.temporary, staged.target, staged.named)
