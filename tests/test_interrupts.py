@@ -340,3 +340,31 @@ def test_workers_of_a_killed_run_end_quietly(start: Callable[..., Job]) -> None:
     ran = job.finish()  # returns once every worker has closed the inherited stderr
     assert job.group_is_gone(timeout=30)
     assert "Traceback" not in ran.stderr, ran.stderr[-2000:]
+
+
+def worker_pids(parent: int) -> list[int]:
+    """The processes whose parent is ``parent`` (the pool's workers), from /proc."""
+    found = []
+    for stat_file in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat_file.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == parent:
+                found.append(int(stat_file.parent.name))
+    return found
+
+
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM])
+def test_a_worker_that_dies_alone_stops_the_run_without_writing(start: Callable[..., Job], signum: int) -> None:
+    """What the out-of-memory killer does to one worker: the run ends at once with one line, and the previous
+    outputs stay as they were (a run that lost a chunk cannot describe a prefix of its games)."""
+    before = earlier_run(start)
+    job = start()
+    job.wait_for_games()
+    workers = worker_pids(job.process.pid)
+    assert workers, "a pool of workers"
+    os.kill(workers[0], signum)
+    ran = job.finish(timeout=60)
+    assert_clean(ran)
+    assert ran.code == 1 and "a worker process died during the run" in ran.stderr, ran.stderr[-2000:]
+    assert files(job.folder) == before
+    assert job.group_is_gone()

@@ -24,10 +24,14 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import islice
 from types import FrameType
 from typing import Any, Protocol
+
+from workbench.errors import Problem, WorkbenchError
 
 #: Builds the family's simulator inside each worker (a picklable callable with no arguments).
 Factory = Callable[[], Any]
@@ -46,6 +50,22 @@ class Played(Protocol):
 
 class Interrupted(Exception):
     """A run that cannot keep a part of its work (a race of candidates) was stopped by a signal."""
+
+
+class WorkerDied(WorkbenchError):
+    """A worker process ended in the middle of the run (killed by the system, out of memory?): the run stops."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            [
+                Problem(
+                    None,
+                    None,
+                    "",
+                    "a worker process died during the run (killed by the system, out of memory?); nothing was written",
+                )
+            ]
+        )
 
 
 class Stop:
@@ -280,6 +300,17 @@ def run_many(
     return tallies
 
 
+def _stopped_soon(stop: Callable[[], bool], within: float = 1.0) -> bool:
+    """Whether a stop comes within ``within`` seconds: a signal to the whole group ends the workers at once, and
+    may reach this process's handler a moment after their deaths are noticed."""
+    deadline = time.monotonic() + within
+    while not stop():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)  # a pending signal's handler runs here
+    return True
+
+
 def _results(factories: list[Factory], tasks: Iterable[Task], workers: int, stop: Callable[[], bool]) -> Iterator[Chunk]:
     """The chunks of ``tasks`` in order, played here (one worker) or in a pool; nothing more once ``stop()``."""
     if workers <= 1:
@@ -293,20 +324,25 @@ def _results(factories: list[Factory], tasks: Iterable[Task], workers: int, stop
             yield _chunk(built[which], task, stop)
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    pool = context.Pool(workers, initializer=_start_worker, initargs=(factories, os.getpid()))
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(factories, os.getpid()))
+    pending: deque[Future[Chunk]] = deque()
+    queue = iter(tasks)
     try:
-        pending: deque[Any] = deque()
-        queue = iter(tasks)
-        pending.extend(pool.apply_async(_play_chunk, (task,)) for task in islice(queue, workers * IN_FLIGHT))
-        while pending and not stop():
-            head = pending[0]
-            head.wait(0.1)  # wake up now and then to notice a stop
-            if not head.ready():
-                continue
-            pending.popleft()
-            pending.extend(pool.apply_async(_play_chunk, (task,)) for task in islice(queue, 1))
-            yield head.get()
-        pool.close()
+        while True:
+            try:
+                pending.extend(pool.submit(_play_chunk, task) for task in islice(queue, workers * IN_FLIGHT - len(pending)))
+                if not pending or stop():
+                    return
+                finished, _ = wait([pending[0]], timeout=0.1)  # wake up now and then to notice a stop
+                if not finished:
+                    continue
+                chunk = pending.popleft().result()
+            except BrokenProcessPool:
+                if _stopped_soon(stop):  # the workers got the signal this process is about to handle
+                    return
+                raise WorkerDied from None
+            yield chunk
     finally:
-        pool.terminate()
-        pool.join()
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)  # a running chunk ends within about CHUNK_SECONDS
