@@ -797,3 +797,14 @@ def test_an_output_edited_during_the_run_is_not_replaced(tmp_path: Path, monkeyp
     assert ran.code == 1 and "summary.json changed while the command ran; nothing was written" in ran.stderr
     edited = {**before, "race/summary.json": b'{"edited": "by the designer while the games ran"}\n'}
     assert files(tmp_path) == edited and leftovers(tmp_path) == []
+
+
+def test_every_file_a_variant_is_made_of_is_an_input_even_with_force(tmp_path: Path, no_work: None) -> None:
+    variant = tmp_path / "short.yaml"
+    variant.write_text(f"extends: {BASE}\nname: Short\nend: {{stars: 12}}\n")
+    cards = BASE.parent.parent / "cards" / "chance-it-market.yaml"
+    for source in (BASE, cards):
+        before = source.read_bytes()
+        ran = invoke("simulate", variant, "--games", HUGE, "--records", source, "--force")
+        assert "the input" in assert_refused(ran, source.name)
+        assert source.read_bytes() == before

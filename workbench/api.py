@@ -266,7 +266,7 @@ def simulate(
     known = family.personas(loaded.variant, Path(personas) if personas is not None else None)
     tables = bot_tables(bots, counts, known)
     with Outputs(force=force) as outputs:
-        _reserve_inputs(outputs, path, personas)
+        _reserve_inputs(outputs, *loaded.sources, personas)
         summary_file = report_file = None
         if out is not None:
             outputs.folder_for(Path(out), "--out", create=create_out)
@@ -385,7 +385,7 @@ def tune_stakes(
     :class:`~workbench.sim.runner.Interrupted`.
     """
     path = Path(variant)
-    family = family_of_file(path)
+    family, sources = family_of_file(path)
     if not isinstance(family, Tunable):
         raise UsageError(f"{family.title} has no stakes sheets to tune")
     if budget < 100:
@@ -403,7 +403,7 @@ def tune_stakes(
         ]
     )
     with Outputs(force=force) as outputs:
-        _reserve_inputs(outputs, path)
+        _reserve_inputs(outputs, *sources)
         proposal = page = None
         if out is not None:
             if Path(out).suffix.lower() in (".html", ".htm"):
@@ -477,7 +477,7 @@ def print_set(
     out = Path(out)
     html_only = out.suffix.lower() in (".html", ".htm")
     with Outputs(force=force) as outputs:
-        _reserve_inputs(outputs, loaded.path)
+        _reserve_inputs(outputs, *loaded.sources)
         targets = [outputs.file(out, "--out", create_folder=create_folders)]
         if html and not html_only:
             targets.append(outputs.file(out.with_suffix(".html"), "--html"))

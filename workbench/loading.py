@@ -43,6 +43,7 @@ class Document:
     data: Any
     marks: dict[Key, Mark] = field(default_factory=dict)
     path: Path | None = None
+    sources: tuple[Path, ...] = ()  #: every file read to make it (itself, what it extends, included card files)
 
     def mark(self, key: Iterable[Any]) -> Mark | None:
         """The closest known (file, line) for a key path, walking up to its parents."""
@@ -100,7 +101,9 @@ def read_yaml(path: Path, error: type[WorkbenchError] = VariantError) -> Documen
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise error([Problem(path, None, "", f"not UTF-8 text (byte {exc.start})")]) from None
-    return parse_yaml(text, path, error)
+    doc = parse_yaml(text, path, error)
+    doc.sources = (path,)
+    return doc
 
 
 def parse_yaml(text: str, path: Path, error: type[WorkbenchError] = VariantError) -> Document:
@@ -381,7 +384,7 @@ def merge(base: Document, over: Document) -> Document:
     taken = replaced | added
     marks = {k: mark for k, mark in base.marks.items() if not _below(k, replaced, strict=True)}
     marks.update((k, mark) for k, mark in over.marks.items() if k in merged or _below(k, taken, strict=False))
-    return Document(data, marks, over.path or base.path)
+    return Document(data, marks, over.path or base.path, tuple(dict.fromkeys((*base.sources, *over.sources))))
 
 
 def _merge_into(base: Any, over: Any, key: Key, replaced: set[Key], added: set[Key], merged: set[Key]) -> Any:
@@ -485,6 +488,7 @@ def expand_includes(doc: Document, key: str, error: type[WorkbenchError]) -> Non
             problems.append(Problem(file, 1, "", f"a {key} file must hold a list, got {_kind(included.data)}"))
             continue
         spliced.append((included.marks, {str(sub): str(len(expanded) + sub) for sub in range(len(included.data))}))
+        doc.sources = (*doc.sources, file)
         expanded.extend(included.data)
     if problems:
         raise error(problems)

@@ -130,6 +130,7 @@ class Loaded:
     family: Family
     variant: Any
     path: Path | None = None  #: the variant file it was loaded from
+    sources: tuple[Path, ...] = ()  #: every file read to make it: the variant, what it extends, its card files
 
 
 def family_of(doc: Document, error: type[VariantError] = VariantError) -> Family:
@@ -150,9 +151,11 @@ def family_of(doc: Document, error: type[VariantError] = VariantError) -> Family
     return FAMILIES[game]
 
 
-def family_of_file(path: Path) -> Family:
-    """The family of a variant file, read before validation (a variant with a sheet missing is still tunable)."""
-    return family_of(load_document(Path(path), includes=INCLUDES))
+def family_of_file(path: Path) -> tuple[Family, tuple[Path, ...]]:
+    """The family of a variant file, read before validation (a variant with a sheet missing is still tunable), and
+    every file read to make the variant."""
+    doc = load_document(Path(path), includes=INCLUDES)
+    return family_of(doc), doc.sources
 
 
 def load_variant(path: Path, overrides: Document | None = None) -> Loaded:
@@ -161,7 +164,7 @@ def load_variant(path: Path, overrides: Document | None = None) -> Loaded:
     if overrides is not None:
         doc = merge(doc, overrides)
     family = family_of(doc)
-    return Loaded(family, validate(family.variant_model, doc), Path(path))
+    return Loaded(family, validate(family.variant_model, doc), Path(path), doc.sources)
 
 
 def replay_scenario(path: Path) -> tuple[Family, Any] | None:
