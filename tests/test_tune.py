@@ -943,3 +943,60 @@ def test_targets_are_measured_with_the_printed_sheet_cut_down_for_the_counts_bei
     assert Candidate.from_sheet(measured.stakes[2]) == Candidate((4,), (1, 2))
     assert measured.stakes[6] == variant.stakes[6], "no game at a printed count reaches 6 players"
     assert measured.stakes[4] == variant.stakes[4] and measured.stakes[5] == variant.stakes[5]
+
+
+def no_tuning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any game of a race fails the test: the command must refuse before the work."""
+
+    def boom(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the tuner started before the variant was checked")
+
+    monkeypatch.setattr(Tuner, "play", boom)
+
+
+def test_a_sheet_the_designer_marked_tuned_is_kept_like_a_printed_one(
+    full: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "variant.yaml"
+    path.write_text(full.read_text().replace("source: proposed}", "source: tuned}  # after 12 playtests", 1))
+    no_tuning(monkeypatch)
+    result = run_cli("tune-stakes", path, "-p", 2, "--write", "--out", tmp_path / "p.yaml")
+    assert result.exit_code == 1 and "the 2-player sheet of variant.yaml is tuned (source: tuned)" in result.output
+
+
+@pytest.mark.parametrize("problem", ["read-only", "hard link", "anchor", "tab"])
+def test_write_refuses_a_variant_it_cannot_edit_before_any_game(
+    full: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, problem: str
+) -> None:
+    path = tmp_path / "variant.yaml"
+    text = full.read_text()
+    if problem == "anchor":
+        text = text.replace("  3: {", "  3: &three {", 1)
+    if problem == "tab":
+        text = text.replace("\n  3: {", "\n  3:\t{", 1)
+    path.write_text(text)
+    if problem == "read-only":
+        path.chmod(0o444)
+    if problem == "hard link":
+        os.link(path, tmp_path / "other-name.yaml")
+    no_tuning(monkeypatch)
+    result = run_cli("tune-stakes", path, "-p", 3, "--write", "--out", tmp_path / "p.yaml")
+    assert result.exit_code == 1, result.output
+    no_traceback(result)
+    expected = {"read-only": "is read-only", "hard link": "2 hard links", "anchor": "cannot edit", "tab": "cannot edit"}
+    assert expected[problem] in result.output
+    assert path.read_text() == text
+
+
+def test_write_goes_through_a_symlinked_variant_to_the_real_file(full: Path, tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    target = Path(shutil.copy(full, real / "v.yaml"))
+    link = tmp_path / "link.yaml"
+    link.symlink_to(target)
+    result = run_cli("tune-stakes", link, "-p", 3, "--budget", 100, "--workers", 1, "--write", "--out", tmp_path / "p.yaml")
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink(), "the link stays a link"
+    sheet = load_variant(target).variant.stakes[3]
+    assert sheet.provenance["command"].startswith(f"workbench tune-stakes {link} ")
+    assert sheet.provenance["report"] == os.path.relpath(tmp_path / "p.html", real)

@@ -395,7 +395,7 @@ def tune_stakes(
     counts = sorted(set(players))
     command = " ".join(
         [
-            f"workbench tune-stakes {display_path(path)}",
+            f"workbench tune-stakes {path}",  # as typed: run from the same folder, the command reproduces the proposal
             *(f"--players {n}" for n in counts),
             f"--bots {bots} --budget {budget} --seed {seed}",
             *(["--write"] if write else []),
@@ -412,7 +412,8 @@ def tune_stakes(
                 )
             proposal = outputs.file(Path(out), "--out", create_folder=create_folders)
             page = outputs.file(Path(out).with_suffix(".html"), "--out")
-        before = _writable_variant(path) if write else None
+        real = path.resolve()  # a symlinked variant is written where it really is
+        before = _writable_variant(family, real, counts) if write else None
         with _stopping(stop) as halt:
             report = family.tune_stakes(
                 path,
@@ -431,19 +432,28 @@ def tune_stakes(
                 outputs.stage(page, family.tuning_page(report))
             written = outputs.commit()
             if before is not None:
-                if path.read_bytes() != before:
+                if real.read_bytes() != before:
                     raise UsageError(
                         f"{display_path(path)} changed on disk while the tuner ran; not written "
                         f"(the proposal is in {display_path(proposal) if proposal else 'the returned report'})"
                     )
-                family.write_sheets(path, report, os.path.relpath(page, path.parent) if page is not None else None)
+                family.write_sheets(real, report, os.path.relpath(page, real.parent) if page is not None else None)
                 written.append(path)
     return Tuning(report, command, family.tuning_warnings(report), written)
 
 
-def _writable_variant(path: Path) -> bytes:
-    """The variant file's bytes, after checking that it can be replaced in place."""
+def _writable_variant(family: Tunable, path: Path, counts: list[int]) -> bytes:
+    """The variant file's bytes (``path`` with symlinks followed), after checking that its sheets can be replaced."""
+    found = path.stat()
+    if not found.st_mode & 0o222:
+        raise UsageError(f"--write {display_path(path)}: the variant file is read-only; make it writable first")
+    if found.st_nlink > 1:
+        raise UsageError(
+            f"--write {display_path(path)}: the variant file has {found.st_nlink} hard links, which replacing it "
+            "would break; work on a copy"
+        )
     check_writable(path.parent, "--write")
+    family.check_write(path, counts)
     return path.read_bytes()
 
 

@@ -109,6 +109,9 @@ class Tunable(Family, Protocol):
     def tuning_warnings(self, report: Any) -> list[str]:
         """What a tuning run should warn about."""
 
+    def check_write(self, path: Path, counts: list[int]) -> None:
+        """Refuse, before any work, a variant file whose sheets for ``counts`` cannot be edited in place."""
+
     def write_sheets(self, path: Path, report: Any, page: str | None) -> None:
         """Put a tuning run's proposals into the variant file, changing only their lines."""
 

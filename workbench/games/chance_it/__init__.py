@@ -112,6 +112,12 @@ class ChanceIt:
 
         return tune.render_tuning(report)
 
+    def check_write(self, path: Path, counts: list[int]) -> None:
+        """Refuse, before any game, a variant file whose sheets for ``counts`` cannot be edited in place."""
+        from workbench.games.chance_it import tune
+
+        tune.check_write_back(path, counts)
+
     def write_sheets(self, path: Path, report: Any, page: str | None) -> None:
         """Put a tuning run's proposals into the variant file, changing only their lines."""
         from workbench.games.chance_it import tune

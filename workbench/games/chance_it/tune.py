@@ -59,6 +59,8 @@ DESCRIPTIONS = {
     "in_out_gap": "closeness of IN and OUT (bots' value gap)",
 }
 assert set(SCALES) == set(TUNING_METRICS) == set(DESCRIPTIONS)
+#: Sheets a designer settled (from the box, or tuned by playtests): ``--write`` replaces them only when asked to.
+KEPT = ("printed", "tuned")
 #: One noticeable difference (a unit of SCALES): a proposal whose figures are less certain than this (half its 95 %
 #: interval) cannot tell noticeably different sheets apart.
 CERTAIN = 1.0
@@ -442,7 +444,7 @@ class Report:
             "candidates": f"{tuned.evaluated} raced of {tuned.space}",
         }
         if tuned.players in self.replaced:
-            found["replaces"] = f"the printed sheet {self.replaced[tuned.players]}"
+            found["replaces"] = f"the {self.replaced[tuned.players]}"
         if report:
             found["report"] = report
         return found
@@ -502,16 +504,18 @@ def tune_stakes(
 ) -> Report:
     """Tune the sheets for ``counts`` (and any smaller missing count), smallest first, and check the method on the printed ones.
 
-    ``keep_printed`` refuses, before any game, to tune a count whose sheet is printed
-    (for a run that will write its proposals into the variant).
+    ``keep_printed`` refuses, before any game, to tune a count whose sheet is printed or
+    tuned by the designer (``source: printed`` or ``tuned``): for a run that will write its
+    proposals into the variant.
     """
     variant, wanted = load_for_tuning(path, counts)
     if keep_printed:
-        printed_asked = [n for n in counts if n in variant.stakes and variant.stakes[n].source == "printed"]
-        if printed_asked:
-            n = printed_asked[0]
+        kept = [n for n in counts if n in variant.stakes and variant.stakes[n].source in KEPT]
+        if kept:
+            n = kept[0]
+            source = variant.stakes[n].source
             raise UsageError(
-                f"--players {n}: the {n}-player sheet of {path.name} is printed (source: printed); --write would replace "
+                f"--players {n}: the {n}-player sheet of {path.name} is {source} (source: {source}); --write would replace "
                 "it with a proposal. Add --replace-printed to do that, or leave out --write to see the proposal only"
             )
     personas = personas if personas is not None else family.personas(variant)
@@ -544,7 +548,11 @@ def tune_stakes(
             others = {count: summary for count, summary in measured.items() if count != n}
             result = tuner.tune(n, tuner.targets(others), variant=tuner.variant)
             left_out.append((Candidate.from_sheet(variant.stakes[n]), result))
-    replaced = {n: Candidate.from_sheet(variant.stakes[n]).label() for n in wanted if variant.stakes[n].source == "printed"}
+    replaced = {
+        n: f"{variant.stakes[n].source} sheet {Candidate.from_sheet(variant.stakes[n]).label()}"
+        for n in wanted
+        if variant.stakes[n].source in KEPT
+    }
     return Report(
         tuner.variant, bots, seed, budget, target_games, measured, targets, tuner.weights(), tuned, left_out, command, replaced
     )
@@ -647,6 +655,24 @@ def proposal_yaml(report: Report, page: str | None = None) -> str:
     return header + yaml.safe_dump({"stakes": stakes}, sort_keys=False, default_flow_style=None, width=110)
 
 
+def check_write_back(path: Path, counts: list[int]) -> None:
+    """Refuse, before any game, a variant file whose sheets for ``counts`` :func:`write_back` could not edit."""
+    text = path.read_bytes().decode("utf-8")
+    for n in counts:
+        _edited(text, path, n, {"out": [0] * (n - 1) + ["all_out"], "in": [0] * n, "source": "proposed"})
+
+
+def _edited(text: str, path: Path, n: int, sheet: dict[str, Any]) -> str:
+    """The text with the ``n``-player sheet set; YAML the editor's stricter reader refuses is a located problem."""
+    try:
+        return put_entry(text, path, "stakes", n, sheet)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        reason = getattr(exc, "problem", None) or exc
+        raise VariantError([Problem(path, line, "", f"--write cannot edit this file here: {reason}")]) from None
+
+
 def write_back(path: Path, report: Report, page: str | None = None) -> None:
     """Put the proposed sheets into the variant file, changing only their lines (see :func:`workbench.yamledit.put_entry`).
 
@@ -662,7 +688,7 @@ def write_back(path: Path, report: Report, page: str | None = None) -> None:
             "source": "proposed",
             "provenance": report.provenance(tuned, page),
         }
-        text = put_entry(text, path, "stakes", tuned.players, sheet)
+        text = _edited(text, path, tuned.players, sheet)
     write_atomic(path, text.encode("utf-8"))
 
 
