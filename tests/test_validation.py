@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from workbench.cli import app
 from workbench.errors import Problem, VariantError
 from workbench.games import load_variant
+from workbench.games.chance_it.schema import TUNING_METRICS
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -883,3 +884,21 @@ def test_tuning_unknown_target_suggests_the_metric(tmp_path: Path) -> None:
         "tuning.targets.rounds_man",
         "unknown key 'rounds_man' (did you mean 'rounds_mean'?)",
     )
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [("in_out_gap: 1.0e+308", "must be at most 1000, got 1e+308"), ("rounds_sd: 2.0e+5", "must be at most 100000, got 200000.0")],
+)
+def test_tuning_targets_have_an_upper_bound(tmp_path: Path, target: str, message: str) -> None:
+    text = tuning(f"  targets: {{{target}}}")
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, "  targets:"), f"tuning.targets.{target.split(':')[0]}")
+    assert problem.message == message
+
+
+def test_tuning_with_every_weight_0_has_nothing_to_aim_at(tmp_path: Path) -> None:
+    zeros = ", ".join(f"{name}: 0" for name in TUNING_METRICS)
+    text = tuning(f"  weights: {{{zeros}}}")
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, "tuning:"), "tuning", "every weight is 0: the tuner would have nothing to aim at")

@@ -272,7 +272,8 @@ class Targets(TypedDict, total=False):
         Field(ge=1, allow_inf_nan=False, description="Rounds per game, mean: from 1 (every game has a round) to end.max_rounds."),
     ]
     rounds_sd: Annotated[
-        float, Field(gt=0, allow_inf_nan=False, description="Rounds per game, spread (sd): more than 0, finite.")
+        float,
+        Field(gt=0, le=100_000, allow_inf_nan=False, description="Rounds per game, spread (sd): more than 0, at most 100,000."),
     ]
     eliminations_per_player: Annotated[Unit, Field(description="Eliminations per game, per player: 0 to 1.")]
     out_share: Annotated[Unit, Field(description="Share of OUT picks: 0 to 1.")]
@@ -281,7 +282,8 @@ class Targets(TypedDict, total=False):
     no_winner: Annotated[Unit, Field(description="Share of games nobody wins: 0 to 1.")]
     balance: Annotated[Unit, Field(description="Balance, 1 - the largest gap between seats' win rates: 0 to 1.")]
     in_out_gap: Annotated[
-        float, Field(ge=0, allow_inf_nan=False, description="Bots' mean value gap between IN and OUT: 0 or more, finite.")
+        float,
+        Field(ge=0, le=1000, allow_inf_nan=False, description="Bots' mean value gap between IN and OUT: 0 to 1,000."),
     ]
 
 
@@ -301,6 +303,13 @@ class Tuning(Model):
     )
     out_max: Annotated[int, Strict(), Field(ge=0, le=20)] = Field(6, description="Most coins an OUT player may take.")
     in_max: Annotated[int, Strict(), Field(ge=0, le=20)] = Field(4, description="Most coins an IN player may pay.")
+
+    @model_validator(mode="after")
+    def aims_at_something(self) -> Tuning:
+        """At least one metric keeps a weight above 0."""
+        if all(self.weights.get(name, 1.0) == 0 for name in typing.get_args(Metric)):
+            raise ValueError("every weight is 0: the tuner would have nothing to aim at")
+        return self
 
 
 # --- bot personas ----------------------------------------------------------------------------------------------
