@@ -100,7 +100,8 @@ def schemas(game: str, kind: str | None = None) -> dict[str, dict[str, Any]]:
 
 
 def write_schemas(out: str | os.PathLike[str], game: str, kind: str | None = None, *, force: bool = False) -> list[Path]:
-    """Write ``<game>.<kind>.schema.json`` files into ``out`` (a file that already holds the same text is left as it is)."""
+    """Write ``<game>.<kind>.schema.json`` files into ``out``; the files written (one that already holds the same
+    text is left as it is)."""
     chosen = schemas(game, kind)
     texts = {Path(out) / f"{game}.{name}.schema.json": json.dumps(body, indent=2) + "\n" for name, body in chosen.items()}
     with Outputs(force=force) as outputs:
@@ -109,8 +110,7 @@ def write_schemas(out: str | os.PathLike[str], game: str, kind: str | None = Non
             if not _holds(target, text):
                 outputs.file(target, "--out")
                 outputs.stage(target, text)
-        outputs.commit()
-    return list(texts)
+        return outputs.commit()
 
 
 def _holds(path: Path, text: str) -> bool:

@@ -484,8 +484,7 @@ def schema(
             say_json(chosen[kind] if kind else chosen, indent=2)
             return
         written = api.write_schemas(out_dir, game, kind, force=force)
-    for target in written:
-        say(f"wrote {display_path(target)}")
+    say(f"wrote {', '.join(display_path(target) for target in written)}" if written else "the schema files are current")
 
 
 def main() -> None:
