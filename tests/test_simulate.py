@@ -2,6 +2,7 @@
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -227,3 +228,51 @@ def test_recorded_scenarios_do_not_replace_files_the_workbench_did_not_write(tmp
     assert result.exit_code == 0 and "wrote 3 scenario scripts" in result.output
     again, _ = simulate(tmp_path, "--games", "3", "--workers", "1", "--record-scenarios", str(folder))
     assert again.exit_code == 0  # its own scripts may be replaced
+
+
+def test_a_stop_between_two_player_counts_keeps_the_finished_count_only(tmp_path: Path) -> None:
+    from workbench import api
+    from workbench.sim.runner import Stop
+
+    stop = Stop()
+
+    def progress(label: str, total: int) -> Any:
+        done = [0]
+
+        def advance(finished: int) -> None:
+            done[0] += finished
+            if label == "3 players" and done[0] == total:
+                stop.request()  # the 3-player games are all in: the 4-player count must not start
+
+        return advance
+
+    simulation = api.simulate(
+        BASE, players=[3, 4], games=30, seed=2, bots="random", out=tmp_path / "o", progress=progress, stop=stop
+    )
+    assert simulation.interrupted and [run.players for run in simulation.runs] == [3]
+    body = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert (body["players"], body["interrupted"], [run["players"] for run in body["runs"]]) == ([3, 4], True, [3])
+    assert body["runs"][0]["games"] == 30 and body["runs"][0]["interrupted"] is False
+
+
+def test_summary_records_what_each_bot_name_meant(tmp_path: Path) -> None:
+    personas = tmp_path / "bots.yaml"
+    personas.write_text("bots:\n  heuristic: {policy: random}\noverrides: [heuristic]\n")
+    result, out = simulate(
+        tmp_path,
+        "--games",
+        "5",
+        "--workers",
+        "1",
+        "--players",
+        "3",
+        "--personas",
+        str(personas),
+        "--bots",
+        "heuristic,cautious,random",
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["personas"]["heuristic"]["policy"] == "random", "the override shows"
+    assert summary["personas"]["cautious"]["policy"] == "heuristic" and summary["personas"]["cautious"]["min_hearts"] == 4
+    assert list(summary)[:9] == ["generator", "game", "variant", "variant_file", "players", "seed", "bots", "personas", "games"]

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from workbench import GENERATOR
 from workbench.errors import UsageError, WorkbenchError, display_path
 from workbench.games import FAMILIES, Family, Loaded, Printable, Tunable, family_of_file, replay_scenario
@@ -133,6 +135,7 @@ class RunSummary:
     players: int
     seed: int
     bots: tuple[str, ...]
+    personas: dict[str, Any]  #: what each bot name at the table meant (its policy and parameters)
     figures: dict[str, Any]  #: the family's figures (``games``, ``wins``, ``rounds``, ...), as in ``summary.json``
     interrupted: bool
     timing: dict[str, Any]  #: workers, seconds, games_per_second: the only part that differs between machines
@@ -159,6 +162,7 @@ class RunSummary:
             "players": self.players,
             "seed": self.seed,
             "bots": list(self.bots),
+            "personas": self.personas,
             **self.figures,
             "interrupted": self.interrupted,
             "timing": self.timing,
@@ -178,14 +182,25 @@ class Simulation:
 
     @property
     def interrupted(self) -> bool:
-        """Whether a signal stopped the run (the runs then hold the games that finished)."""
-        return any(r.interrupted for r in self.runs)
+        """Whether a signal stopped the run (the runs then hold the games that finished; some counts may be missing)."""
+        return any(r.interrupted for r in self.runs) or len(self.runs) < len(self.counts)
+
+    @property
+    def games(self) -> int:
+        """Games played over every player count."""
+        return sum(r.games for r in self.runs)
 
     def to_dict(self) -> dict[str, Any]:
-        """The body of ``summary.json``: the run itself for one player count, ``{generator, runs}`` for several."""
+        """The body of ``summary.json``: the run itself for one player count, ``{generator, players, interrupted,
+        runs}`` for several (``players``: the counts asked for; ``runs``: those played)."""
         if len(self.counts) == 1:
             return self.runs[0].to_dict()
-        return {"generator": GENERATOR, "runs": [r.to_dict() for r in self.runs]}
+        return {
+            "generator": GENERATOR,
+            "players": self.counts,
+            "interrupted": self.interrupted,
+            "runs": [r.to_dict() for r in self.runs],
+        }
 
     def to_json(self) -> str:
         """``summary.json``'s text."""
@@ -284,14 +299,17 @@ def simulate(
         with _stopping(stop) as halt:  # signals during the commit too only ask to stop: the set goes in whole
             with _records(outputs, records_file) as handle:
                 for count, table in tables.items():
+                    if halt():  # a stop between two player counts: the next one does not start
+                        break
                     factory = family.simulator(loaded.variant, count, table, known, seed, record)
                     advance = progress(f"{count} players", games) if progress is not None else None
                     adds = scripts.add if scripts is not None else None
                     result = run(factory, games, workers=workers, records=handle, scripts=adds, progress=advance, stop=halt)
-                    summaries.append(_summary(loaded, path, count, table, seed, result, workers))
+                    if result.games:  # a count stopped before its first game has nothing to say
+                        summaries.append(_summary(loaded, path, count, table, seed, result, workers, known))
                     if result.interrupted:
                         break
-            if not any(s.games for s in summaries):  # stopped before any game finished: the earlier outputs stay
+            if not summaries:  # stopped before any game finished: the earlier outputs stay
                 return Simulation(family, counts, summaries, [])
             if summary_file is not None and report_file is not None:
                 outputs.stage(summary_file, Simulation(family, counts, summaries, []).to_json())
@@ -299,6 +317,11 @@ def simulate(
             written = outputs.commit()
     scripted, kept = (len(scripts.hashes), scripts.kept) if scripts else (0, [])
     return Simulation(family, counts, summaries, written, scripted, kept)
+
+
+def _plain(value: Any) -> Any:
+    """A persona (a pydantic model) as plain data for ``summary.json``."""
+    return value.model_dump(mode="json") if isinstance(value, BaseModel) else value
 
 
 def _reserve_inputs(outputs: Outputs, *inputs: str | os.PathLike[str] | None) -> None:
@@ -328,7 +351,14 @@ def _records(outputs: Outputs, path: Path | None) -> Iterator[Any]:
 
 
 def _summary(
-    loaded: Loaded, path: Path | None, players: int, bots: tuple[str, ...], seed: int, result: Run, workers: int
+    loaded: Loaded,
+    path: Path | None,
+    players: int,
+    bots: tuple[str, ...],
+    seed: int,
+    result: Run,
+    workers: int,
+    known: dict[str, Any],
 ) -> RunSummary:
     return RunSummary(
         game=loaded.family.game,
@@ -337,6 +367,7 @@ def _summary(
         players=players,
         seed=seed,
         bots=bots,
+        personas={name: _plain(known[name]) for name in dict.fromkeys(bots)},
         figures=result.tally.summary(),
         interrupted=result.interrupted,
         timing={

@@ -295,7 +295,8 @@ def simulate(
     for name in simulation.kept:
         warn(f"kept {name} in {display_path(record_scenarios or Path())}: changed since the workbench wrote it")
     if simulation.interrupted:
-        warn(f"interrupted: the outputs hold the {simulation.runs[-1].games:,} games that finished")
+        each = ", ".join(f"{run.players} players: {run.games:,}" for run in simulation.runs)
+        warn(f"interrupted: the outputs hold the {simulation.games:,} games that finished ({each})")
         raise typer.Exit(130)
 
 
