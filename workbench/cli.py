@@ -70,8 +70,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True, emoji=False)  # ":thumbs_up:" in a variant name stays text
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 _debug = {"on": False}
 
 
@@ -488,8 +488,13 @@ def schema(
     say(f"wrote {', '.join(display_path(target) for target in written)}" if written else "the schema files are current")
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
-    """Run the command line (the ``workbench`` script)."""
+    """Run the command line (the ``workbench`` script). SIGTERM stops any command as Ctrl-C does (exit 130)."""
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         app()
     except KeyboardInterrupt:
