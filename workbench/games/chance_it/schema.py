@@ -235,17 +235,6 @@ def iter_effects(effects: tuple[Effect, ...], key: KeyPath) -> Iterator[tuple[Ke
 # --- stakes tuning ---------------------------------------------------------------------------------------------
 
 #: What the stakes tuner compares, by name (see the README's "Tuning stakes sheets").
-TUNING_METRICS = (
-    "rounds_mean",
-    "rounds_sd",
-    "eliminations_per_player",
-    "out_share",
-    "in_share",
-    "chance_it_share",
-    "no_winner",
-    "balance",
-    "in_out_gap",
-)
 Metric = Literal[
     "rounds_mean",
     "rounds_sd",
@@ -257,6 +246,7 @@ Metric = Literal[
     "balance",
     "in_out_gap",
 ]
+TUNING_METRICS: tuple[str, ...] = typing.get_args(Metric)
 
 
 #: A share or a rate: a finite number from 0 to 1.
@@ -307,7 +297,7 @@ class Tuning(Model):
     @model_validator(mode="after")
     def aims_at_something(self) -> Tuning:
         """At least one metric keeps a weight above 0."""
-        if all(self.weights.get(name, 1.0) == 0 for name in typing.get_args(Metric)):
+        if len(self.weights) == len(TUNING_METRICS) and not any(self.weights.values()):  # a metric left out weighs 1
             raise ValueError("every weight is 0: the tuner would have nothing to aim at")
         return self
 
