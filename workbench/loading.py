@@ -366,7 +366,8 @@ def _collect_marks(
 
 
 def merge(base: Document, over: Document) -> Document:
-    """Merge ``over`` onto ``base``: mappings merge key by key, lists and scalars replace.
+    """Merge ``over`` onto ``base``: mappings merge key by key, lists and scalars replace, and a key
+    ``over`` sets to null (``stakes: {3: null}``) removes the key ``base`` has.
 
     The marks follow: a replaced value's marks (and those below it) are the ones
     ``over`` wrote, and a merged mapping keeps the marks of the keys ``over`` left alone.
@@ -376,24 +377,32 @@ def merge(base: Document, over: Document) -> Document:
 
     >>> merge(Document({"a": {"x": 1, "y": [1]}}), Document({"a": {"y": [2]}, "b": 3})).data
     {'a': {'x': 1, 'y': [2]}, 'b': 3}
+    >>> merge(Document({"stakes": {3: "s3", 4: "s4"}}), Document({"stakes": {3: None}})).data
+    {'stakes': {4: 's4'}}
     """
     replaced: set[Key] = set()  # keys whose value ``over`` replaced: the marks below them go, ``over``'s come
     added: set[Key] = set()  # keys only ``over`` has: its marks come
     merged: set[Key] = set()  # mappings merged key by key: ``over``'s mark of the mapping itself comes
-    data = _merge_into(base.data, over.data, (), replaced, added, merged)
+    removed: set[Key] = set()  # keys ``over`` set to null: gone, with their marks
+    data = _merge_into(base.data, over.data, (), replaced, added, merged, removed)
     taken = replaced | added
-    marks = {k: mark for k, mark in base.marks.items() if not _below(k, replaced, strict=True)}
+    marks = {
+        k: mark for k, mark in base.marks.items() if not _below(k, replaced, strict=True) and not _below(k, removed, strict=False)
+    }
     marks.update((k, mark) for k, mark in over.marks.items() if k in merged or _below(k, taken, strict=False))
     return Document(data, marks, over.path or base.path, tuple(dict.fromkeys((*base.sources, *over.sources))))
 
 
-def _merge_into(base: Any, over: Any, key: Key, replaced: set[Key], added: set[Key], merged: set[Key]) -> Any:
+def _merge_into(base: Any, over: Any, key: Key, replaced: set[Key], added: set[Key], merged: set[Key], removed: set[Key]) -> Any:
     if isinstance(base, dict) and isinstance(over, dict):
         result = dict(base)
         for k, value in over.items():
             child = key + (str(k),)
-            if k in base:
-                result[k] = _merge_into(base[k], value, child, replaced, added, merged)
+            if k in base and value is None:
+                del result[k]
+                removed.add(child)
+            elif k in base:
+                result[k] = _merge_into(base[k], value, child, replaced, added, merged, removed)
             else:
                 result[k] = value
                 added.add(child)
@@ -434,8 +443,10 @@ def _load_document(path: Path, includes: tuple[str, ...], error: type[WorkbenchE
         raise error([doc.problem((), f"expected a mapping of keys, got {_kind(doc.data)}")])
     for key in includes:
         expand_includes(doc, key, error)
+        expand_includes(doc, f"{key}_add", error)
     parent = doc.data.pop("extends", None)
     if parent is None:
+        edit_lists(doc, includes, error)
         return doc
     if not isinstance(parent, str):
         raise error([doc.problem(("extends",), f"expected the path of a variant file, got {_kind(parent)}")])
@@ -453,7 +464,86 @@ def _load_document(path: Path, includes: tuple[str, ...], error: type[WorkbenchE
         names = " -> ".join(p.name for p in (*chain, base_path.resolve()))
         raise error([doc.problem(("extends",), f"extends loops back on itself: {names}")])
     base = _load_document(base_path, includes, error, chain)
-    return merge(base, doc)
+    merged = merge(base, doc)
+    edit_lists(merged, includes, error)
+    return merged
+
+
+def edit_lists(doc: Document, keys: tuple[str, ...], error: type[WorkbenchError] = VariantError) -> None:
+    """Apply ``<key>_remove`` and ``<key>_add`` to each list at ``keys`` (items with an ``id``), then drop them.
+
+    ``<key>_remove`` lists ids of inherited items to take out (an id that is not there is a
+    located problem); ``<key>_add`` lists items (or files of items) that replace the item of
+    the same id where it stands, or come at the end. Removing comes first, so removing and
+    adding one id moves it to the end.
+
+    >>> doc = Document({"cards": [{"id": "a"}, {"id": "b"}], "cards_remove": ["a"], "cards_add": [{"id": "b", "cost": 2}]})
+    >>> edit_lists(doc, ("cards",)); doc.data
+    {'cards': [{'id': 'b', 'cost': 2}]}
+    """
+    for key in keys:
+        _edit_list(doc, key, error)
+
+
+def _edit_list(doc: Document, key: str, error: type[WorkbenchError]) -> None:
+    removing, adding = f"{key}_remove", f"{key}_add"
+    if not isinstance(doc.data, dict) or (removing not in doc.data and adding not in doc.data):
+        return
+    remove, add = doc.data.pop(removing, None), doc.data.pop(adding, None)
+    items = doc.data.get(key, [])
+    if not isinstance(items, list):
+        raise error([doc.problem((key,), f"expected a list to edit with {removing}/{adding}, got {_kind(items)}")])
+    result = list(items)
+    origin: list[tuple[str, int]] = [(key, index) for index in range(len(items))]  # where each item comes from
+    problems: list[Problem] = []
+
+    def ident(item: Any) -> Any:
+        return item.get("id") if isinstance(item, dict) else None
+
+    if remove is not None and not (isinstance(remove, list) and all(isinstance(i, str) for i in remove)):
+        problems.append(doc.problem((removing,), f"expected a list of ids, got {_kind(remove)}"))
+    elif remove is not None:
+        for index, name in enumerate(remove):
+            places = [place for place, item in enumerate(result) if ident(item) == name]
+            if not places:
+                known = [str(ident(item)) for item in result if ident(item) is not None]
+                problems.append(
+                    doc.problem((removing, index), f"no {key} item with id {name!r} to remove{did_you_mean(name, known)}")
+                )
+            for place in reversed(places):
+                del result[place], origin[place]
+    if add is not None and not isinstance(add, list):
+        problems.append(doc.problem((adding,), f"expected a list, got {_kind(add)}"))
+    elif add is not None:
+        first: dict[Any, int] = {}
+        for index, item in enumerate(add):
+            name = ident(item)
+            if name is not None and name in first:
+                problems.append(doc.problem((adding, index), f"id {name!r} is added twice (first at {adding}.{first[name]})"))
+                continue
+            first.setdefault(name, index)
+            same = next((place for place, old in enumerate(result) if name is not None and ident(old) == name), None)
+            if same is None:
+                result.append(item)
+                origin.append((adding, index))
+            else:
+                result[same], origin[same] = item, (adding, index)
+    if problems:
+        raise error(problems)
+    below: dict[tuple[str, str], list[tuple[Key, Mark]]] = {}
+    marks: dict[Key, Mark] = {}
+    for k, mark in doc.marks.items():
+        if len(k) > 1 and k[0] in (key, adding):
+            below.setdefault((k[0], k[1]), []).append((k[2:], mark))
+        elif not k or k[0] not in (removing, adding):
+            marks[k] = mark
+    for place, (source, index) in enumerate(origin):
+        for rest, mark in below.get((source, str(index)), ()):
+            marks[(key, str(place), *rest)] = mark
+    if (key,) not in marks and (adding,) in doc.marks:
+        marks[(key,)] = doc.marks[(adding,)]
+    doc.data[key] = result
+    doc.marks = marks
 
 
 def expand_includes(doc: Document, key: str, error: type[WorkbenchError]) -> None:
@@ -619,10 +709,11 @@ def explain(err: ErrorDetails, model: type[BaseModel]) -> str:
         return f"expected true or false, got {_show(value)}"
     if kind in ("string_type",):
         return f"expected text, got {_show(value)}"
+    nothing = " (null removes an inherited key, but there is none to remove here)" if value is None else ""
     if kind in ("dict_type", "model_type", "model_attributes_type"):
-        return f"expected a mapping of keys, got {_kind(value)}"
+        return f"expected a mapping of keys, got {_kind(value)}{nothing}"
     if kind in ("list_type", "tuple_type"):
-        return f"expected a list, got {_kind(value)}"
+        return f"expected a list, got {_kind(value)}{nothing}"
     if kind == "greater_than_equal":
         return f"must be at least {_bound(ctx['ge'])}, got {_show(value)}"
     if kind == "greater_than":

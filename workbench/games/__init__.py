@@ -14,7 +14,17 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel
 
 from workbench.errors import ScenarioError, VariantError
-from workbench.loading import Document, closest, did_you_mean, expand_includes, load_document, merge, read_yaml, validate
+from workbench.loading import (
+    Document,
+    closest,
+    did_you_mean,
+    edit_lists,
+    expand_includes,
+    load_document,
+    merge,
+    read_yaml,
+    validate,
+)
 
 
 class Family(Protocol):
@@ -166,6 +176,7 @@ def load_variant(path: Path, overrides: Document | None = None) -> Loaded:
     doc = load_document(Path(path), includes=INCLUDES)
     if overrides is not None:
         doc = merge(doc, overrides)
+        edit_lists(doc, INCLUDES)
     family = family_of(doc)
     return Loaded(family, validate(family.variant_model, doc), Path(path), doc.sources)
 
@@ -194,5 +205,6 @@ def replay_scenario(path: Path) -> tuple[Family, Any] | None:
         sub = Document(dict(overrides), marks, doc.path)
         for key in INCLUDES:
             expand_includes(sub, key, ScenarioError)
+            expand_includes(sub, f"{key}_add", ScenarioError)
     loaded = load_variant(path.parent / ref, sub)
     return loaded.family, loaded.family.replay(doc, loaded.variant)

@@ -524,15 +524,36 @@ class Variant(Model):
 
 
 def variant_file_schema() -> dict[str, Any]:
-    """JSON Schema of a variant *file*: the variant, plus ``extends`` and card-file paths.
+    """JSON Schema of a variant *file*: the variant, plus ``extends``, card-file paths and the edits of inherited content.
 
     A file that extends another may leave out any key, so the required keys apply
-    only to files without ``extends``.
+    only to files without ``extends``. It may also set an inherited key to null to remove
+    it (a top-level key, a stakes sheet, a persona), and edit the inherited cards with
+    ``cards_remove`` (ids) and ``cards_add`` (cards replacing the same id, or added).
     """
     schema = Variant.model_json_schema(by_alias=True)
-    schema["properties"]["extends"] = {"type": "string", "description": "Path of the variant this one builds on."}
-    schema["properties"]["cards"]["items"] = {
+    properties = schema["properties"]
+    card_or_file = {
         "anyOf": [{"$ref": "#/$defs/Card"}, {"type": "string", "description": "Path of a card file (a list of cards)."}]
+    }
+    properties["cards"]["items"] = card_or_file
+    removes = {"type": "null", "description": "null removes the inherited entry (in a file with extends)."}
+    properties["stakes"]["additionalProperties"] = {"anyOf": [properties["stakes"]["additionalProperties"], removes]}
+    personas = properties["bots"]["patternProperties"]
+    for pattern, persona in personas.items():
+        personas[pattern] = {"anyOf": [persona, removes]}
+    for name in list(properties):
+        properties[name] = {"anyOf": [properties[name], removes]}
+    properties["extends"] = {"type": "string", "description": "Path of the variant this one builds on."}
+    properties["cards_remove"] = {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "Ids of inherited cards to take out (each must exist).",
+    }
+    properties["cards_add"] = {
+        "type": "array",
+        "items": card_or_file,
+        "description": "Cards that replace the inherited card of the same id where it stands, or are added at the end.",
     }
     required = schema.pop("required")
     schema["if"] = {"not": {"required": ["extends"]}}
