@@ -17,10 +17,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from workbench.games.chance_it import effects as kinds
+from workbench.games.chance_it.effects.chance import ChanceTest
 from workbench.games.chance_it.schema import (
     RESOURCES,
     Card,
-    ChanceTest,
     Dice,
     End,
     Market,
@@ -36,8 +37,6 @@ from workbench.games.chance_it.schema import (
 MAX_PLAYERS = 6
 MAX_ROUNDS = 60
 MAX_SIDES = 8
-#: Board faces that may carry ``reroll_ones``: face 1 only, as the validator requires.
-REROLL_FACES = (1,)
 
 KEY_PATH = tuple[str, ...]
 
@@ -60,46 +59,39 @@ persona_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,9}", fullmatch=True).fil
 amounts = st.dictionaries(st.sampled_from(RESOURCES), small, min_size=1)
 
 
+def drawing(sides: int, depth: int, *, amounts_: st.SearchStrategy[dict] = amounts, face: int | None = None) -> kinds.Drawing:
+    """What the effect kinds draw their effects with (nested lists one level down)."""
+    return kinds.Drawing(sides, depth, amounts_, lambda n: effect_lists(sides, depth=depth - 1, max_size=n), face)
+
+
 @functools.cache
 def effects(sides: int, *, depth: int = 2) -> st.SearchStrategy[Any]:
-    """One effect: gain, lose, others_lose, market, or (down to ``depth``) a nested chance test."""
-    simple = st.one_of(
-        amounts.map(lambda a: {"gain": a}),
-        amounts.map(lambda a: {"lose": a}),
-        amounts.map(lambda a: {"others_lose": a}),
-        st.just("market"),
-    )
-    if depth <= 0:
-        return simple
-    return st.one_of(simple, _chance_tests(sides, depth))
+    """One effect of any registered kind that may stand anywhere; nested lists go ``depth`` levels down."""
+    return kinds.strategy(drawing(sides, depth))
 
 
 @functools.cache
 def effect_lists(sides: int, *, depth: int = 2, min_size: int = 0, max_size: int = 3) -> st.SearchStrategy[list]:
-    """A list of effects (never ``reroll_ones``: that is for the board's top level only)."""
+    """A list of effects (never one that belongs on the board or on a passive card only)."""
     return st.lists(effects(sides, depth=depth), min_size=min_size, max_size=max_size)
 
 
-@st.composite
-def chance_tests(draw: Any, sides: int, *, depth: int = 2) -> dict:
-    """``{chance: {roll, then, else}}`` with ``then`` and ``else`` each optional."""
-    test: dict[str, Any] = {"roll": draw(st.integers(1, sides))}
-    if draw(st.booleans()):
-        test["then"] = draw(effect_lists(sides, depth=depth - 1, max_size=2))
-    if draw(st.booleans()):
-        test["else"] = draw(effect_lists(sides, depth=depth - 1, max_size=2))
-    return {"chance": test}
+@functools.cache
+def passive_effects(sides: int) -> st.SearchStrategy[list]:
+    """The effects of a passive card."""
+    return st.lists(kinds.strategy(drawing(sides, 0), "passive"), min_size=1, max_size=2)
 
 
 @functools.cache
-def _chance_tests(sides: int, depth: int) -> st.SearchStrategy[dict]:
-    return chance_tests(sides, depth=depth)
+def board_effects(sides: int, face: int) -> st.SearchStrategy[Any]:
+    """An effect that stands only directly on board face ``face`` (nothing when none may)."""
+    return kinds.strategy(drawing(sides, 0, face=face), "board")
 
 
 @functools.cache
 def whens(sides: int) -> st.SearchStrategy[str]:
-    """flash, chance-it or die-N for a face of the dice."""
-    return st.one_of(st.sampled_from(["flash", "chance-it"]), st.integers(1, sides).map(lambda face: f"die-{face}"))
+    """flash, chance-it, passive or die-N for a face of the dice."""
+    return st.one_of(st.sampled_from(["flash", "chance-it", "passive"]), st.integers(1, sides).map(lambda face: f"die-{face}"))
 
 
 @st.composite
@@ -110,7 +102,7 @@ def cards(draw: Any, sides: int, card_id: str) -> dict:
         card["cost"] = draw(st.integers(0, 6))
     if draw(st.booleans()):
         card["copies"] = draw(st.integers(1, 3))
-    card["effects"] = draw(effect_lists(sides, min_size=1))
+    card["effects"] = draw(passive_effects(sides) if card["when"] == "passive" else effect_lists(sides, min_size=1))
     if draw(st.integers(0, 3)) == 0:
         card["text"] = draw(st.none() | st.text(texts, max_size=20))
     return card
@@ -144,12 +136,14 @@ def tokens(draw: Any, need: int) -> dict:
 
 @st.composite
 def boards(draw: Any, sides: int) -> dict:
-    """An entry for every face; ``reroll_ones`` at the top level of a reroll face, sometimes."""
+    """An entry for every face; now and then an effect that belongs on that face only (reroll_ones on 1)."""
     board: dict[int, list] = {}
     for face in range(1, sides + 1):
         items = draw(effect_lists(sides, depth=1, max_size=2))
-        if face in REROLL_FACES and draw(st.booleans()):
-            items.insert(draw(st.integers(0, len(items))), "reroll_ones")
+        if draw(st.booleans()):
+            extra = draw(st.none() | board_effects(sides, face))
+            if extra is not None:
+                items.insert(draw(st.integers(0, len(items))), extra)
         board[face] = items
     if draw(st.booleans()):  # a market face, so that cards get bought and used
         items = board[draw(st.integers(1, sides))]
@@ -268,10 +262,10 @@ def get(data: Any, path: tuple) -> Any:
 
 
 def effect_sites(data: dict) -> list[tuple]:
-    """Key paths of every top-level list of effects: all_out, chance_it, board faces, card effects."""
+    """Key paths of every top-level list of effects that takes any effect: all_out, chance_it, board faces, cards but passive ones."""
     sites: list[tuple] = [("all_out",), ("chance_it",)]
     sites += [("board", face) for face in data["board"]]
-    sites += [("cards", index, "effects") for index in range(len(data["cards"]))]
+    sites += [("cards", index, "effects") for index, card in enumerate(data["cards"]) if card["when"] != "passive"]
     return sites
 
 
@@ -473,7 +467,7 @@ def _unknown_effect(draw: Any, data: dict) -> Expected:
                 "shuffle",
                 "markets",
                 "reroll",
-                {"steal": {"coins": 1}},
+                {"stael": {"coins": 1}},
                 {"gian": {"hearts": 1}},
                 {"gain": {"coins": 1}, "lose": {"coins": 1}},
                 7,

@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.games import load_variant
-from workbench.games.chance_it.bots import BUILTIN, HeuristicBot, SearchBot, make_bot, outcome
+from workbench.games.chance_it.bots import BUILTIN, HeuristicBot, SearchBot, make_bot
 from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.effects import Valuer
 from workbench.games.chance_it.engine import Game, View, compile_variant
 from workbench.games.chance_it.schema import Persona
 from workbench.sim.seeding import stream
@@ -114,8 +115,8 @@ def test_heuristic_avoids_a_deadly_roll_and_takes_a_rich_one() -> None:
 
 def test_outcome_weighs_a_chance_test_by_its_odds() -> None:
     card = RULES.by_id["jackpot"]  # chance 4+: +2 stars, else -1 heart
-    coins, hearts, stars, markets, knives = outcome(card.effects, 6)
-    assert (coins, markets, knives) == (0, 0, 0)
+    coins, hearts, stars, markets, knives, rerolls = Valuer(sides=6, dice=5).of(card.effects)
+    assert (coins, markets, knives, rerolls) == (0, 0, 0, 0)
     assert stars == pytest.approx(2 * 3 / 6) and hearts == pytest.approx(-1 * 3 / 6)
 
 

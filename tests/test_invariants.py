@@ -14,6 +14,7 @@ import __future__
 
 import dataclasses
 import inspect
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,10 @@ from typing import Any
 import pytest
 
 from workbench.games import load_variant, replay_scenario
-from workbench.games.chance_it import bots, engine
+from workbench.games.chance_it import engine
 from workbench.games.chance_it.bots import BUILTIN, make_bot
 from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.effects.others_lose import OthersLoseKind
 from workbench.games.chance_it.engine import GUIDES, Game, _Round, compile_variant
 from workbench.games.chance_it.invariants import InvariantError, Invariants
 from workbench.games.chance_it.rules import Rules
@@ -71,26 +73,21 @@ def play_all(compiled: Rules | None = None, games=GAMES, **options: Any) -> list
 
 
 def mutate(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, *edits: tuple[str, str]) -> None:
-    """Replace ``owner.name`` (a method or a module function of the engine) by its source with ``edits`` applied.
+    """Replace ``owner.name`` (a method of the engine or of an effect kind) by its source with ``edits`` applied.
 
     Each edit is (old, new) and ``old`` must occur exactly once in the function's source.
-    A mutated effect handler is also put in ``engine.HANDLERS`` (compile rules after this)
-    and named for the heuristic bot.
+    An effect kind's ``apply`` is read when rules are compiled: compile rules after this.
     """
     original = inspect.getattr_static(owner, name)
-    source = textwrap.dedent(inspect.getsource(original))
+    function = original.__func__ if isinstance(original, staticmethod) else original
+    source = textwrap.dedent(inspect.getsource(function))
     for old, new in edits:
         assert source.count(old) == 1, f"the mutation no longer fits {name}: {old!r} occurs {source.count(old)} times"
         source = source.replace(old, new)
     namespace: dict[str, Any] = {}
     code = compile(source, f"<mutant {name}>", "exec", flags=__future__.annotations.compiler_flag, dont_inherit=True)
-    exec(code, vars(engine), namespace)  # the mutant sees the engine's globals, as the original does
-    mutant = namespace[name]
-    monkeypatch.setattr(owner, name, mutant)
-    for key, handler in list(engine.HANDLERS.items()):
-        if handler is original:
-            monkeypatch.setitem(engine.HANDLERS, key, mutant)
-            monkeypatch.setitem(bots._NAMES, mutant, key)  # the heuristic bot reads effects by handler name
+    exec(code, vars(sys.modules[function.__module__]), namespace)  # the mutant sees the original's globals
+    monkeypatch.setattr(owner, name, namespace[function.__name__])  # a staticmethod stays one (its decorator is in the source)
 
 
 def breaks(monkeypatch: pytest.MonkeyPatch, match: str, owner: Any, name: str, *edits: tuple[str, str], **options: Any) -> None:
@@ -272,8 +269,8 @@ def test_eliminated_players_act_no_more_the_knife_hits_the_fallen(monkeypatch: p
     breaks(
         monkeypatch,
         r"eliminated act no more: seat \d+ has a 'lose' event after its elimination",
-        engine,
-        "_others_lose",
+        OthersLoseKind,
+        "apply",
         ("if other is not player and not other.eliminated:", "if other is not player:"),
     )
 

@@ -800,6 +800,10 @@ def _type_at(model: Any, loc: tuple[str | int, ...]) -> Any:
 
 
 def _step(tp: Any, part: Any) -> Any:
+    chooser = _chooser(tp)
+    if chooser is not None:  # a union resolved when validating: the member ``part`` names, entered at ``part``
+        member = chooser.member(part)
+        return None if member is None else _step(member, part)
     tp = _strip(tp)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         for name, info in tp.model_fields.items():
@@ -824,6 +828,13 @@ def _step(tp: Any, part: Any) -> Any:
     return None
 
 
+def _chooser(tp: Any) -> Any:
+    """The metadata of an annotation that picks its model by tag when validating (``member(tag)``, ``tags()``), or None."""
+    if typing.get_origin(tp) is typing.Annotated:
+        return next((meta for meta in typing.get_args(tp)[1:] if hasattr(meta, "member") and hasattr(meta, "tags")), None)
+    return None
+
+
 def _strip(tp: Any) -> Any:
     while typing.get_origin(tp) is typing.Annotated:
         tp = typing.get_args(tp)[0]
@@ -838,6 +849,9 @@ def _tags_of_member(member: Any) -> set[str]:
 
 def _tags_of(tp: Any) -> set[str]:
     """The tags of a tagged union: the effect names it accepts."""
+    chooser = _chooser(tp)
+    if chooser is not None:
+        return set(chooser.tags())
     tp = _strip(tp)
     tags: set[str] = set()
     for member in typing.get_args(tp):

@@ -11,13 +11,15 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from workbench.errors import ScenarioError
+from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.bots import BUILTIN, RandomBot
 from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.effects import with_effects
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.personas import load_personas
 from workbench.games.chance_it.record import SCRIPT_NAME
 from workbench.games.chance_it.scenario import Replay, Scenario, replay
-from workbench.games.chance_it.schema import RESOURCES, Card, Persona, Variant, variant_file_schema
+from workbench.games.chance_it.schema import Card, Persona, Variant, variant_file_schema
 from workbench.games.chance_it.sim import Simulator
 from workbench.games.chance_it.text import describe, summary_rows
 from workbench.loading import Document, validate
@@ -160,7 +162,7 @@ class ChanceIt:
     def schemas(self) -> dict[str, dict[str, Any]]:
         return {
             "variant": variant_file_schema(),
-            "cards": TypeAdapter(list[Card]).json_schema(),
+            "cards": with_effects(TypeAdapter(list[Card]).json_schema()),
             "scenario": Scenario.model_json_schema(),
         }
 

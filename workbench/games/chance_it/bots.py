@@ -21,51 +21,25 @@ A bot never sees the engine's chance source. Three policies:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
+from workbench.games.chance_it import effects as kinds
 from workbench.games.chance_it.chance import RandomChance
-from workbench.games.chance_it.engine import BUY, CHANCE_IT, HANDLERS, IN, OUT, Decider, Game, MarketMove, View
+from workbench.games.chance_it.effects import ZERO, Valuer, Vector
+from workbench.games.chance_it.effects.steal import rob
+from workbench.games.chance_it.engine import BUY, CHANCE_IT, IN, OUT, Decider, Game, MarketMove, View
 from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules
 from workbench.games.chance_it.schema import POLICIES, Persona
 from workbench.sim.stats import Moments
 
-_NAMES = {handler: name for name, handler in HANDLERS.items()}
-#: Expected outcome of effects: coins, hearts, stars, market actions, hearts the others lose.
-Vector = tuple[float, float, float, float, float]
-_ZERO: Vector = (0.0, 0.0, 0.0, 0.0, 0.0)
 BUILTIN: dict[str, Persona] = {name: Persona.model_validate({"policy": name}) for name in POLICIES}
 #: An option a search bot weighs: a guide or a market move.
 Option = TypeVar("Option")
-
-
-def _add(a: Vector, b: Vector, times: float = 1.0) -> Vector:
-    return (a[0] + b[0] * times, a[1] + b[1] * times, a[2] + b[2] * times, a[3] + b[3] * times, a[4] + b[4] * times)
-
-
-def outcome(effects: Effects, sides: int) -> Vector:
-    """The expected outcome of compiled effects; a chance test weighs its branches by their odds."""
-    total = _ZERO
-    for handler, argument in effects:
-        name = _NAMES[handler]
-        if name in ("gain", "lose"):
-            sign = 1 if name == "gain" else -1
-            delta = [0.0] * 3
-            for resource, amount in argument:
-                delta[resource] += sign * amount
-            total = _add(total, (delta[0], delta[1], delta[2], 0.0, 0.0))
-        elif name == "others_lose":
-            total = _add(total, (0.0, 0.0, 0.0, 0.0, float(dict(argument).get(HEARTS, 0))))
-        elif name == "market":
-            total = _add(total, (0.0, 0.0, 0.0, 1.0, 0.0))
-        elif name == "chance":
-            need, then, otherwise = argument
-            p = max(0, sides - need + 1) / sides
-            total = _add(_add(total, outcome(then, sides), p), outcome(otherwise, sides), 1 - p)
-    return total
 
 
 class _Model:
@@ -82,22 +56,33 @@ class _Model:
         sides, count = rules.sides, rules.dice_count
         self.market_worth = 0.6 * persona.star  # a market action: a chance at a good card
         self.knife = 0.2 * persona.heart  # an opponent losing a heart
-        face = [outcome(rules.board[f], sides) if f else _ZERO for f in range(sides + 1)]
+        self.valuer = Valuer(
+            sides, count, others=0.6 * (min(4, rules.max_players) - 1), worth=self.worth, bonus_gain=self.bonus_gain,
+        )  # fmt: skip
+        face = [self.of(rules.board[f], f) if f else ZERO for f in range(sides + 1)]
         self.face = [self.split(v) for v in face]  # (worth, hearts, knives) per face
+        #: dice rerolled after a die of each face is resolved (reroll_ones on face 1)
+        self.rerolls = [round(self.of(rules.die_steps[f], f)[5]) if f else 0 for f in range(sides + 1)]
         #: a rerolled die shows each face but 1, equally likely: the mean worth, and the heart changes
         rerolled = [self.face[f] for f in range(2, sides + 1)]
         self.reroll_worth = sum(w for w, _, _ in rerolled) / len(rerolled)
         self.reroll_knives = sum(k for _, _, k in rerolled) / len(rerolled)
         self.reroll_hearts = [h for _, h, _ in rerolled]
-        self.chance_it = self.split(outcome(rules.chance_it, sides))
-        self.all_out = self.split(outcome(rules.all_out, sides))
+        self.chance_it = self.split(self.of(rules.chance_it))
+        self.all_out = self.split(self.of(rules.all_out))
         p_face = 1 - ((sides - 1) / sides) ** count  # a face shows on at least one die
         self.card: dict[str, tuple[float, float, float]] = {}
         self.card_now: dict[str, float] = {}
         self.card_worth: dict[str, float] = {}
         self.often: dict[str, float] = {}  # how many times a card should fire while the bot holds it
         for card in rules.cards:
-            parts = self.card[card.id] = self.split(outcome(card.effects, sides))
+            if card.kind == "passive":
+                passive = ZERO
+                for name, amount in card.modifiers.items():
+                    passive = kinds.add(passive, self.bonus_gain(amount) if name == "chance_bonus" else ZERO)
+                parts = self.card[card.id] = self.split(passive)
+            else:
+                parts = self.card[card.id] = self.split(self.of(card.effects, card.face or None))
             now = self.card_now[card.id] = parts[0] + persona.heart * parts[1] + self.knife * parts[2] * 2
             self.often[card.id] = (
                 1.0 if card.kind == "flash" else p_face * 0.6 * persona.horizon if card.kind == "die" else 0.3 * persona.horizon
@@ -107,6 +92,28 @@ class _Model:
         self._pull: dict[tuple[int, ...], float] = {}  # dice -> how likely others play IN
         #: what being forced IN next round costs: the OUT choice it takes away, averaged over rolls
         self.forced_cost = self._forced_cost()
+
+    def of(self, effects: Effects, face: int | None = None, bonus: int = 0) -> Vector:
+        """The expected outcome of effects written for ``face`` (a die card or board face), with a chance ``bonus``."""
+        valuer = self.valuer
+        if face != valuer.face or bonus != valuer.bonus:
+            valuer = dataclasses.replace(valuer, face=face, bonus=bonus)
+        return valuer.of(effects)
+
+    def worth(self, v: Vector) -> float:
+        """One number for an outcome: its linear worth, hearts at their plain value, knives."""
+        worth, hearts, knives = self.split(v)
+        return worth + self.p.heart * hearts + self.knife * knives
+
+    def bonus_gain(self, bonus: int) -> Vector:
+        """What a chance bonus adds per round: the CHANCE IT action's tests and the board's, by how often they come."""
+        rules, sides, count = self.rules, self.rules.sides, self.rules.dice_count
+        gain = kinds.add(self.of(rules.chance_it, bonus=bonus), self.of(rules.chance_it), -1.0)
+        gain = kinds.add(ZERO, gain, 0.3)  # CHANCE IT is played now and then
+        for f in range(1, sides + 1):
+            board = kinds.add(self.of(rules.board[f], f, bonus), self.of(rules.board[f], f), -1.0)
+            gain = kinds.add(gain, board, count / sides)
+        return gain
 
     def split(self, v: Vector) -> tuple[float, float, float]:
         """An expected outcome as (linear worth, heart change, hearts the others lose)."""
@@ -161,8 +168,8 @@ class _Model:
                     usable.remove(best)
                     w, h, k = self.card[best.id]
                     worth, change, knives = worth + w, change + h, knives + k
-            if face in rules.reroll_faces:
-                rerolls += 1
+            if self.rerolls[face]:
+                rerolls += self.rerolls[face]
                 worth, knives = worth + self.reroll_worth, knives + self.reroll_knives
         value_in = worth + knife * knives + self.over_rerolls(hearts + change, rerolls, holding)
 
@@ -280,6 +287,31 @@ class HeuristicBot:
         model = self.model(view.rules)
         return max(options, key=lambda card: model.card_now[card.id])
 
+    def choose(self, view: View, options: tuple[Effects, ...]) -> int:
+        """The option worth most now: hearts count more when the bot is low on them (the first of equals)."""
+        model, me, p = self.model(view.rules), view.me, self.persona
+        holding = p.star * me.stars + p.coin * me.coins
+
+        def worth(index: int) -> float:
+            value, hearts, knives = model.split(model.of(options[index], None))
+            return value + model.hearts_worth(me.hearts + hearts, holding) + model.knife * knives
+
+        return max(range(len(options)), key=worth)
+
+    def target(self, view: View, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> int:
+        """The victim giving most: what it can give by the persona's values, more for knocking it out or for a leader."""
+        p = self.persona
+        weights = (p.coin, p.heart, p.star)
+
+        def gain(seat: int) -> float:
+            victim = view.players[seat]
+            have = (victim.coins, victim.hearts, victim.stars)
+            value = sum(weights[r] * min(n, have[r]) for r, n in taking)
+            knocked = any(r == HEARTS and n >= victim.hearts for r, n in taking)
+            return value + (2.0 * p.star if knocked else 0.0) + 0.1 * p.star * victim.stars
+
+        return max(options, key=gain)
+
 
 @lru_cache(maxsize=64)
 def _model_for(persona: Persona, rules: Rules) -> _Model:
@@ -303,6 +335,12 @@ class RandomBot:
     def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
         return options[int(self.rng.random() * len(options))]
 
+    def choose(self, view: View, options: tuple[Effects, ...]) -> int:
+        return int(self.rng.random() * len(options))
+
+    def target(self, view: View, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> int:
+        return options[int(self.rng.random() * len(options))]
+
 
 class _First:
     """A decider that plays a fixed first guide, then hands over to another decider."""
@@ -324,6 +362,12 @@ class _First:
 
     def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
         return self.then.use(view, options)
+
+    def choose(self, view: View, options: tuple[Effects, ...]) -> int:
+        return self.then.choose(view, options)
+
+    def target(self, view: View, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> int:
+        return self.then.target(view, options, taking)
 
 
 class SearchBot:
@@ -372,6 +416,34 @@ class SearchBot:
     def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
         return self.rollout.use(view, options)
 
+    def choose(self, view: View, options: tuple[Effects, ...]) -> int:
+        """Each option applied on sampled copies of the game, then played out (as a market move is)."""
+        if len(options) == 1:
+            return 0
+
+        def play(index: int, seed: int) -> float:
+            game = view.sample(random.Random(seed))
+            chance, deciders = self._table(game, seed)
+            game.apply_effects(options[index], game.players[view.seat], chance, deciders)
+            game.check_end()
+            return self._finish(game, chance, deciders, view.seat)
+
+        return self._best(tuple(range(len(options))), self._seeds(), play)
+
+    def target(self, view: View, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> int:
+        """Each victim robbed on sampled copies of the game, then played out."""
+        if len(options) == 1:
+            return options[0]
+
+        def play(seat: int, seed: int) -> float:
+            game = view.sample(random.Random(seed))
+            chance, deciders = self._table(game, seed)
+            rob(game, game.players[view.seat], game.players[seat], taking)
+            game.check_end()
+            return self._finish(game, chance, deciders, view.seat)
+
+        return self._best(options, self._seeds(), play)
+
     def _seeds(self) -> list[int]:
         return [self.rng.getrandbits(64) for _ in range(self.persona.playouts)]
 
@@ -415,4 +487,4 @@ def make_bot(persona: Persona, rng: random.Random) -> Decider:
     return SearchBot(persona, rng)
 
 
-__all__ = ["BUILTIN", "HeuristicBot", "RandomBot", "SearchBot", "make_bot", "outcome", "score"]
+__all__ = ["BUILTIN", "HeuristicBot", "RandomBot", "SearchBot", "make_bot", "score"]

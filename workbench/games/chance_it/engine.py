@@ -16,9 +16,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from workbench.errors import IllegalDecision
+from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.chance import ChanceSource
+from workbench.games.chance_it.effects import EffectEvent
 from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules, compile_rules
-from workbench.games.chance_it.schema import GUIDES, RESOURCES, Variant
+from workbench.games.chance_it.schema import GUIDES, Variant
 
 IN, OUT, CHANCE_IT = GUIDES
 FORCED = (IN,)
@@ -49,6 +51,12 @@ class Decider(Protocol):
 
     def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
         """Pick which of several eligible cards (of different ids) to use."""
+
+    def choose(self, view: View, options: tuple[Effects, ...]) -> int:
+        """Pick one option of a ``choose`` effect: its index, from 0."""
+
+    def target(self, view: View, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> int:
+        """Pick the seat a ``steal`` with ``from: choose`` takes ``taking`` ((resource, amount) pairs) from."""
 
 
 class Player:
@@ -101,6 +109,10 @@ class Player:
     def stars(self) -> int:
         """Stars held."""
         return self.res[STARS]
+
+    def modifier(self, name: str) -> int:
+        """The sum of a modifier (such as ``chance_bonus``) over the passive cards in the tableau."""
+        return sum(card.modifiers.get(name, 0) for card in self.tableau if card.modifiers)
 
     def copy(self) -> Player:
         """An independent copy (for lookahead)."""
@@ -191,7 +203,7 @@ class View:
 
     @property
     def dice(self) -> tuple[int, ...]:
-        """This round's roll, sorted."""
+        """This round's dice as they show now (a rerolled 1 at its new face), sorted."""
         return self._game.dice
 
     @property
@@ -255,7 +267,7 @@ class Game:
         self.after_step: Callable[[Game], None] | None = None
         self.living = players  # players still in the game
         self.stars_reached = False  # somebody has had end.stars (the end check then looks closer)
-        self.dice: tuple[int, ...] = ()  # this round's roll, sorted
+        self.dice: tuple[int, ...] = ()  # this round's dice as they show now, sorted
         self.choosing = False  # guides are being chosen: a copy rewinds to the round's start
         self.peak = [players * start for start in rules.start]  # most of each resource held by the players together
         self.dry = [False] * len(RESOURCES)  # whether each limited supply ever ran out
@@ -339,6 +351,11 @@ class Game:
         if self.events is not None:
             self.events.append({"round": self.round, "type": kind, **fields})
 
+    def emit(self, event: EffectEvent) -> None:
+        """Append an effect's typed event to the log (when logging)."""
+        if self.events is not None:
+            self.events.append({"round": self.round, "type": event.type, **event.fields()})
+
     # --- playing --------------------------------------------------------------------------------------------
 
     def play_round(self, chance: ChanceSource, deciders: Sequence[Decider], *, roll: Sequence[int] | None = None) -> None:
@@ -380,6 +397,15 @@ class Game:
             # Not None here, but mypy does not narrow an index by a variable; a local (as in `gain`)
             # would, yet tests/test_invariants.py mutates this very line to break conservation.
             self.supply[resource] += amount  # type: ignore[operator]
+        return amount
+
+    def transfer(self, giver: Player, taker: Player, resource: int, amount: int) -> int:
+        """Move what ``giver`` has of a resource, up to ``amount``, to ``taker`` (never through the supply)."""
+        amount = min(amount, giver.res[resource])
+        giver.res[resource] -= amount
+        have = taker.res[resource] = taker.res[resource] + amount
+        if resource == STARS and have >= self.rules.end_stars:
+            self.stars_reached = True
         return amount
 
     def settle(self, player: Player) -> None:
@@ -477,7 +503,19 @@ class Game:
 class _Round:
     """One round in progress: the game plus this round's chance source, deciders and bookkeeping."""
 
-    __slots__ = ("chained", "chance", "deciders", "depth", "game", "owned_before", "participants", "rules", "used")
+    __slots__ = (
+        "chained",
+        "chance",
+        "deciders",
+        "depth",
+        "game",
+        "kept",
+        "owned_before",
+        "participants",
+        "pending",
+        "rules",
+        "used",
+    )
 
     def __init__(self, game: Game, chance: ChanceSource, deciders: Sequence[Decider]):
         self.game = game
@@ -489,6 +527,8 @@ class _Round:
         self.owned_before: dict[int, int] = {}  # seat -> tableau size at round start
         self.depth = 0  # market actions under way, inside flash cards bought in market actions
         self.chained = 0  # market actions granted so far by the current chain of flash cards
+        self.pending: list[int] = []  # dice still to resolve, lowest first
+        self.kept = False  # the card being used stays unused this round (a failed chance test with on_fail: keep)
 
     def play(self, roll: Sequence[int] | None) -> None:
         game, rules = self.game, self.rules
@@ -592,7 +632,7 @@ class _Round:
         for player in self.participants:
             self.used[player.seat] = set()
             self.owned_before[player.seat] = len(player.tableau)
-        pending = list(roll)
+        pending = self.pending = list(roll)
         logging = game.events is not None
         while pending:
             if game.living < len(game.players) and all(p.eliminated for p in self.participants):
@@ -605,13 +645,8 @@ class _Round:
                 if not player.eliminated:
                     self.apply(effects, player)
             self.use_cards(face)
-            if face in rules.reroll_faces and any(not p.eliminated for p in self.participants):
-                rerolls = [self.chance.reroll(rules.sides)]
-                while rerolls[-1] == 1:
-                    rerolls.append(self.chance.reroll(rules.sides))
-                game.log("reroll", seat=game.starting_player, results=rerolls)
-                pending.append(rerolls[-1])
-                pending.sort()
+            for step, argument, _ in rules.die_steps[face]:
+                step(self, face, argument)
             if not self.step_done():
                 return False
         return True
@@ -630,7 +665,8 @@ class _Round:
             if eligible:
                 index = self.pick_card(player, eligible)
                 used.add(index)
-                self.use(player, player.tableau[index])
+                if self.use(player, player.tableau[index]):
+                    used.discard(index)
 
     def pick_card(self, player: Player, eligible: list[int]) -> int:
         """The tableau position of the card to use; the player chooses between different ids."""
@@ -647,9 +683,12 @@ class _Round:
             raise IllegalDecision(self.game.round, player.seat, f"cannot use {_card_id(choice)}: the eligible cards are {names}")
         return distinct[choice.id]
 
-    def use(self, player: Player, card: CardDef) -> None:
+    def use(self, player: Player, card: CardDef) -> bool:
+        """Use a card; True when it stays unused this round (a failed chance test said ``on_fail: keep``)."""
         self.game.log("use", seat=player.seat, card=card.id)
+        self.kept = False
         self.apply(card.effects, player)
+        return self.kept
 
     # --- rule 10: the CHANCE IT action ----------------------------------------------------------------------
 
@@ -682,10 +721,53 @@ class _Round:
 
     def apply(self, effects: Effects, player: Player) -> None:
         """Apply effects in order for one player, stopping if the player is eliminated."""
-        for handler, argument in effects:
+        for handler, argument, _ in effects:
             if player.eliminated:
                 return
             handler(self, player, argument)
+
+    # --- what effects ask of the round ----------------------------------------------------------------------
+
+    def keep_card(self) -> None:
+        """The card being used does not count as used this round (see ``chance.on_fail: keep``)."""
+        self.kept = True
+
+    def turn_die(self, face: int, new: int) -> None:
+        """A die showing ``face`` now shows ``new`` (a reroll): it is resolved again in its turn."""
+        game = self.game
+        dice = list(game.dice)
+        dice.remove(face)
+        dice.append(new)
+        game.dice = tuple(sorted(dice))
+        self.pending.append(new)
+        self.pending.sort()
+
+    def others_after(self, player: Player) -> list[Player]:
+        """The other participants still in the game, in turn order from the player's left."""
+        count = len(self.game.players)
+        others = [p for p in self.participants if p is not player and not p.eliminated]
+        return sorted(others, key=lambda p: (p.seat - player.seat) % count)
+
+    def decide_choice(self, player: Player, options: tuple[Effects, ...]) -> int:
+        """The option of a ``choose`` effect the player picks (asked even when there is one)."""
+        game = self.game
+        choice = self.deciders[player.seat].choose(game.views[player.seat], options)
+        if not (isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(options)):
+            last = len(options) - 1
+            raise IllegalDecision(
+                game.round, player.seat, f"cannot choose option {choice!r}: the options are numbered 0 to {last}"
+            )
+        return choice
+
+    def decide_target(self, player: Player, candidates: list[Player], taking: tuple[tuple[int, int], ...]) -> Player:
+        """The victim the player picks among ``candidates`` (asked even when there is one)."""
+        game = self.game
+        seats = tuple(p.seat for p in candidates)
+        seat = self.deciders[player.seat].target(game.views[player.seat], seats, taking)
+        if seat not in seats or isinstance(seat, bool):
+            names = ", ".join(map(str, seats))
+            raise IllegalDecision(game.round, player.seat, f"cannot target seat {seat!r}: the seats it may target are {names}")
+        return game.players[seat]
 
     def market_action(self, player: Player) -> None:
         """Buy one face-up card or discard one (rules 8 and 9)."""
@@ -706,7 +788,9 @@ class _Round:
         flash = game.take(player, move, self.chance)
         if flash is not None:
             self.depth += 1
+            kept = self.kept  # a flash card's own tests do not keep the card that granted the market action
             self.apply(flash.effects, player)
+            self.kept = kept
             self.depth -= 1
             if not self.depth:
                 self.chained = 0
@@ -727,58 +811,9 @@ def _card_id(card: object) -> str:
     return getattr(card, "id", repr(card))
 
 
-# --- effect handlers: (round, player, argument) ------------------------------------------------------------------
-
-
-def _gain(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:
-    game = rnd.game
-    if game.events is None:
-        for r, n in amounts:
-            game.gain(player, r, n)
-    else:
-        game.log("gain", seat=player.seat, **{RESOURCES[r]: game.gain(player, r, n) for r, n in amounts})
-
-
-def _lose(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:
-    game = rnd.game
-    if game.events is None:
-        for r, n in amounts:
-            game.lose(player, r, n)
-    else:
-        game.log("lose", seat=player.seat, **{RESOURCES[r]: game.lose(player, r, n) for r, n in amounts})
-    game.settle(player)
-
-
-def _others_lose(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:
-    for other in rnd.participants:
-        if other is not player and not other.eliminated:
-            _lose(rnd, other, amounts)
-
-
-def _market(rnd: _Round, player: Player, _: None) -> None:
-    rnd.market_action(player)
-
-
-def _chance(rnd: _Round, player: Player, test: tuple[int, Effects, Effects]) -> None:
-    need, then, otherwise = test
-    result = rnd.chance.test(rnd.rules.sides)
-    success = result >= need
-    rnd.game.log("chance", seat=player.seat, need=need, result=result, success=success)
-    rnd.apply(then if success else otherwise, player)
-
-
-HANDLERS: dict[str, Callable[..., None]] = {
-    "gain": _gain,
-    "lose": _lose,
-    "others_lose": _others_lose,
-    "market": _market,
-    "chance": _chance,
-}
-
-
 def compile_variant(variant: Variant) -> Rules:
     """Compile a validated variant for this engine."""
-    return compile_rules(variant, HANDLERS)
+    return compile_rules(variant)
 
 
 __all__ = [

@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import NoReturn
 
+from workbench.games.chance_it.basics import RESOURCES
+from workbench.games.chance_it.effects import EVENTS
 from workbench.games.chance_it.engine import CHANCE_IT, IN, OUT, Event, Game
 from workbench.games.chance_it.rules import COINS, HEARTS, STARS
-from workbench.games.chance_it.schema import RESOURCES
 
-#: Events of a player taking part in the action round (an OUT player has none, outside an all-OUT round).
-ACTIONS = frozenset({"gain", "lose", "use", "buy", "discard", "market_empty", "market_limit", "chance_it", "chance"})
+#: Events of a player taking part in the action round (an OUT player has none, outside an all-OUT round):
+#: the engine's, and every effect's but the starting player's reroll.
+ENGINE_ACTIONS = frozenset({"use", "buy", "discard", "market_empty", "market_limit", "chance_it"})
 
 
 class InvariantError(AssertionError):
@@ -151,8 +153,26 @@ class Invariants:
             self._stakes(event)
         elif seat is not None and seat in self.out_since and kind not in ("roll", "reroll"):
             self.fail("eliminated act no more", f"seat {seat} has a {kind!r} event after its elimination")
-        elif kind in ACTIONS and not self.all_out and self.guides and self.guides[event["seat"]] in (None, OUT):
+        elif self._acts(kind) and not self.all_out and self.guides and self.guides[event["seat"]] in (None, OUT):
             self.fail("participants", f"seat {seat} played OUT but has a {kind!r} event in the action round")
+        if kind == "steal":
+            self._steal(event)
+
+    @staticmethod
+    def _acts(kind: str) -> bool:
+        return kind in ENGINE_ACTIONS or (kind in EVENTS and kind != "reroll")
+
+    def _steal(self, event: Event) -> None:
+        """A steal takes from another player still in the game who takes part (everybody in an all-OUT round)."""
+        seat, victim = event["seat"], event["victim"]
+        if victim == seat:
+            self.fail("steal", f"seat {seat} steals from itself")
+        if victim in self.out_since:
+            self.fail("steal", f"seat {seat} steals from seat {victim}, who is out of the game")
+        if not self.all_out and self.guides and self.guides[victim] in (None, OUT):
+            self.fail("steal", f"seat {seat} steals from seat {victim}, who played OUT")
+        if any(event.get(r, 0) < 0 for r in RESOURCES):
+            self.fail("steal", f"seat {seat} steals a negative amount: {event}")
 
     def _round_starts(self, seat: int) -> None:
         """Rule 14: the starting player is in the game, the next one clockwise from the last still in it."""

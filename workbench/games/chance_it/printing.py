@@ -20,10 +20,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from workbench import GENERATOR  # in the HTML meta, the PDF Creator and ID
 from workbench.errors import UsageError
+from workbench.games.chance_it import effects as kinds
+from workbench.games.chance_it.effects import amount, join, kind_of
 from workbench.games.chance_it.report import environment
-from workbench.games.chance_it.schema import GUIDES, Card, Chance, Effect, Gain, Lose, OthersLose, Variant
+from workbench.games.chance_it.schema import GUIDES, Card, Variant
 
 PARTS = ("cards", "guides", "stakes", "board", "rules")  #: what ``--only`` may pick, in the order printed
 #: Paper name -> (CSS page size, width mm, height mm).
@@ -33,7 +37,6 @@ COLUMNS, ROWS = 3, 3
 MARK_ROOM = 3.0  #: mm of page margin kept free around the cards for the cut marks
 MARK_GAP = 1.0  #: mm between a cut mark and the cards
 MARK_LENGTH = 7.0  #: mm, at most
-_NOUNS = {"coins": ("coin", "coins"), "hearts": ("heart", "hearts"), "stars": ("star", "stars")}
 _GUIDE_WORDS = {"in": "IN", "out": "OUT", "chance-it": "CHANCE IT"}
 #: Pips of a die face drawn on a 24 x 24 square: face -> (x, y) centres.
 PIPS = {
@@ -44,6 +47,36 @@ PIPS = {
     5: [(7, 7), (17, 7), (12, 12), (7, 17), (17, 17)],
     6: [(7, 7), (17, 7), (7, 12), (17, 12), (7, 17), (17, 17)],
 }
+
+
+#: Icons of the resources; the effect kinds add theirs (see :func:`drawing`).
+RESOURCE_DRAWINGS = {
+    "heart": (
+        '<path d="M12 21.2C12 21.2 3.2 15.6 2.2 10.2C1.4 6.2 4 3.6 7 3.6C9.2 3.6 10.8 4.9 12 6.7C13.2 4.9 14.8 3.6 17 3.6'
+        'C20 3.6 22.6 6.2 21.8 10.2C20.8 15.6 12 21.2 12 21.2Z" fill="#d6336c" stroke="#8a1538" stroke-width="1.2"/>'
+    ),
+    "coin": (
+        '<circle cx="12" cy="12" r="10" fill="#f2c14e" stroke="#9c7412" stroke-width="1.4"/>'
+        '<circle cx="12" cy="12" r="6.6" fill="none" stroke="#9c7412" stroke-width="1"/>'
+    ),
+    "star": (
+        '<polygon points="12,1.8 14.9,8.6 22.2,9.2 16.7,14 18.3,21.2 12,17.4 5.7,21.2 7.3,14 1.8,9.2 9.1,8.6" '
+        'fill="#3b82c4" stroke="#1d4e80" stroke-width="1.1" stroke-linejoin="round"/>'
+    ),
+}
+
+
+def drawings() -> dict[str, str]:
+    """Every icon's SVG drawing on a 24 x 24 view box, by name: the resources' and the effect kinds'."""
+    return {**RESOURCE_DRAWINGS, **kinds.drawings()}
+
+
+def drawing(name: str, label: str = "") -> Markup:
+    """One icon's drawing, its ``{label}`` filled in (escaped); an unknown icon is an error, never a blank."""
+    svg = drawings().get(name)
+    if svg is None:
+        raise KeyError(f"no drawing for the icon '{name}'")
+    return Markup(svg.replace("{label}", str(escape(label))))
 
 
 # --- options -----------------------------------------------------------------------------------------------------
@@ -118,93 +151,42 @@ def max_bleed(paper: str) -> float:
 # --- text generated from the rules --------------------------------------------------------------------------------
 
 
-def amount(count: int, resource: str) -> str:
-    """A number of a resource, singular or plural.
+def effect_text(effect: Any, sides: int, where: str = "card") -> str:
+    """One effect as the card or board prints it (its kind writes it).
 
-    >>> amount(1, "hearts"), amount(2, "stars")
-    ('1 heart', '2 stars')
-    """
-    singular, plural = _NOUNS[resource]
-    return f"{count} {singular if count == 1 else plural}"
+    ``where`` is ``die`` (a die card), ``card`` (a flash or CHANCE IT card), ``passive``,
+    ``board``, ``all_out`` or ``chance_it`` (the action).
 
-
-def chance_percent(roll: int, sides: int) -> int:
-    """The chance, in whole percent, that one die shows ``roll`` or more.
-
-    >>> chance_percent(4, 6), chance_percent(5, 6), chance_percent(1, 6)
-    (50, 33, 100)
-    """
-    return round(100 * (sides - roll + 1) / sides)
-
-
-def effect_text(effect: Effect, sides: int, where: str = "card") -> str:
-    """One effect as the card or board prints it.
-
-    ``where`` is ``die`` (a die card), ``card`` (a flash or CHANCE IT card), ``board``,
-    ``all_out`` or ``chance_it`` (the action).
-
-    >>> effect_text(Gain(gain={"hearts": 1}), 6)
-    '+1 heart'
-    >>> effect_text(OthersLose(others_lose={"hearts": 1}), 6)
-    'every other player in the round loses 1 heart'
-    >>> effect_text("market", 6, "die")
-    'buy or discard another card (not in the round you buy this)'
-    >>> effect_text(Chance.model_validate({"chance": {"roll": 4, "then": [{"gain": {"stars": 2}}],
-    ...                                               "else": [{"lose": {"hearts": 1}}]}}), 6)
+    >>> from workbench.games.chance_it.schema import Card
+    >>> def text(effect, where="card"):
+    ...     return effect_text(Card(id="x", name="X", when="flash", effects=[effect]).effects[0], 6, where)
+    >>> text({"gain": {"hearts": 1}}), text({"others_lose": {"hearts": 1}}), text("market", "die")
+    ('+1 heart', 'every other player in the round loses 1 heart', 'buy or discard another card (not in the round you buy this)')
+    >>> text({"chance": {"roll": 4, "then": [{"gain": {"stars": 2}}], "else": [{"lose": {"hearts": 1}}]}})
     'roll 4+ (50%): +2 stars, else -1 heart'
+    >>> text({"steal": {"coins": 1}})
+    'steal 1 coin from each other player in the round'
+    >>> text({"choose": [[{"gain": {"hearts": 1}}], [{"gain": {"coins": 2}}, {"lose": {"stars": 1}}]]})
+    'choose one: +1 heart, or +2 coins and -1 star'
+    >>> text({"if": {"test": {"hearts": {"at_most": 2}}, "then": [{"gain": {"hearts": 2}}], "else": [{"gain": {"coins": 1}}]}})
+    'if you have at most 2 hearts: +2 hearts, else +1 coin'
+    >>> text({"for_each": {"face": 5, "effects": [{"gain": {"coins": 1}}]}})
+    '+1 coin for each 5'
+    >>> effect_text(Card(id="x", name="X", when="passive", effects=[{"chance_bonus": 1}]).effects[0], 6, "passive")
+    'your chance rolls +1 (never above 6)'
     """
-    if isinstance(effect, Gain):
-        return ", ".join(f"+{amount(n, r)}" for r, n in effect.gain.items())
-    if isinstance(effect, Lose):
-        return ", ".join(f"-{amount(n, r)}" for r, n in effect.lose.items())
-    if isinstance(effect, OthersLose):
-        who = "every other player" if where == "all_out" else "every other player in the round"
-        return f"{who} loses " + " and ".join(amount(n, r) for r, n in effect.others_lose.items())
-    if effect == "market":
-        if where == "die":
-            return "buy or discard another card (not in the round you buy this)"
-        if where == "card":
-            return "buy or discard another card"
-        return "buy or discard one market card"
-    if effect == "reroll_ones":
-        return "the starting player rerolls the 1 until it shows another face"
-    if isinstance(effect, Chance):
-        test = effect.chance
-        then = effects_text(test.then, sides, where) or "nothing"
-        text = f"roll {test.roll}+ ({chance_percent(test.roll, sides)}%): {then}"
-        if test.else_:
-            text += f", else {effects_text(test.else_, sides, where)}"
-        return text
-    raise ValueError(f"unknown effect {effect!r}")
+    return kind_of(effect).text(effect, kinds.words(sides, where))
 
 
-def effects_text(effects: Sequence[Effect], sides: int, where: str = "card") -> str:
+def effects_text(effects: Sequence[Any], sides: int, where: str = "card") -> str:
     """A list of effects as one line; empty for none."""
-    return ", ".join(effect_text(effect, sides, where) for effect in effects)
+    return kinds.words(sides, where).text(effects)
 
 
-def effect_icons(effect: Effect) -> list[tuple[str, str]]:
-    """The icons of one effect: (icon name, its small label)."""
-    if isinstance(effect, Gain):
-        return [(r[:-1], f"+{n}") for r, n in effect.gain.items()]
-    if isinstance(effect, Lose):
-        return [(r[:-1], f"-{n}") for r, n in effect.lose.items()]
-    if isinstance(effect, OthersLose):
-        return [("knife", "")] + [(r[:-1], f"-{n}") for r, n in effect.others_lose.items()]
-    if effect == "market":
-        return [("market", "")]
-    if effect == "reroll_ones":
-        return [("reroll", "")]
-    if isinstance(effect, Chance):
-        then = [icon for e in effect.chance.then for icon in effect_icons(e)]
-        other = [icon for e in effect.chance.else_ for icon in effect_icons(e)]
-        return [("chance", f"{effect.chance.roll}+"), *then, *([("else", "")] + other if other else [])]
-    return []
-
-
-def effect_rows(effects: Sequence[Effect], sides: int, where: str) -> list[dict[str, Any]]:
+def effect_rows(effects: Sequence[Any], sides: int, where: str) -> list[dict[str, Any]]:
     """One row per effect for a card or board face: its icons and its text."""
-    return [{"icons": effect_icons(e), "text": effect_text(e, sides, where)} for e in effects]
+    words = kinds.words(sides, where)
+    return [{"icons": kind_of(e).icons(e, words), "text": kind_of(e).text(e, words)} for e in effects]
 
 
 def timing(card: Card) -> tuple[str, str]:
@@ -217,6 +199,8 @@ def timing(card: Card) -> tuple[str, str]:
         return "FLASH", "takes effect at once when bought, then goes to the discard pile"
     if card.when == "chance-it":
         return "CHANCE IT", "after your CHANCE IT action, one such card per round (even one bought this round)"
+    if card.when == "passive":
+        return "PASSIVE", "always on while it lies in front of you (from the next chance roll after you buy it)"
     article = "an" if str(card.face).startswith("8") or card.face in (11, 18) else "a"
     return f"DIE {card.face}", f"when {article} {card.face} is resolved, once per round"
 
@@ -227,22 +211,13 @@ def content_hash(variant: Variant) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()[:8]
 
 
-def _list(words: Sequence[str]) -> str:
-    """Words joined as English lists them.
-
-    >>> _list(["a"]), _list(["a", "b"]), _list(["a", "b", "c"])
-    ('a', 'a and b', 'a, b and c')
-    """
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def supply_text(variant: Variant, resource: str) -> str:
     """What the box holds of a resource."""
     entry = getattr(variant.supply, resource)
     if entry == "unlimited":
-        return f"{_NOUNS[resource][1]}: unlimited (use any counters)"
+        return f"{resource}: unlimited (use any counters)"
     tokens = f"{entry.small} x 1" + (f" and {entry.big} x {entry.big_value}" if entry.big else "")
-    return f"{entry.total} {_NOUNS[resource][1]} ({tokens})"
+    return f"{entry.total} {resource} ({tokens})"
 
 
 def rule_summary(variant: Variant) -> list[tuple[str, list[str]]]:
@@ -259,13 +234,13 @@ def rule_summary(variant: Variant) -> list[tuple[str, list[str]]]:
     all_out = effects_text(variant.all_out, sides, "all_out") or "nothing happens"
     chance_it = effects_text(variant.chance_it, sides, "chance_it") or "nothing"
     tiebreak = list(variant.end.tiebreak)
-    win = f"most {tiebreak[0]} wins" + (f", ties broken by {_list(tiebreak[1:])}" if len(tiebreak) > 1 else "")
-    reroll = any(effect == "reroll_ones" for effects in variant.board.values() for effect in effects)
+    win = f"most {tiebreak[0]} wins" + (f", ties broken by {join(tiebreak[1:])}" if len(tiebreak) > 1 else "")
+    notes = kinds.rule_notes([effect for effects in variant.board.values() for effect in effects])
     sections = [
         (
             "Setup",
             [
-                f"{variant.players.min} to {variant.players.max} players. Each player takes {_list(start)} from the supply "
+                f"{variant.players.min} to {variant.players.max} players. Each player takes {join(start)} from the supply "
                 f"and one guide card of each kind: IN, OUT and CHANCE IT.",
                 "The supply: " + "; ".join(supply_text(variant, r) for r in ("coins", "hearts", "stars")) + ".",
                 f"Shuffle the {pile} market cards into a face-down pile and lay out {variant.market.face_up} face up. "
@@ -296,10 +271,7 @@ def rule_summary(variant: Variant) -> list[tuple[str, list[str]]]:
                 "The IN and CHANCE IT players take part, in turn order from the starting player. Resolve the dice one "
                 "at a time, lowest face first. For each die: the board acts on every participant, then each participant "
                 "may use one die card of that face (each card once per round, never in the round it was bought).",
-                "The action board: "
-                + "; ".join(board)
-                + "."
-                + (" Die cards of face 1 are used before the reroll; a rerolled 1 triggers no card." if reroll else ""),
+                "The action board: " + "; ".join(board) + "." + "".join(f" {note}" for note in notes),
                 f"Market: buy one face-up card for its cost in coins, or discard one. When the market is empty, lay out "
                 f"{variant.market.face_up} new cards; {reshuffle}. Flash cards act at once and are discarded; other "
                 "cards stay in front of you.",
@@ -395,7 +367,7 @@ def _sheets(cards: list[dict[str, Any]], geo: dict[str, Any], options: PrintOpti
 def _card_face(card: Card, variant: Variant, version: str) -> dict[str, Any]:
     sides = variant.dice.sides
     label, hint = timing(card)
-    where = "die" if card.face is not None else "card"
+    where = "die" if card.face is not None else "passive" if card.when == "passive" else "card"
     kind = "die" if card.face is not None else card.when
     rows = effect_rows(card.effects, sides, where)
     return {
@@ -525,6 +497,8 @@ def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
         "generator": GENERATOR,
         "date": build_date(),
         "pips": PIPS,
+        "drawing": drawing,
+        "drawings": drawings(),
         "card_sheets": list(_sheets(cards, geo, options)) if "cards" in options.only else [],
         "guide_sheets": list(_sheets(guides, geo, options)) if "guides" in options.only else [],
         "stakes": _stakes(variant, options.players),

@@ -18,7 +18,7 @@ import yaml
 from workbench import GENERATOR
 from workbench.games.chance_it.chance import ChanceSource
 from workbench.games.chance_it.engine import BUY, Decider, Game, MarketMove, View
-from workbench.games.chance_it.rules import CardDef
+from workbench.games.chance_it.rules import CardDef, Effects
 
 SCHEMA_LINE = "# yaml-language-server: $schema={schema}\n"
 RECORDED = f"# recorded by {GENERATOR} simulate --record-scenarios\n"
@@ -118,6 +118,16 @@ class _RecordingDecider:
         card = self.inner.use(view, options)
         self.recorder.current["choices"].append({"seat": self.seat, "use": card.id})
         return card
+
+    def choose(self, view: View, options: tuple[Effects, ...]) -> int:
+        index = self.inner.choose(view, options)
+        self.recorder.current["choices"].append({"seat": self.seat, "choose": index})
+        return index
+
+    def target(self, view: View, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> int:
+        seat = self.inner.target(view, options, taking)
+        self.recorder.current["choices"].append({"seat": self.seat, "target": seat})
+        return seat
 
 
 #: The scenario schema of a source checkout, for the editor line of recorded scripts (absent when installed).

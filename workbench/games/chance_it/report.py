@@ -15,7 +15,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from workbench.games.chance_it.schema import RESOURCES
+from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.text import Summary
 from workbench.render.svg import PALETTE, Panel, Series, bar_chart, hbar_chart, histogram, line_chart
 from workbench.sim.stats import HistogramReport, MeanReport, RateReport

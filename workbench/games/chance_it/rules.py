@@ -1,25 +1,19 @@
 """A validated variant compiled into plain Python values for the engine's hot loop.
 
 The engine never touches pydantic objects while playing: effects become
-``(handler, argument)`` pairs, resources become indices, sheets become tuples.
-A handler's argument depends on the effect: ``((resource, amount), ...)`` for gain,
-lose and others_lose, None for market, ``(roll needed, then, else)`` for a chance test.
+``(apply, argument, kind)`` triples (each kind of :mod:`.effects` compiles its own
+argument), resources become indices, sheets become tuples.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from workbench.games.chance_it.schema import RESOURCES, Chance, Gain, Lose, OthersLose, Variant
-from workbench.games.chance_it.schema import Effect as EffectModel
+from workbench.games.chance_it.basics import COINS, HEARTS, RESOURCES, STARS
+from workbench.games.chance_it.effects import Effects, PlayerEffect, compile_die_steps, compile_effects, kind_of, modifiers
+from workbench.games.chance_it.schema import Variant
 
-COINS, HEARTS, STARS = (RESOURCES.index(r) for r in ("coins", "hearts", "stars"))
-
-#: A compiled effect: a handler from the engine (called as ``handler(round, player, argument)``) and its argument.
-Effect = tuple[Callable[..., None], Any]
-Effects = tuple[Effect, ...]
+__all__ = ["COINS", "HEARTS", "STARS", "CardDef", "Effects", "Rules", "compile_rules"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -27,10 +21,11 @@ class CardDef:
     """One market card as the engine sees it."""
 
     id: str
-    kind: str  # "flash", "die" or "chance-it"
+    kind: str  # "flash", "die", "chance-it" or "passive"
     face: int  # die face for a die card, else 0
     cost: int
-    effects: Effects
+    effects: Effects  # a passive card's are empty: its effects are its modifiers
+    modifiers: dict[str, int]  # what a passive card adds to its owner's modifiers (chance_bonus)
 
     def __repr__(self) -> str:
         return f"CardDef({self.id})"
@@ -52,8 +47,8 @@ class Rules:
     all_out: Effects
     chance_it: Effects
     forced_in_after: int
-    board: tuple[Effects, ...]  # indexed by face; entry 0 unused; reroll_ones left out
-    reroll_faces: frozenset[int]
+    board: tuple[Effects, ...]  # indexed by face; entry 0 unused; effects for each participant
+    die_steps: tuple[Effects, ...]  # indexed by face: effects once per die, after the die cards (reroll_ones)
     face_up: int
     reshuffle_discard: bool
     end_stars: int
@@ -64,37 +59,20 @@ class Rules:
     by_id: dict[str, CardDef]  # card id -> card
 
 
-def compile_rules(variant: Variant, handlers: dict[str, Callable[..., None]]) -> Rules:
-    """Compile a validated variant; ``handlers`` maps effect names to the engine's functions."""
-
-    def effects(items: tuple[EffectModel, ...]) -> Effects:
-        compiled: list[Effect] = []
-        for item in items:
-            if item == "reroll_ones":
-                continue
-            if item == "market":
-                compiled.append((handlers["market"], None))
-            elif isinstance(item, (Gain, Lose, OthersLose)):
-                name, amounts = next(iter(item.model_dump().items()))
-                compiled.append((handlers[name], tuple((RESOURCES.index(r), n) for r, n in amounts.items())))
-            elif isinstance(item, Chance):
-                test = item.chance
-                compiled.append((handlers["chance"], (test.roll, effects(test.then), effects(test.else_))))
-            else:  # pragma: no cover - the schema admits nothing else
-                raise TypeError(f"unknown effect {item!r}")
-        return tuple(compiled)
-
+def compile_rules(variant: Variant) -> Rules:
+    """Compile a validated variant."""
+    sides = variant.dice.sides
     cards = tuple(
         CardDef(
             id=card.id,
             kind="die" if card.face is not None else card.when,
             face=card.face or 0,
             cost=card.cost,
-            effects=effects(card.effects),
+            effects=() if card.when == "passive" else compile_effects(card.effects, sides),
+            modifiers=modifiers(card.effects, sides) if card.when == "passive" else {},
         )
         for card in variant.cards
     )
-    sides = variant.dice.sides
     return Rules(
         min_players=variant.players.min,
         max_players=variant.players.max,
@@ -103,11 +81,11 @@ def compile_rules(variant: Variant, handlers: dict[str, Callable[..., None]]) ->
         dice_count=variant.dice.count,
         sides=sides,
         stakes={n: (tuple(v for v in sheet.out if v != "all_out"), tuple(sheet.in_)) for n, sheet in variant.stakes.items()},
-        all_out=effects(variant.all_out),
-        chance_it=effects(variant.chance_it),
+        all_out=compile_effects(variant.all_out, sides),
+        chance_it=compile_effects(variant.chance_it, sides),
         forced_in_after=variant.forced_in_after,
-        board=((),) + tuple(effects(variant.board.get(face, ())) for face in range(1, sides + 1)),
-        reroll_faces=frozenset(face for face, items in variant.board.items() if "reroll_ones" in items),
+        board=((),) + tuple(compile_effects(_players(variant.board.get(face, ())), sides) for face in range(1, sides + 1)),
+        die_steps=((),) + tuple(compile_die_steps(variant.board.get(face, ()), sides) for face in range(1, sides + 1)),
         face_up=variant.market.face_up,
         reshuffle_discard=variant.market.reshuffle_discard,
         end_stars=variant.end.stars,
@@ -117,3 +95,8 @@ def compile_rules(variant: Variant, handlers: dict[str, Callable[..., None]]) ->
         deck=tuple(compiled for card, compiled in zip(variant.cards, cards) for _ in range(card.copies)),
         by_id={card.id: card for card in cards},
     )
+
+
+def _players(items: tuple[object, ...]) -> list[object]:
+    """A board face's effects applied to each participant (not those that act once per die)."""
+    return [item for item in items if isinstance(kind_of(item), PlayerEffect)]

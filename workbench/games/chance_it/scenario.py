@@ -17,46 +17,53 @@ from pydantic import Field, Strict, model_validator
 
 from workbench.errors import IllegalDecision, Problem, ScenarioError
 from workbench.expect import Key, count_checks, mismatches
+from workbench.games.chance_it.basics import Model, Resource
 from workbench.games.chance_it.engine import BUY, DISCARD, Game, MarketMove, View
-from workbench.games.chance_it.rules import CardDef, Rules
-from workbench.games.chance_it.schema import Guide, Model, Resource
+from workbench.games.chance_it.rules import CardDef, Effects, Rules
+from workbench.games.chance_it.schema import Guide
 from workbench.loading import Document, did_you_mean
 
 Face = Annotated[int, Strict(), Field(ge=1, le=100)]
 Seat = Annotated[int, Strict(), Field(ge=0, le=11)]
 
 
+#: What a scripted choice may say, one per choice.
+ACTIONS = ("buy", "discard", "use", "choose", "target")
+
+
 class Choice(Model):
-    """One decision, in the order the engine asks: buy, discard or use a card."""
+    """One decision, in the order the engine asks: buy, discard or use a card, pick an option or a victim."""
 
     seat: Seat = Field(description="The seat deciding.")
     buy: str | None = Field(None, description="Buy this face-up card.")
     discard: str | None = Field(None, description="Discard this face-up card.")
     use: str | None = Field(None, description="Use this card (when several different ones are eligible).")
+    choose: Annotated[int, Strict(), Field(ge=0, le=100)] | None = Field(
+        None, description="The option of a `choose` effect, numbered from 0."
+    )
+    target: Seat | None = Field(None, description="The seat a `steal` with `from: choose` takes from.")
 
     @model_validator(mode="after")
     def one_action(self) -> Choice:
-        """Exactly one of buy, discard and use."""
-        given = [name for name in ("buy", "discard", "use") if getattr(self, name) is not None]
+        """Exactly one of buy, discard, use, choose and target."""
+        given = [name for name in ACTIONS if getattr(self, name) is not None]
         if len(given) != 1:
-            raise ValueError(f"a choice names exactly one of buy, discard or use, got {len(given)}")
+            raise ValueError(f"a choice names exactly one of buy, discard, use, choose or target, got {len(given)}")
         return self
+
+    @property
+    def action(self) -> str:
+        """Which of buy, discard, use, choose and target this choice says."""
+        return next(name for name in ACTIONS if getattr(self, name) is not None)
 
     def describe(self) -> str:
         """The choice as YAML-ish text."""
-        action = "buy" if self.buy else "discard" if self.discard else "use"
-        return f"{{seat: {self.seat}, {action}: {getattr(self, action)}}}"
+        return f"{{seat: {self.seat}, {self.action}: {getattr(self, self.action)}}}"
 
     @property
     def named(self) -> tuple[str, str]:
-        """The action and the card id it names, such as ``("buy", "dagger")``."""
-        if self.buy is not None:
-            return BUY, self.buy
-        if self.discard is not None:
-            return DISCARD, self.discard
-        if self.use is not None:
-            return "use", self.use
-        raise ValueError("a choice names exactly one of buy, discard or use")  # the model's validator rules this out
+        """The action and the card id it names, such as ``("buy", "dagger")`` (a market move or a card to use)."""
+        return self.action, str(getattr(self, self.action))
 
 
 class ScriptRound(Model):
@@ -290,7 +297,7 @@ class ScriptedDecider:
             raise script.error(script.last_key, f"seat {self.seat} is still in the game and needs a guide")
         return guide
 
-    def _next(self, wanted: str, what: str) -> Choice:
+    def _next(self, wanted: tuple[str, ...], what: str) -> Choice:
         script = self.script
         if not script.choices:
             raise script.error(
@@ -304,23 +311,33 @@ class ScriptedDecider:
                 script.last_key,
                 f"the engine asks seat {self.seat} to {what}, but the next scripted choice is for seat {choice.seat}",
             )
-        if (wanted == "use" and choice.use is None) or (wanted != "use" and choice.use is not None):
+        if choice.action not in wanted:
             raise script.error(script.last_key, f"seat {self.seat} must {what}, but the script says {choice.describe()}")
         return choice
 
     def market(self, view: View, options: tuple[MarketMove, ...]) -> MarketMove:
         """The scripted buy or discard, as it stands: the engine checks it against the options."""
         market = ", ".join(card.id for card in view.market)
-        return self._next("market", f"buy or discard a card (market: {market})").named
+        return self._next((BUY, DISCARD), f"buy or discard a card (market: {market})").named
 
     def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
         """The eligible card the script names; naming another is an illegal decision, as the engine words it."""
         names = ", ".join(card.id for card in options)
-        _, card_id = self._next("use", f"choose which card to use ({names})").named
+        _, card_id = self._next(("use",), f"choose which card to use ({names})").named
         card = next((card for card in options if card.id == card_id), None)
         if card is None:
             raise IllegalDecision(view.round, self.seat, f"cannot use {card_id!r}: the eligible cards are {names}")
         return card
+
+    def choose(self, view: View, options: tuple[Effects, ...]) -> int:
+        """The scripted option, as it stands: the engine checks it against the options."""
+        choice = self._next(("choose",), f"choose one of {len(options)} options (0 to {len(options) - 1})")
+        return int(choice.choose or 0)
+
+    def target(self, view: View, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> int:
+        """The scripted victim, as it stands: the engine checks it against the seats it may target."""
+        seats = ", ".join(map(str, options))
+        return int(self._next(("target",), f"choose a seat to steal from ({seats})").target or 0)
 
 
 def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:

@@ -27,31 +27,24 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only from Python 3.12
 
+from workbench.games.chance_it.basics import (
+    RESOURCES,
+    Count,
+    KeyPath,
+    Model,
+    Positive,
+    Resource,
+)
+from workbench.games.chance_it.effects import REGISTRY, Effect, Site, iter_effects, kind_of, with_effects
 from workbench.loading import did_you_mean
 
-Resource = Literal["coins", "hearts", "stars"]
-#: The resources in their fixed order; the engine indexes them 0, 1, 2.
-RESOURCES: tuple[str, ...] = ("coins", "hearts", "stars")
 Guide = Literal["in", "out", "chance-it"]
 #: The guide cards in the order bots and tables list them.
 GUIDES: tuple[str, ...] = ("in", "out", "chance-it")
 
-Count = Annotated[int, Strict(), Field(ge=0, le=1_000_000)]
-Positive = Annotated[int, Strict(), Field(ge=1, le=1_000_000)]
-Amounts = dict[Resource, Count]
-
-#: A key path in the variant, as the YAML names it: ("stakes", 4, "in").
-KeyPath = tuple[str | int, ...]
-
 CARD_ID = r"^[a-z0-9][a-z0-9_-]*$"
-WHEN = r"^(flash|chance-it|die-[0-9]{1,3})$"
+WHEN = r"^(flash|chance-it|passive|die-[0-9]{1,3})$"
 _DIE = re.compile(r"^die-([0-9]{1,3})$")
-
-
-class Model(BaseModel):
-    """Base of every variant model: unknown keys are errors and values never change."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 class Players(Model):
@@ -151,85 +144,6 @@ class End(Model):
     stars: Positive = Field(20, description="Stars that end the game.")
     tiebreak: tuple[Resource, ...] = Field(("stars", "hearts", "coins"), min_length=1, description="Winner order.")
     max_rounds: Annotated[int, Strict(), Field(ge=1, le=100_000)] = Field(200, description="Rounds after which the game stops.")
-
-
-# --- effects ----------------------------------------------------------------------------------------------------
-
-
-class _Amounts(Model):
-    @field_validator("*", check_fields=False)
-    @classmethod
-    def not_empty(cls, value: Any) -> Any:
-        """An effect names at least one resource (checked after the resources themselves)."""
-        if isinstance(value, dict) and not value:
-            raise ValueError("name at least one resource, for example {hearts: 1}")
-        return value
-
-
-class Gain(_Amounts):
-    """Take resources from the supply (a limited supply gives only what is left)."""
-
-    gain: Amounts
-
-
-class Lose(_Amounts):
-    """Return resources to the supply (you lose only what you have)."""
-
-    lose: Amounts
-
-
-class OthersLose(_Amounts):
-    """Every other participant of the action round loses resources (the knife)."""
-
-    others_lose: Amounts
-
-
-class ChanceTest(Model):
-    """Roll one die: `then` on a result of at least `roll`, else `else`."""
-
-    roll: Positive = Field(description="Result needed, 1..dice.sides.")
-    then: tuple[Effect, ...] = Field((), description="Effects on success.")
-    else_: tuple[Effect, ...] = Field((), alias="else", description="Effects on failure.")
-
-
-class Chance(Model):
-    """A "Chance N+" test."""
-
-    chance: ChanceTest
-
-
-#: Effects written as a bare name.
-NAMED_EFFECTS = ("market", "reroll_ones")
-_TAGS: dict[type[BaseModel], str] = {Gain: "gain", Lose: "lose", OthersLose: "others_lose", Chance: "chance"}
-
-
-def _effect_tag(value: Any) -> str | None:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict) and len(value) == 1:
-        return str(next(iter(value)))
-    return _TAGS.get(type(value))
-
-
-Effect = Annotated[
-    Annotated[Gain, Tag("gain")]
-    | Annotated[Lose, Tag("lose")]
-    | Annotated[OthersLose, Tag("others_lose")]
-    | Annotated[Chance, Tag("chance")]
-    | Annotated[Literal["market"], Tag("market")]
-    | Annotated[Literal["reroll_ones"], Tag("reroll_ones")],
-    Discriminator(_effect_tag, custom_error_type="effect", custom_error_message="unknown effect"),
-]
-ChanceTest.model_rebuild()
-
-
-def iter_effects(effects: tuple[Effect, ...], key: KeyPath) -> Iterator[tuple[KeyPath, Effect]]:
-    """Every effect in a list, nested `chance` branches included, with its key path."""
-    for index, effect in enumerate(effects):
-        yield key + (index,), effect
-        if isinstance(effect, Chance):
-            yield from iter_effects(effect.chance.then, key + (index, "chance", "then"))
-            yield from iter_effects(effect.chance.else_, key + (index, "chance", "else"))
 
 
 # --- stakes tuning ---------------------------------------------------------------------------------------------
@@ -389,7 +303,7 @@ class Card(Model):
         description="Short unique id (lower case, digits, - and _)."
     )
     name: Annotated[str, Field(min_length=1, max_length=60)] = Field(description="Name printed on the card.")
-    when: Annotated[str, Field(pattern=WHEN)] = Field(description="flash, chance-it or die-N.")
+    when: Annotated[str, Field(pattern=WHEN)] = Field(description="flash, chance-it, passive or die-N.")
     cost: Count = Field(0, description="Coins paid to buy it.")
     copies: Annotated[int, Strict(), Field(ge=1, le=100)] = Field(1, description="Copies in the market pile.")
     effects: tuple[Effect, ...] = Field(description="What the card does (at least one effect).")
@@ -476,7 +390,7 @@ class Variant(Model):
             faces = ", ".join(map(str, missing))
             yield ("board",), f"no entry for face {faces} (write `{missing[0]}: []` for a face that does nothing)"
         for face, effects in self.board.items():
-            yield from self._check_effects(effects, ("board", face), board=True)
+            yield from self._check_effects(effects, ("board", face), face=face)
         yield from self._check_effects(self.all_out, ("all_out",))
         yield from self._check_effects(self.chance_it, ("chance_it",))
         for name in sorted(set(self.bots) & set(POLICIES)):
@@ -488,7 +402,7 @@ class Variant(Model):
             first_index.setdefault(card.id, index)
             if card.face is not None and not 1 <= card.face <= sides:
                 yield ("cards", index, "when"), f"no face {card.face} on a {sides}-sided die"
-            yield from self._check_effects(card.effects, ("cards", index, "effects"))
+            yield from self._check_effects(card.effects, ("cards", index, "effects"), passive=card.when == "passive")
         rounds = self.tuning.targets.get("rounds_mean")
         if rounds is not None and rounds > self.end.max_rounds:
             yield (
@@ -512,15 +426,32 @@ class Variant(Model):
                     ),
                 )
 
-    def _check_effects(self, effects: tuple[Effect, ...], key: KeyPath, *, board: bool = False) -> Iterator[tuple[KeyPath, str]]:
+    def _check_effects(
+        self, effects: tuple[Effect, ...], key: KeyPath, *, face: int | None = None, passive: bool = False
+    ) -> Iterator[tuple[KeyPath, str]]:
+        """Each effect where it stands: its placement (board, passive card, anywhere), then its kind's own checks.
+
+        ``face`` is the board face of a list written directly on the board; ``passive`` marks a passive card's list.
+        """
         sides = self.dice.sides
-        for path, effect in iter_effects(effects, key):
-            if effect == "reroll_ones" and not (board and len(path) == 3):
-                yield path, "reroll_ones works only as a board effect (it rerolls the die being resolved)"
-            elif effect == "reroll_ones" and path[1] != 1:
-                yield path, "reroll_ones belongs on face 1: it rerolls a 1 until the die shows something else"
-            elif isinstance(effect, Chance) and not 1 <= effect.chance.roll <= sides:
-                yield path + ("chance", "roll"), f"must be 1..{sides} (the dice have {sides} sides), got {effect.chance.roll}"
+        passives = sorted(tag for tag, kind in REGISTRY.items() if kind.placement == "passive")
+        for path, effect, depth in iter_effects(effects, key):
+            kind = kind_of(effect)
+            site = Site(sides, face if depth == 0 else None)
+            if kind.placement == "board" and site.face is None:
+                yield path, f"{kind.tag} works only as a board effect ({kind.placement_reason})"
+                continue
+            if kind.placement == "passive" and not passive:
+                yield path, f"{kind.tag} works only on a passive card (when: passive): {kind.placement_reason}"
+                continue
+            if passive and kind.placement != "passive":
+                yield (
+                    path,
+                    f"a passive card is never used, so it holds only {', '.join(passives)}; "
+                    f"{kind.tag} needs a card with when: flash, chance-it or die-N",
+                )
+                continue
+            yield from kind.check(effect, path, site)
 
 
 def variant_file_schema() -> dict[str, Any]:
@@ -531,7 +462,7 @@ def variant_file_schema() -> dict[str, Any]:
     it (a top-level key, a stakes sheet, a persona), and edit the inherited cards with
     ``cards_remove`` (ids) and ``cards_add`` (cards replacing the same id, or added).
     """
-    schema = Variant.model_json_schema(by_alias=True)
+    schema = with_effects(Variant.model_json_schema(by_alias=True))
     properties = schema["properties"]
     card_or_file = {
         "anyOf": [{"$ref": "#/$defs/Card"}, {"type": "string", "description": "Path of a card file (a list of cards)."}]

@@ -16,11 +16,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.bots import HeuristicBot, make_bot
 from workbench.games.chance_it.chance import ChanceSource, RandomChance
 from workbench.games.chance_it.engine import Decider, Game, compile_variant
 from workbench.games.chance_it.record import Recorder, script_name, script_text
-from workbench.games.chance_it.schema import GUIDES, RESOURCES, Persona, Variant
+from workbench.games.chance_it.schema import GUIDES, Persona, Variant
 from workbench.sim.seeding import stream
 from workbench.sim.stats import Histogram, Moments, rate, rounded
 

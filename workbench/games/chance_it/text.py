@@ -5,24 +5,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from workbench.games.chance_it.basics import RESOURCES
+from workbench.games.chance_it.effects import describe_event
+from workbench.games.chance_it.effects.gain import signed
 from workbench.games.chance_it.engine import Event
-from workbench.games.chance_it.schema import RESOURCES
 from workbench.sim.stats import MeanReport, RateReport
 
 #: One run's ``summary.json`` (see ``sim.py``).
 Summary = dict[str, Any]
 
 
-def _amounts(event: Event, signed: bool = True) -> str:
-    parts = [f"{event[r]:+d} {r}" if signed else f"{event[r]} {r}" for r in RESOURCES if event.get(r)]
-    return ", ".join(parts) or "nothing"
-
-
 def describe(event: Event) -> str:
-    """One event as text.
+    """One event as text: the engine's own events here, an effect's by its event type (see :mod:`.effects`).
 
     >>> describe({"round": 1, "type": "buy", "seat": 0, "card": "dagger", "cost": 2})
     'round 1: seat 0 buys dagger for 2 coins'
+    >>> describe({"round": 2, "type": "steal", "seat": 0, "victim": 2, "coins": 1})
+    'round 2: seat 0 steals 1 coins from seat 2'
     """
     kind, seat = event["type"], event.get("seat")
     texts: dict[str, Callable[[], str]] = {
@@ -34,11 +33,8 @@ def describe(event: Event) -> str:
             + (f"; forced in next round: {', '.join(map(str, event['forced_in']))}" if event["forced_in"] else "")
         ),
         "all_out": lambda: "everybody played OUT",
-        "stakes": lambda: f"seat {seat} stakes: {_amounts(event)}",
+        "stakes": lambda: f"seat {seat} stakes: {signed(event)}",
         "die": lambda: f"die {event['face']}",
-        "reroll": lambda: f"seat {seat} rerolls the 1: {' then '.join(map(str, event['results']))}",
-        "gain": lambda: f"seat {seat} gains {_amounts(event)}",
-        "lose": lambda: f"seat {seat} loses {_amounts(event, signed=False)}",
         "use": lambda: f"seat {seat} uses {event['card']}",
         "buy": lambda: f"seat {seat} buys {event['card']} for {event['cost']} coins",
         "discard": lambda: f"seat {seat} discards {event['card']}",
@@ -46,14 +42,13 @@ def describe(event: Event) -> str:
         "market_limit": lambda: f"seat {seat}'s chain of market actions stops (too many in a row)",
         "reshuffle": lambda: f"the discard pile ({event['cards']} cards) is shuffled into a new pile",
         "chance_it": lambda: f"seat {seat} takes the CHANCE IT action",
-        "chance": lambda: (
-            f"seat {seat} tests chance {event['need']}+: rolls {event['result']}, "
-            + ("success" if event["success"] else "failure")
-        ),
         "eliminated": lambda: f"seat {seat} is eliminated",
         "end": lambda: f"game ends ({event['reason']}); winners: {', '.join(map(str, event['winners'])) or 'nobody'}",
     }
-    text = texts.get(kind, lambda: f"{kind} {event}")()
+    core = texts.get(kind)
+    text = core() if core is not None else describe_event(event)
+    if text is None:
+        raise ValueError(f"no text for the event type '{kind}'")
     when = f"round {event['round']}" if event["round"] else "setup"
     return f"{when}: {text}"
 

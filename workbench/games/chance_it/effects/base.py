@@ -1,0 +1,307 @@
+"""What an effect kind is: the parts every kind supplies, and the contexts they are given.
+
+A kind is one class (see :class:`EffectKind`) in its own module of this package. It
+says, in one place, how its effect is written (a pydantic model and its tag), checked,
+compiled for the engine, applied (emitting typed events), valued by the heuristic bot,
+printed (card text and icons) and drawn by the Hypothesis strategies. Everything that
+handles effects is built from the registry in :mod:`workbench.games.chance_it.effects`;
+nothing knows a kind by name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from pydantic import TypeAdapter
+
+from workbench.games.chance_it.basics import RESOURCES, KeyPath
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+    from workbench.games.chance_it.engine import Player, _Round
+
+#: Where a kind may be written: in any list of effects, only directly on a board face, or only on a passive card.
+Placement = Literal["anywhere", "board", "passive"]
+#: The expected outcome of effects for the heuristic bot: coins, hearts, stars (the player's own),
+#: market actions, hearts the other players lose, dice rerolled.
+Vector = tuple[float, float, float, float, float, float]
+ZERO: Vector = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+#: A compiled effect: a function of the kind (called as ``apply(round, player or face, argument)``) and its argument.
+Compiled = tuple[Callable[..., None], Any, "EffectKind"]
+Effects = tuple[Compiled, ...]
+
+_NOUNS = {"coins": ("coin", "coins"), "hearts": ("heart", "hearts"), "stars": ("star", "stars")}
+
+
+def add(a: Vector, b: Vector, times: float = 1.0) -> Vector:
+    """``a + times * b``."""
+    return (
+        a[0] + b[0] * times,
+        a[1] + b[1] * times,
+        a[2] + b[2] * times,
+        a[3] + b[3] * times,
+        a[4] + b[4] * times,
+        a[5] + b[5] * times,
+    )
+
+
+def amount(count: int, resource: str) -> str:
+    """A number of a resource, singular or plural.
+
+    >>> amount(1, "hearts"), amount(2, "stars")
+    ('1 heart', '2 stars')
+    """
+    singular, plural = _NOUNS[resource]
+    return f"{count} {singular if count == 1 else plural}"
+
+
+def join(words: Sequence[str], last: str = "and") -> str:
+    """Words joined as English lists them.
+
+    >>> join(["a"]), join(["a", "b"]), join(["a", "b", "c"], "or")
+    ('a', 'a and b', 'a, b or c')
+    """
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {last} " + words[-1]
+
+
+def chance_percent(roll: int, sides: int) -> int:
+    """The chance, in whole percent, that one die shows ``roll`` or more.
+
+    >>> chance_percent(4, 6), chance_percent(5, 6), chance_percent(1, 6)
+    (50, 33, 100)
+    """
+    return round(100 * (sides - roll + 1) / sides)
+
+
+# --- the contexts a kind is given ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where an effect stands, for the checks a kind makes beyond its model."""
+
+    sides: int  #: faces of the dice
+    face: int | None  #: the board face, for an effect written directly on the board
+
+
+@dataclass(frozen=True)
+class Compiler:
+    """What :meth:`EffectKind.compile` may use: the dice, and the compiler of nested lists."""
+
+    sides: int
+    effects: Callable[[Sequence[Any]], Effects]
+
+
+@dataclass(frozen=True)
+class Words:
+    """What :meth:`EffectKind.text` and :meth:`EffectKind.icons` may use.
+
+    ``where`` is ``die`` (a die card), ``card`` (a flash or CHANCE IT card), ``passive``,
+    ``board``, ``all_out`` or ``chance_it`` (the action).
+    """
+
+    sides: int
+    where: str
+    text_of: Callable[[Any, Words], str]
+    icons_of: Callable[[Any, Words], list[tuple[str, str]]]
+
+    def text(self, effects: Sequence[Any], joiner: str = ", ") -> str:
+        """A list of effects as one line; empty for none."""
+        return joiner.join(self.text_of(effect, self) for effect in effects)
+
+    def icons(self, effects: Sequence[Any]) -> list[tuple[str, str]]:
+        """The icons of a list of effects, in order."""
+        return [icon for effect in effects for icon in self.icons_of(effect, self)]
+
+    def others(self) -> str:
+        """Who "the others" are here: every other player in the round, or at the table for an all-OUT round."""
+        return "every other player" if self.where == "all_out" else "every other player in the round"
+
+
+@dataclass(frozen=True)
+class Valuer:
+    """What :meth:`EffectKind.value` may use to estimate an effect's outcome for the heuristic bot.
+
+    ``face`` is the die face of the card or board entry being valued (None elsewhere);
+    ``bonus`` is added to chance results; ``others`` is how many other players an effect on
+    "the others" reaches, on average; ``worth`` turns an outcome into one number (a persona's view).
+    """
+
+    sides: int
+    dice: int
+    face: int | None = None
+    bonus: int = 0
+    others: float = 1.5
+    worth: Callable[[Vector], float] = lambda v: v[0] + v[1] + v[2] + v[3]
+    #: what a chance bonus of k is worth per round to its owner (the bot's estimate over the variant's chance tests)
+    bonus_gain: Callable[[int], Vector] = dataclasses.field(default=lambda bonus: ZERO, repr=False)
+
+    def of(self, effects: Effects) -> Vector:
+        """The expected outcome of a nested list of compiled effects (each valued by its kind)."""
+        total = ZERO
+        for _, argument, kind in effects:
+            total = add(total, kind.value(argument, self))
+        return total
+
+    def success(self, need: int) -> float:
+        """The chance that one die, plus ``bonus`` and held within 1..sides, shows ``need`` or more."""
+        sides, bonus = self.sides, self.bonus
+        return sum(1 for raw in range(1, sides + 1) if min(sides, max(1, raw + bonus)) >= need) / sides
+
+    def showing(self, face: int) -> float:
+        """How many dice of a round show ``face``, on average (given one does, when it is this entry's face)."""
+        sides, dice = self.sides, self.dice
+        mean = dice / sides
+        if face == self.face:
+            return mean / (1 - ((sides - 1) / sides) ** dice)
+        return mean
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """What :meth:`EffectKind.strategy` may use to draw an effect as plain data (the YAML a designer writes)."""
+
+    sides: int
+    depth: int  #: how many more levels of nested effect lists may follow
+    amounts: SearchStrategy[dict[str, int]]  #: a non-empty mapping of resources to amounts
+    lists: Callable[[int], SearchStrategy[list[Any]]]  #: lists of effects one level down, of at most n entries
+    face: int | None = None  #: the board face, when drawing an effect written directly on the board
+
+
+# --- events ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EffectEvent(ABC):
+    """An event an effect emits: a small typed record, logged as ``{"round", "type", **fields()}``."""
+
+    type: ClassVar[str]
+    seat: int
+
+    def fields(self) -> dict[str, Any]:
+        """The event's fields as the log and ``replay --json`` show them."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any]) -> EffectEvent:
+        """The event back from its logged fields."""
+        return cls(**{f.name: fields[f.name] for f in dataclasses.fields(cls)})
+
+    @abstractmethod
+    def text(self) -> str:
+        """The event as the trace prints it (after "round N: ")."""
+
+
+# --- the kinds -------------------------------------------------------------------------------------------------
+
+
+class EffectKind(ABC):
+    """One kind of effect, and everything about it. Subclass :class:`PlayerEffect`, :class:`DieEffect` or :class:`PassiveEffect`."""
+
+    #: The effect's name in YAML: the one key of its mapping, or the bare word of a named effect.
+    tag: ClassVar[str]
+    #: Its pydantic model, or ``Literal["<tag>"]`` for an effect written as a bare name.
+    model: ClassVar[Any]
+    #: Where it may be written.
+    placement: ClassVar[Placement] = "anywhere"
+    #: Why it may be written only there (for the message when it is elsewhere).
+    placement_reason: ClassVar[str] = ""
+    #: The events its ``apply`` emits.
+    events: ClassVar[tuple[type[EffectEvent], ...]] = ()
+    #: The icons it adds to the printed set: name -> SVG drawing on a 24 x 24 view box (``{label}`` is replaced).
+    drawings: ClassVar[dict[str, str]] = {}
+    #: What it does, in a line (the README's effect table).
+    meaning: ClassVar[str]
+    #: An example as a designer writes it, and where (``die``, ``card``, ``passive`` or ``board``), for docs and tests.
+    example: ClassVar[Any]
+    example_where: ClassVar[str] = "card"
+
+    @cached_property
+    def adapter(self) -> TypeAdapter[Any]:
+        """Validates a written effect into the model."""
+        return TypeAdapter(self.model)
+
+    def children(self, effect: Any) -> Iterator[tuple[KeyPath, tuple[Any, ...]]]:
+        """The nested lists of effects inside ``effect``, each with its key path below the effect."""
+        return iter(())
+
+    def check(self, effect: Any, key: KeyPath, site: Site) -> Iterator[tuple[KeyPath, str]]:
+        """Problems the model cannot see alone (faces against the dice): (key path, message)."""
+        return iter(())
+
+    @abstractmethod
+    def compile(self, effect: Any, compiler: Compiler) -> Any:
+        """The argument its ``apply`` is called with: plain values, nested lists compiled."""
+
+    @abstractmethod
+    def value(self, argument: Any, valuer: Valuer) -> Vector:
+        """The expected outcome of the compiled effect, for the heuristic bot."""
+
+    @abstractmethod
+    def text(self, effect: Any, words: Words) -> str:
+        """The effect as the card, board or rule summary prints it."""
+
+    @abstractmethod
+    def icons(self, effect: Any, words: Words) -> list[tuple[str, str]]:
+        """Its icons: (drawing name, small label); ``("word", text)`` prints a word between icons."""
+
+    @abstractmethod
+    def strategy(self, drawing: Drawing) -> SearchStrategy[Any]:
+        """A Hypothesis strategy of valid effects of this kind as plain data (``nothing()`` where none fits)."""
+
+    def rule_note(self) -> str | None:
+        """A sentence the rule summary adds when a variant uses this kind (None: nothing to add)."""
+        return None
+
+
+class PlayerEffect(EffectKind):
+    """An effect applied for one player, wherever it is written (the common kind)."""
+
+    @staticmethod
+    @abstractmethod
+    def apply(rnd: _Round, player: Player, argument: Any) -> None:
+        """Apply the compiled effect for ``player`` in the round in progress."""
+
+
+class DieEffect(EffectKind):
+    """An effect of a board face that acts once per die of that face, after the die cards (not per player)."""
+
+    placement = "board"
+
+    @staticmethod
+    @abstractmethod
+    def apply(rnd: _Round, face: int, argument: Any) -> None:
+        """Act on the die of ``face`` being resolved."""
+
+
+class PassiveEffect(EffectKind):
+    """An effect of a passive card: never applied, it modifies its owner's play while the card is in the tableau."""
+
+    placement = "passive"
+    example_where = "passive"
+
+    @abstractmethod
+    def modifiers(self, argument: Any) -> dict[str, int]:
+        """What the compiled effect adds to its owner's modifiers (such as ``{"chance_bonus": 1}``)."""
+
+
+def resources_text(amounts: Sequence[tuple[str, int]], sign: str = "", joiner: str = ", ") -> str:
+    """Amounts as text: ``+1 heart, +2 coins`` (with ``sign``) or ``1 heart and 2 coins``."""
+    return joiner.join(f"{sign}{amount(n, r)}" for r, n in amounts)
+
+
+def resource_icons(amounts: Sequence[tuple[str, int]], sign: str) -> list[tuple[str, str]]:
+    """One icon per resource with its signed amount."""
+    return [(r[:-1], f"{sign}{n}") for r, n in amounts]
+
+
+def indexed(amounts: Mapping[Any, int] | Sequence[tuple[str, int]]) -> tuple[tuple[int, int], ...]:
+    """Amounts as (resource index, amount) pairs, in the order written."""
+    pairs = amounts.items() if isinstance(amounts, Mapping) else amounts
+    return tuple((RESOURCES.index(r), n) for r, n in pairs)

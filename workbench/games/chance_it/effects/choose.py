@@ -1,0 +1,100 @@
+"""``choose``: the player picks one of several lists of effects (a decision)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import field_validator
+
+from workbench.games.chance_it.basics import KeyPath, Model
+from workbench.games.chance_it.effects.base import (
+    ZERO,
+    Compiler,
+    Drawing,
+    EffectEvent,
+    Effects,
+    PlayerEffect,
+    Valuer,
+    Vector,
+    Words,
+)
+from workbench.games.chance_it.effects.registry import Effect
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+    from workbench.games.chance_it.engine import Player, _Round
+
+FORK = """
+  <path d="M12 22V13M12 13L5 5M12 13L19 5" fill="none" stroke="#5e2470" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"/>
+  <path d="M3.6 8.6L4.4 3.9L9 4.6M15 4.6L19.6 3.9L20.4 8.6" fill="none" stroke="#5e2470" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"/>
+"""
+
+
+class Choose(Model):
+    """Pick one of the listed effect lists (options numbered from 0)."""
+
+    choose: tuple[tuple[Effect, ...], ...]
+
+    @field_validator("choose")
+    @classmethod
+    def has_options(cls, options: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
+        """A choice offers at least one option."""
+        if not options:
+            raise ValueError("choose needs at least one option, each a list of effects: [[{gain: {hearts: 1}}], [market]]")
+        return options
+
+
+@dataclass(frozen=True)
+class Chose(EffectEvent):
+    """Which option a player chose."""
+
+    type = "choose"
+    option: int
+
+    def text(self) -> str:
+        return f"seat {self.seat} chooses option {self.option}"
+
+
+class ChooseKind(PlayerEffect):
+    tag = "choose"
+    model = Choose
+    events = (Chose,)
+    drawings = {"choose": FORK}
+    meaning = "The player picks one of the listed effect lists (a decision; options are numbered from 0)."
+    example = {"choose": [[{"gain": {"hearts": 1}}], [{"gain": {"coins": 2}}, {"lose": {"stars": 1}}]]}
+
+    def children(self, effect: Choose) -> Iterator[tuple[KeyPath, tuple[Any, ...]]]:
+        for index, option in enumerate(effect.choose):
+            yield ("choose", index), option
+
+    def compile(self, effect: Choose, compiler: Compiler) -> tuple[Effects, ...]:
+        return tuple(compiler.effects(option) for option in effect.choose)
+
+    @staticmethod
+    def apply(rnd: _Round, player: Player, options: tuple[Effects, ...]) -> None:
+        index = rnd.decide_choice(player, options)
+        if rnd.game.events is not None:
+            rnd.game.emit(Chose(player.seat, index))
+        rnd.apply(options[index], player)
+
+    def value(self, options: tuple[Effects, ...], valuer: Valuer) -> Vector:
+        return max((valuer.of(option) for option in options), key=valuer.worth, default=ZERO)
+
+    def text(self, effect: Choose, words: Words) -> str:
+        return "choose one: " + ", or ".join(words.text(option, " and ") or "nothing" for option in effect.choose)
+
+    def icons(self, effect: Choose, words: Words) -> list[tuple[str, str]]:
+        icons: list[tuple[str, str]] = [("choose", "")]
+        for index, option in enumerate(effect.choose):
+            icons += ([("word", "or")] if index else []) + (words.icons(option) or [("word", "nothing")])
+        return icons
+
+    def strategy(self, drawing: Drawing) -> SearchStrategy[Any]:
+        from hypothesis import strategies as st
+
+        if drawing.depth <= 0:
+            return st.nothing()
+        return st.lists(drawing.lists(2), min_size=1, max_size=3).map(lambda options: {"choose": options})

@@ -1,0 +1,91 @@
+"""``gain``: take resources from the supply."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from workbench.games.chance_it.basics import RESOURCES, Amounts, AmountsModel
+from workbench.games.chance_it.effects.base import (
+    ZERO,
+    Compiler,
+    Drawing,
+    EffectEvent,
+    PlayerEffect,
+    Valuer,
+    Vector,
+    Words,
+    indexed,
+    resource_icons,
+    resources_text,
+)
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+    from workbench.games.chance_it.engine import Player, _Round
+
+
+class Gain(AmountsModel):
+    """Take resources from the supply (a limited supply gives only what is left)."""
+
+    gain: Amounts
+
+
+def signed(fields: dict[str, Any], signed: bool = True) -> str:
+    """The resources of an event's fields: ``+1 coins, +2 hearts`` (or unsigned); ``nothing`` for none."""
+    parts = [f"{fields[r]:+d} {r}" if signed else f"{fields[r]} {r}" for r in RESOURCES if fields.get(r)]
+    return ", ".join(parts) or "nothing"
+
+
+@dataclass(frozen=True)
+class Gained(EffectEvent):
+    """What a player took from the supply (less than written when a limited supply ran short)."""
+
+    type = "gain"
+    amounts: dict[str, int]
+
+    def fields(self) -> dict[str, Any]:
+        return {"seat": self.seat, **self.amounts}
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any]) -> Gained:
+        return cls(fields["seat"], {r: fields[r] for r in RESOURCES if r in fields})
+
+    def text(self) -> str:
+        return f"seat {self.seat} gains {signed(self.amounts)}"
+
+
+class GainKind(PlayerEffect):
+    tag = "gain"
+    model = Gain
+    events = (Gained,)
+    meaning = "Take resources from the supply; a limited supply gives only what is left (rule 11)."
+    example = {"gain": {"hearts": 1, "coins": 2}}
+
+    def compile(self, effect: Gain, compiler: Compiler) -> tuple[tuple[int, int], ...]:
+        return indexed(effect.gain)
+
+    @staticmethod
+    def apply(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:
+        game = rnd.game
+        if game.events is None:
+            for r, n in amounts:
+                game.gain(player, r, n)
+        else:
+            game.emit(Gained(player.seat, {RESOURCES[r]: game.gain(player, r, n) for r, n in amounts}))
+
+    def value(self, amounts: tuple[tuple[int, int], ...], valuer: Valuer) -> Vector:
+        delta = [0.0, 0.0, 0.0]
+        for r, n in amounts:
+            delta[r] += n
+        return (delta[0], delta[1], delta[2], 0.0, 0.0, 0.0) if amounts else ZERO
+
+    def text(self, effect: Gain, words: Words) -> str:
+        return resources_text(list(effect.gain.items()), "+")
+
+    def icons(self, effect: Gain, words: Words) -> list[tuple[str, str]]:
+        return resource_icons(list(effect.gain.items()), "+")
+
+    def strategy(self, drawing: Drawing) -> SearchStrategy[Any]:
+        return drawing.amounts.map(lambda a: {"gain": a})

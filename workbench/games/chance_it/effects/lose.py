@@ -1,0 +1,89 @@
+"""``lose``: return resources to the supply."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from workbench.games.chance_it.basics import RESOURCES, Amounts, AmountsModel
+from workbench.games.chance_it.effects.base import (
+    Compiler,
+    Drawing,
+    EffectEvent,
+    PlayerEffect,
+    Valuer,
+    Vector,
+    Words,
+    indexed,
+    resource_icons,
+    resources_text,
+)
+from workbench.games.chance_it.effects.gain import signed
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+    from workbench.games.chance_it.engine import Player, _Round
+
+
+class Lose(AmountsModel):
+    """Return resources to the supply (you lose only what you have)."""
+
+    lose: Amounts
+
+
+@dataclass(frozen=True)
+class Lost(EffectEvent):
+    """What a player gave back to the supply (no more than it had)."""
+
+    type = "lose"
+    amounts: dict[str, int]
+
+    def fields(self) -> dict[str, Any]:
+        return {"seat": self.seat, **self.amounts}
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any]) -> Lost:
+        return cls(fields["seat"], {r: fields[r] for r in RESOURCES if r in fields})
+
+    def text(self) -> str:
+        return f"seat {self.seat} loses {signed(self.amounts, signed=False)}"
+
+
+def lose(rnd: _Round, player: Player, argument: tuple[tuple[int, int], ...]) -> None:
+    """``player`` returns the (resource, amount) pairs to the supply (what it has, at most) and is out without hearts."""
+    game = rnd.game
+    if game.events is None:
+        for r, n in argument:
+            game.lose(player, r, n)
+    else:
+        game.emit(Lost(player.seat, {RESOURCES[r]: game.lose(player, r, n) for r, n in argument}))
+    game.settle(player)
+
+
+class LoseKind(PlayerEffect):
+    tag = "lose"
+    model = Lose
+    events = (Lost,)
+    meaning = "Return resources to the supply; you lose only what you have, and without hearts you are out (rule 12)."
+    example = {"lose": {"hearts": 1}}
+
+    def compile(self, effect: Lose, compiler: Compiler) -> tuple[tuple[int, int], ...]:
+        return indexed(effect.lose)
+
+    apply = staticmethod(lose)
+
+    def value(self, amounts: tuple[tuple[int, int], ...], valuer: Valuer) -> Vector:
+        delta = [0.0, 0.0, 0.0]
+        for r, n in amounts:
+            delta[r] -= n
+        return (delta[0], delta[1], delta[2], 0.0, 0.0, 0.0)
+
+    def text(self, effect: Lose, words: Words) -> str:
+        return resources_text(list(effect.lose.items()), "-")
+
+    def icons(self, effect: Lose, words: Words) -> list[tuple[str, str]]:
+        return resource_icons(list(effect.lose.items()), "-")
+
+    def strategy(self, drawing: Drawing) -> SearchStrategy[Any]:
+        return drawing.amounts.map(lambda a: {"lose": a})

@@ -1,0 +1,53 @@
+"""``market``: buy or discard one face-up card (rules 8 and 9)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from workbench.games.chance_it.effects.base import Compiler, Drawing, PlayerEffect, Valuer, Vector, Words
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+    from workbench.games.chance_it.engine import Player, _Round
+
+MARKET = """
+  <rect x="2.5" y="4" width="11" height="16" rx="1.6" fill="#fff" stroke="#333" stroke-width="1.2" transform="rotate(-10 8 12)"/>
+  <rect x="10.5" y="4" width="11" height="16" rx="1.6" fill="#e9ecef" stroke="#333" stroke-width="1.2" transform="rotate(10 16 12)"/>
+  <path d="M13 9.5H19.5M17 7L19.5 9.5L17 12" fill="none" stroke="#2e8b57" stroke-width="1.5" stroke-linecap="round" stroke-linejoin="round"/>
+  <path d="M13.5 13.5L18.5 18.5M18.5 13.5L13.5 18.5" stroke="#c0392b" stroke-width="1.5" stroke-linecap="round"/>
+"""
+
+
+class MarketKind(PlayerEffect):
+    tag = "market"
+    model = Literal["market"]
+    drawings = {"market": MARKET}
+    meaning = "A market action: buy one face-up card for its cost in coins, or discard one (rules 8 and 9)."
+    example = "market"
+    example_where = "die"
+
+    def compile(self, effect: str, compiler: Compiler) -> None:
+        return None
+
+    @staticmethod
+    def apply(rnd: _Round, player: Player, argument: None) -> None:
+        rnd.market_action(player)
+
+    def value(self, argument: None, valuer: Valuer) -> Vector:
+        return (0.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+    def text(self, effect: str, words: Words) -> str:
+        if words.where == "die":
+            return "buy or discard another card (not in the round you buy this)"
+        if words.where == "card":
+            return "buy or discard another card"
+        return "buy or discard one market card"
+
+    def icons(self, effect: str, words: Words) -> list[tuple[str, str]]:
+        return [("market", "")]
+
+    def strategy(self, drawing: Drawing) -> SearchStrategy[Any]:
+        from hypothesis import strategies as st
+
+        return st.just("market")

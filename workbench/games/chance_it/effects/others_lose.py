@@ -1,0 +1,70 @@
+"""``others_lose``: every other participant of the action round loses resources (the knife)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from workbench.games.chance_it.basics import HEARTS, Amounts, AmountsModel
+from workbench.games.chance_it.effects.base import (
+    Compiler,
+    Drawing,
+    PlayerEffect,
+    Valuer,
+    Vector,
+    Words,
+    amount,
+    indexed,
+    join,
+    resource_icons,
+)
+from workbench.games.chance_it.effects.lose import Lost, lose
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+    from workbench.games.chance_it.engine import Player, _Round
+
+
+class OthersLose(AmountsModel):
+    """Every other participant of the action round loses resources (the knife)."""
+
+    others_lose: Amounts
+
+
+KNIFE = """
+  <path d="M8.2 15.8L19.6 2.6C21.4 2 22 2.6 21.4 4.4L10.2 17.8Z" fill="#cfd4da" stroke="#444" stroke-width="1" stroke-linejoin="round"/>
+  <path d="M6.6 14.4L11.6 19.4" stroke="#444" stroke-width="1.6" stroke-linecap="round"/>
+  <path d="M8.8 17.2L3.6 22.4L1.6 20.4L6.8 15.2Z" fill="#7a5230" stroke="#3f2a18" stroke-width="0.9" stroke-linejoin="round"/>
+"""
+
+
+class OthersLoseKind(PlayerEffect):
+    tag = "others_lose"
+    model = OthersLose
+    events = (Lost,)
+    drawings = {"knife": KNIFE}
+    meaning = (
+        "Every other participant of the action round (every other player in an all-OUT round) returns resources to the supply."
+    )
+    example = {"others_lose": {"hearts": 1}}
+
+    def compile(self, effect: OthersLose, compiler: Compiler) -> tuple[tuple[int, int], ...]:
+        return indexed(effect.others_lose)
+
+    @staticmethod
+    def apply(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:
+        for other in rnd.participants:
+            if other is not player and not other.eliminated:
+                lose(rnd, other, amounts)
+
+    def value(self, amounts: tuple[tuple[int, int], ...], valuer: Valuer) -> Vector:
+        return (0.0, 0.0, 0.0, 0.0, float(dict(amounts).get(HEARTS, 0)), 0.0)
+
+    def text(self, effect: OthersLose, words: Words) -> str:
+        return f"{words.others()} loses " + join([amount(n, r) for r, n in effect.others_lose.items()])
+
+    def icons(self, effect: OthersLose, words: Words) -> list[tuple[str, str]]:
+        return [("knife", ""), *resource_icons(list(effect.others_lose.items()), "-")]
+
+    def strategy(self, drawing: Drawing) -> SearchStrategy[Any]:
+        return drawing.amounts.map(lambda a: {"others_lose": a})

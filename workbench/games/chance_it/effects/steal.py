@@ -1,0 +1,167 @@
+"""``steal``: resources move from other players in the round to the player, never through the supply."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field, PrivateAttr, model_serializer, model_validator
+
+from workbench.games.chance_it.basics import RESOURCES, Count, Model
+from workbench.games.chance_it.effects.base import (
+    Compiler,
+    Drawing,
+    EffectEvent,
+    PlayerEffect,
+    Valuer,
+    Vector,
+    Words,
+    amount,
+    indexed,
+    join,
+    resource_icons,
+)
+from workbench.games.chance_it.effects.gain import signed
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+    from workbench.games.chance_it.engine import Game, Player, _Round
+
+Victims = Literal["each", "richest", "choose"]
+
+HAND = """
+  <path d="M5 21V12.5C5 11.4 6.6 11.4 6.6 12.5V15M6.6 13V7.2C6.6 6.1 8.4 6.1 8.4 7.2V13M8.4 12V5.6C8.4 4.5 10.2 4.5 10.2 5.6V12M10.2 12.2V6.6C10.2 5.5 12 5.5 12 6.6V15.4C13.2 13.6 15.2 12.6 16 13.6C16.4 14.1 14.6 16.4 13.4 18.4C12.2 20.4 10.8 21 9 21Z" fill="#f3d2b3" stroke="#6b4226" stroke-width="1.1" stroke-linejoin="round"/>
+  <path d="M15.5 3.5H21.5M19 1L21.5 3.5L19 6" fill="none" stroke="#c0392b" stroke-width="1.5" stroke-linecap="round" stroke-linejoin="round" transform="rotate(180 18.5 3.5)"/>
+"""
+
+
+class StealBody(Model):
+    """What is stolen, in the order listed, and from whom."""
+
+    coins: Count = Field(0, description="Coins taken from each victim (what it has, at most).")
+    hearts: Count = Field(0, description="Hearts taken from each victim; a victim left without hearts is out.")
+    stars: Count = Field(0, description="Stars taken from each victim.")
+    from_: Victims = Field(
+        "each",
+        alias="from",
+        description=(
+            "each: every other player in the round; richest: the one holding the most of the first resource listed "
+            "(ties: the first in turn order after you); choose: one of them, your choice."
+        ),
+    )
+    _order: tuple[str, ...] = PrivateAttr(())
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def in_order(cls, data: Any, handler: Any) -> StealBody:
+        """Remember the order the resources are listed in (it picks the richest and the order of taking)."""
+        body: StealBody = handler(data)
+        if isinstance(data, dict):
+            body._order = tuple(key for key in data if key in RESOURCES)
+        if not body._order:
+            raise ValueError("name at least one resource to steal, for example {coins: 1}")
+        return body
+
+    @model_serializer(mode="wrap")
+    def listed_first(self, handler: Any) -> dict[str, Any]:
+        """Write the resources back in the order they were listed."""
+        data: dict[str, Any] = handler(self)
+        first = [key for key in self._order if key in data]
+        return {**{key: data[key] for key in first}, **{key: value for key, value in data.items() if key not in first}}
+
+    @property
+    def amounts(self) -> list[tuple[str, int]]:
+        """(resource, amount) in the order listed."""
+        return [(r, getattr(self, r)) for r in self._order]
+
+
+class Steal(Model):
+    """Take resources from other players in the round."""
+
+    steal: StealBody
+
+
+@dataclass(frozen=True)
+class Stole(EffectEvent):
+    """What one victim gave the player."""
+
+    type = "steal"
+    victim: int
+    amounts: dict[str, int]
+
+    def fields(self) -> dict[str, Any]:
+        return {"seat": self.seat, "victim": self.victim, **self.amounts}
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any]) -> Stole:
+        return cls(fields["seat"], fields["victim"], {r: fields[r] for r in RESOURCES if r in fields})
+
+    def text(self) -> str:
+        return f"seat {self.seat} steals {signed(self.amounts, signed=False)} from seat {self.victim}"
+
+
+def rob(game: Game, player: Player, victim: Player, amounts: tuple[tuple[int, int], ...]) -> None:
+    """``victim`` gives ``player`` what it has of each resource, up to its amount, in order; without hearts it is out."""
+    taken = {RESOURCES[r]: game.transfer(victim, player, r, n) for r, n in amounts}
+    if game.events is not None:
+        game.emit(Stole(player.seat, victim.seat, taken))
+    game.settle(victim)
+
+
+class StealKind(PlayerEffect):
+    tag = "steal"
+    model = Steal
+    events = (Stole,)
+    drawings = {"steal": HAND}
+    meaning = (
+        "Take resources from other players in the round (each gives what it has, up to the amount), never through the "
+        "supply; `from: each` (default), `richest` (most of the first resource listed) or `choose` (a decision). "
+        "A victim left without hearts is out at once."
+    )
+    example = {"steal": {"coins": 1}}
+
+    def compile(self, effect: Steal, compiler: Compiler) -> tuple[str, tuple[tuple[int, int], ...]]:
+        return effect.steal.from_, indexed(effect.steal.amounts)
+
+    @staticmethod
+    def apply(rnd: _Round, player: Player, argument: tuple[str, tuple[tuple[int, int], ...]]) -> None:
+        victims, amounts = argument
+        candidates = rnd.others_after(player)
+        if not candidates:
+            return
+        if victims == "richest":
+            first = amounts[0][0]
+            candidates = [max(candidates, key=lambda other: other.res[first])]  # the first of the richest in turn order
+        elif victims == "choose":
+            candidates = [rnd.decide_target(player, candidates, amounts)]
+        for victim in candidates:
+            rob(rnd.game, player, victim, amounts)
+
+    def value(self, argument: tuple[str, tuple[tuple[int, int], ...]], valuer: Valuer) -> Vector:
+        victims, amounts = argument
+        reach = valuer.others if victims == "each" else min(1.0, valuer.others)
+        delta = [0.0, 0.0, 0.0]
+        for r, n in amounts:
+            delta[r] += n * reach
+        return (delta[0], delta[1], delta[2], 0.0, delta[1], 0.0)
+
+    def text(self, effect: Steal, words: Words) -> str:
+        body = effect.steal
+        what = join([amount(n, r) for r, n in body.amounts])
+        table = "" if words.where == "all_out" else " in the round"
+        if body.from_ == "each":
+            return f"steal {what} from each other player{table}"
+        if body.from_ == "richest":
+            return f"steal {what} from the other player{table} with the most {body.amounts[0][0]}"
+        return f"steal {what} from another player{table} of your choice"
+
+    def icons(self, effect: Steal, words: Words) -> list[tuple[str, str]]:
+        label = {"each": "", "richest": "top", "choose": "pick"}[effect.steal.from_]
+        return [("steal", label), *resource_icons(effect.steal.amounts, "+")]
+
+    def strategy(self, drawing: Drawing) -> SearchStrategy[Any]:
+        from hypothesis import strategies as st
+
+        victims = st.sampled_from([{}, {"from": "each"}, {"from": "richest"}, {"from": "choose"}])
+        return st.tuples(drawing.amounts, victims).map(lambda pair: {"steal": {**pair[0], **pair[1]}})
