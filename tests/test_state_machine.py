@@ -1,6 +1,6 @@
 """A Hypothesis state machine that plays generated variants one round at a time.
 
-Every decision (guides, market moves, which card to use) and every die (rolls, rerolls,
+Every decision (guides, market moves, which card to use, effect choices and victims) and every die (rolls, rerolls,
 chance tests) is drawn from Hypothesis data, and the market shuffles come from
 ``st.randoms()``, so a failing game shrinks to the shortest sequence of rounds and the
 simplest choices and dice that still break a rule. The engine's invariant checker runs
@@ -21,7 +21,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from workbench.games.chance_it.engine import Game, MarketMove, View, compile_variant
 from workbench.games.chance_it.invariants import Invariants
-from workbench.games.chance_it.rules import CardDef
+from workbench.games.chance_it.rules import CardDef, Effects
 from workbench.games.chance_it.schema import Variant
 
 
@@ -66,6 +66,12 @@ class DrawnDecider:
 
     def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
         return self.chance.data.draw(st.sampled_from(options), label=f"seat {view.seat} use")
+
+    def choose(self, view: View, options: tuple[Effects, ...]) -> int:
+        return self.chance.data.draw(st.integers(0, len(options) - 1), label=f"seat {view.seat} choose")
+
+    def target(self, view: View, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> int:
+        return self.chance.data.draw(st.sampled_from(options), label=f"seat {view.seat} target")
 
 
 class ChanceItMachine(RuleBasedStateMachine):
