@@ -88,6 +88,12 @@ def board_effects(sides: int, face: int) -> st.SearchStrategy[Any]:
     return kinds.strategy(drawing(sides, 0, face=face), "board")
 
 
+def forget() -> None:
+    """Drop the cached strategies built from the effect registry (after a test registers or removes a kind)."""
+    for cached in (effects, effect_lists, passive_effects, board_effects):
+        cached.cache_clear()
+
+
 @functools.cache
 def whens(sides: int) -> st.SearchStrategy[str]:
     """flash, chance-it, passive or die-N for a face of the dice."""

@@ -22,6 +22,7 @@ inputs that hit it so that they keep looking for others.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -35,13 +36,16 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import HealthCheck, Phase, find, given, reject, settings
 from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
 from typer.testing import CliRunner
 
 from workbench.cli import app
 from workbench.errors import VariantError
 from workbench.games import Loaded, load_variant
+from workbench.games.chance_it import effects as kinds
+from workbench.games.chance_it.basics import RESOURCES
 from workbench.loading import MAX_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -515,22 +519,40 @@ def _edge(low: int, high: int) -> st.SearchStrategy[int]:
     return st.sampled_from([low, high]) | st.integers(low, min(high, low + 3)) | st.integers(low, high)
 
 
-def _effects(sides: int, *, board: bool = False, depth: int = 2) -> st.SearchStrategy[list[Any]]:
-    amounts = st.dictionaries(st.sampled_from(["coins", "hearts", "stars"]), _edge(0, 1_000_000), min_size=1)
-    leaves = [
-        st.just("market"), amounts.map(lambda a: {"gain": a}), amounts.map(lambda a: {"lose": a}),
-        amounts.map(lambda a: {"others_lose": a}),
-    ]  # fmt: skip
-    effect = st.one_of(*leaves)
-    if depth:
-        inner = _effects(sides, depth=depth - 1)
-        chance = st.builds(
-            lambda roll, then, other: {"chance": {"roll": roll, "then": then, "else": other}}, _edge(1, sides), inner, inner
-        )
-        effect = effect | chance
-    items = st.lists(effect, max_size=3)
-    if board:
-        items = st.tuples(st.booleans(), items).map(lambda pair: (["reroll_ones"] if pair[0] else []) + pair[1])
+#: Amounts at the edges of the format (0 to a million), for every kind that draws amounts, at every depth.
+EDGE_AMOUNTS = st.dictionaries(st.sampled_from(RESOURCES), _edge(0, 1_000_000), min_size=1)
+
+
+def _drawing(sides: int, depth: int, face: int | None = None) -> kinds.Drawing:
+    """What the registry's kinds draw their effects with here: edge amounts, in nested lists too.
+
+    (``tests/strategies.drawing`` takes other amounts only at the top: its nested lists draw small ones.)
+    """
+    return kinds.Drawing(sides, depth, EDGE_AMOUNTS, lambda n: _effects(sides, depth=depth - 1, max_size=n), face)
+
+
+@functools.cache
+def _registered(kinds_: tuple[kinds.EffectKind, ...], sides: int, depth: int, placement: str, face: int | None) -> Any:
+    return kinds.strategy(_drawing(sides, depth, face), placement)
+
+
+def _effect(sides: int, depth: int, placement: str = "anywhere", face: int | None = None) -> st.SearchStrategy[Any]:
+    """One effect of any kind registered now that may stand at ``placement`` (a kind a test registers is drawn too)."""
+    return _registered(tuple(kinds.REGISTRY.values()), sides, depth, placement, face)
+
+
+def _effects(sides: int, *, depth: int = 2, min_size: int = 0, max_size: int = 3) -> st.SearchStrategy[list[Any]]:
+    """A list of effects that may stand anywhere, nested lists ``depth`` levels down."""
+    return st.lists(_effect(sides, depth), min_size=min_size, max_size=max_size)
+
+
+@st.composite
+def _board_entry(draw: Callable, sides: int, face: int, depth: int = 2) -> list[Any]:
+    """Board face ``face``: effects, and now and then one a kind allows only on that face (reroll_ones on 1)."""
+    items = draw(_effects(sides, depth=depth))
+    extra = draw(st.none() | _effect(sides, 0, "board", face))
+    if extra is not None:
+        items.insert(draw(st.integers(0, len(items))), extra)
     return items
 
 
@@ -544,15 +566,20 @@ def extreme_variant(draw: Callable) -> bytes:
     for n in range(2, high + 1):
         out = [draw(_edge(0, 1_000_000)) for _ in range(n - 1)] + ["all_out"]
         stakes[n] = {"out": out, "in": [draw(_edge(0, 1_000_000)) for _ in range(n)]}
-    whens = st.sampled_from(["flash", "chance-it"]) | st.integers(1, sides).map(lambda face: f"die-{face}")
+    whens = st.sampled_from(["flash", "chance-it", "passive"]) | st.integers(1, sides).map(lambda face: f"die-{face}")
     cards = [
-        {"id": f"c{i}", "name": f"Card {i}", "when": draw(whens), "cost": draw(_edge(0, 1_000_000)),
-         "copies": draw(_edge(1, 100)), "effects": draw(_effects(sides).filter(bool))}
+        {"id": f"c{i}", "name": f"Card {i}", "when": (when := draw(whens)), "cost": draw(_edge(0, 1_000_000)),
+         "copies": draw(_edge(1, 100)),
+         "effects": draw(st.lists(_effect(sides, 0, "passive"), min_size=1, max_size=2) if when == "passive"
+                        else _effects(sides, min_size=1))}
         for i in range(draw(st.integers(0, 4)))
     ]  # fmt: skip
     unlimited = draw(st.booleans())
     start_stars = draw(_edge(0, 999_999 if unlimited else 5))
     palette = draw(st.lists(_effects(sides, depth=1), min_size=1, max_size=4))  # board entries for faces 2..sides
+    board = {1: draw(_board_entry(sides, 1)), **{face: draw(st.sampled_from(palette)) for face in range(2, sides + 1)}}
+    face = draw(st.integers(2, sides))  # one more face gets its own entry, with any effect that belongs on it only
+    board[face] = draw(_board_entry(sides, face, depth=1))
     data = {
         "name": draw(st.sampled_from(["Edge", "\u202eEdge\u200b", "日本語", "\U0001F3B2" * 60])),
         "game": "chance-it",
@@ -566,7 +593,7 @@ def extreme_variant(draw: Callable) -> bytes:
         "all_out": draw(_effects(sides)),
         "chance_it": draw(_effects(sides)),
         "forced_in_after": draw(_edge(1, 12)),
-        "board": {1: draw(_effects(sides, board=True)), **{face: draw(st.sampled_from(palette)) for face in range(2, sides + 1)}},
+        "board": board,
         "market": {"face_up": draw(_edge(1, 50)), "reshuffle_discard": draw(st.booleans())},
         "end": {"stars": draw(_edge(start_stars + 1, 1_000_000)), "tiebreak": draw(st.permutations(["stars", "hearts", "coins"])),
                 "max_rounds": draw(_edge(1, 300))},
@@ -986,6 +1013,24 @@ def test_play_and_simulate_extreme_variants(fresh: Path, data: bytes, players: i
     check_cli(["play", str(target), "--players", str(players), "--seed", str(seed)])
     check_cli(["simulate", str(target), "--players", str(players), "--games", "2", "--workers", "1", "--seed", str(seed),
                "--out", str(fresh / "out"), "--bots", "random,heuristic" if players == 2 else "heuristic"])  # fmt: skip
+
+
+def test_extreme_variants_are_valid_and_use_every_registered_effect_kind(fresh: Path) -> None:
+    """The variants above load, and between them hold an effect of every kind in the registry (nested ones included)."""
+    seen: set[str] = set()
+
+    def covers_every_kind(data: bytes) -> bool:
+        loaded = check_load(layout(fresh, variant=data), tolerate_known=False)
+        assert loaded is not None, "an extreme variant does not load"
+        variant = loaded.variant
+        for items in [variant.all_out, variant.chance_it, *variant.board.values(), *(card.effects for card in variant.cards)]:
+            seen.update(str(kinds.tag_of(effect)) for _, effect, _ in kinds.iter_effects(items, ()))
+        return seen >= set(kinds.REGISTRY)
+
+    try:
+        find(extreme_variant(), covers_every_kind, settings=settings(FUZZ, max_examples=200, phases=[Phase.generate]))
+    except NoSuchExample:
+        pytest.fail(f"200 extreme variants never use {sorted(set(kinds.REGISTRY) - seen)}")
 
 
 @pytest.mark.slow

@@ -76,7 +76,20 @@ def test_a_mistake_in_an_added_card_points_at_the_line_that_adds_it(tmp_path: Pa
         tmp_path, "cards_add:\n  - {id: tonic, name: Tonic, when: flash, cost: -1, copies: 1, effects: [{gain: {coins: 1}}]}\n"
     )
     (problem,) = problems(path)
-    assert problem.startswith(f"{path}:4: cards.{len(ids(BASE))}.cost: must be at least 0")
+    assert problem.startswith(f"{path}:4: cards_add.0.cost: must be at least 0")
+
+
+def test_a_mistake_in_an_added_card_keeps_its_place_through_a_chain_of_edits(tmp_path: Path) -> None:
+    parent = child(
+        tmp_path,
+        "cards_add:\n  - {id: balm, name: Balm, when: die-2, cost: 1, copies: 1, effects: [{gain: {hearts: 1}}]}\n"
+        "  - {id: tonic, name: Tonic, when: flash, cost: -1, copies: 1, effects: [{gain: {coins: 1}}]}\n",
+        "parent.yaml",
+    )
+    grandchild = tmp_path / "grandchild.yaml"
+    grandchild.write_text("extends: parent.yaml\nname: Grandchild\ncards_remove: [dagger, balm]\n")
+    (problem,) = problems(grandchild)
+    assert problem.startswith(f"{parent}:5: cards_add.1.cost: must be at least 0")
 
 
 def test_cards_add_takes_card_files_and_edits_chain_through_extends(tmp_path: Path) -> None:

@@ -44,6 +44,8 @@ class Document:
     marks: dict[Key, Mark] = field(default_factory=dict)
     path: Path | None = None
     sources: tuple[Path, ...] = ()  #: every file read to make it (itself, what it extends, included card files)
+    #: an edited list's item where the designer wrote it: ``("cards", "10") -> ("cards_add", "0")`` (see :func:`edit_lists`)
+    written: dict[Key, Key] = field(default_factory=dict)
 
     def mark(self, key: Iterable[Any]) -> Mark | None:
         """The closest known (file, line) for a key path, walking up to its parents."""
@@ -60,7 +62,8 @@ class Document:
         parts = [str(k) for k in key]
         where = self.mark(parts)
         file, line = where if where else (self.path, None)
-        return Problem(file, line or None, ".".join(parts), message)
+        shown = [*self.written.get(tuple(parts[:2]), parts[:2]), *parts[2:]]
+        return Problem(file, line or None, ".".join(shown), message)
 
 
 @contextmanager
@@ -390,7 +393,12 @@ def merge(base: Document, over: Document) -> Document:
         k: mark for k, mark in base.marks.items() if not _below(k, replaced, strict=True) and not _below(k, removed, strict=False)
     }
     marks.update((k, mark) for k, mark in over.marks.items() if k in merged or _below(k, taken, strict=False))
-    return Document(data, marks, over.path or base.path, tuple(dict.fromkeys((*base.sources, *over.sources))))
+    written = {
+        k: w for k, w in base.written.items() if not _below(k, replaced, strict=False) and not _below(k, removed, strict=False)
+    }
+    written.update(over.written)
+    sources = tuple(dict.fromkeys((*base.sources, *over.sources)))
+    return Document(data, marks, over.path or base.path, sources, written)
 
 
 def _merge_into(base: Any, over: Any, key: Key, replaced: set[Key], added: set[Key], merged: set[Key], removed: set[Key]) -> Any:
@@ -542,8 +550,14 @@ def _edit_list(doc: Document, key: str, error: type[WorkbenchError]) -> None:
             marks[(key, str(place), *rest)] = mark
     if (key,) not in marks and (adding,) in doc.marks:
         marks[(key,)] = doc.marks[(adding,)]
+    written = {k: w for k, w in doc.written.items() if k[0] != key}
+    for place, (source, index) in enumerate(origin):
+        was = doc.written.get((source, str(index)), (source, str(index)))
+        if was != (key, str(place)):
+            written[(key, str(place))] = was
     doc.data[key] = result
     doc.marks = marks
+    doc.written = written
 
 
 def expand_includes(doc: Document, key: str, error: type[WorkbenchError]) -> None:

@@ -1,0 +1,332 @@
+"""The effect registry: every kind supplies every part, and a kind registered later works everywhere.
+
+The conformance test walks :data:`REGISTRY`: each kind's example validates where it may
+stand, compiles, is valued, printed with icons that have drawings, applied by the engine
+(emitting the events it declares, which read back and describe themselves), and its
+Hypothesis strategy draws valid effects. The made-up ``donate`` kind of this file is
+registered by a fixture only: validating, simulating with random and heuristic bots,
+recording and replaying scripts with ``--trace``, printing, the JSON Schema and the test
+strategies all take it up without an edit anywhere else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+import strategies
+import yaml
+from hypothesis import find, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from workbench import api
+from workbench.cli import app
+from workbench.errors import VariantError
+from workbench.games.chance_it import effects as kinds
+from workbench.games.chance_it import printing
+from workbench.games.chance_it.basics import COINS, Model, Positive
+from workbench.games.chance_it.bots import RandomBot
+from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.effects import (
+    EVENTS,
+    REGISTRY,
+    Compiler,
+    Drawing,
+    EffectEvent,
+    EffectKind,
+    PassiveEffect,
+    PlayerEffect,
+    Valuer,
+    Vector,
+    Words,
+    amount,
+)
+from workbench.games.chance_it.engine import Game, compile_variant
+from workbench.games.chance_it.invariants import Invariants
+from workbench.games.chance_it.schema import Variant
+from workbench.games.chance_it.text import describe
+
+PROJECT = Path(__file__).resolve().parent.parent
+TEST_VARIANT = PROJECT / "tests" / "scenarios" / "variant-test.yaml"
+KINDS = list(REGISTRY.values())
+
+
+def base_data() -> dict[str, Any]:
+    """The scenarios' test variant as plain data."""
+    return yaml.safe_load(TEST_VARIANT.read_text())
+
+
+def showcase(kind: EffectKind, effect: Any) -> dict[str, Any]:
+    """The test variant with ``effect`` where its kind may stand: on every board face (a board effect on face 1
+    only), or on a passive card; a passive card is given to every seat by a market of only that card."""
+    data = base_data()
+    if kind.placement == "passive":
+        data["cards"] = [{"id": "show", "name": "Show", "when": "passive", "cost": 0, "copies": 8, "effects": [effect]}]
+        data["board"][5] = [{"chance": {"roll": 4, "then": [{"gain": {"stars": 1}}]}}]
+    elif kind.placement == "board":
+        data["board"][1] = [effect]
+    else:
+        data["board"] = {face: [effect] for face in range(1, 7)}
+        data["board"][6] = [effect, "market"]
+    return data
+
+
+def played_events(data: dict[str, Any], players: int = 4, games: int = 8) -> list[dict[str, Any]]:
+    """Every event of a few seeded games of ``data`` with random bots, the invariants checked after every step."""
+    rules = compile_variant(Variant.model_validate(data))
+    events: list[dict[str, Any]] = []
+    for seed in range(games):
+        chance = RandomChance(random.Random(seed))
+        game = Game(rules, players, chance, log=True)
+        game.after_step = Invariants(game)
+        game.play(chance, [RandomBot(random.Random(seed * 10 + seat)) for seat in range(players)])
+        events += game.events
+    return events
+
+
+# --- conformance ------------------------------------------------------------------------------------------------
+
+
+def test_the_registry_holds_the_card_language() -> None:
+    assert list(REGISTRY) == [
+        "gain",
+        "lose",
+        "others_lose",
+        "steal",
+        "market",
+        "chance",
+        "choose",
+        "if",
+        "for_each",
+        "chance_bonus",
+        "reroll_ones",
+    ]
+    modules = [type(kind).__module__ for kind in KINDS]
+    assert len(set(modules)) == len(modules), "one module per kind"
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=[k.tag for k in KINDS])
+def test_every_kind_supplies_every_part(kind: EffectKind) -> None:
+    assert kind.meaning.strip() and kind.model is not None and kind.example is not None
+    assert kind.placement in ("anywhere", "board", "passive")
+    assert kind.placement == "anywhere" or kind.placement_reason or isinstance(kind, PassiveEffect)
+    assert kinds.tag_of(kind.example) == kind.tag
+    variant = Variant.model_validate(showcase(kind, kind.example))
+    effect = kind.adapter.validate_python(kind.example)
+    assert kinds.kind_of(effect) is kind
+
+    argument = kind.compile(effect, Compiler(6, lambda nested: kinds.compile_effects(nested, 6)))
+    value = kind.value(argument, Valuer(sides=6, dice=5, face=3))
+    assert isinstance(value, tuple) and len(value) == 6 and all(isinstance(x, float | int) for x in value)
+    if isinstance(kind, PassiveEffect):
+        assert kind.modifiers(argument) and all(isinstance(v, int) for v in kind.modifiers(argument).values())
+    else:
+        assert callable(kind.apply)
+
+    words = kinds.words(6, kind.example_where)
+    assert kind.text(effect, words).strip()
+    icons = kind.icons(effect, words)
+    assert icons, "every effect has an icon"
+    drawn = printing.drawings()
+    for name, label in icons:
+        assert name == "word" or name in drawn, f"{kind.tag}: no drawing for icon {name!r}"
+        if name != "word":
+            assert printing.drawing(name, label).strip()
+    assert compile_variant(variant) is not None
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=[k.tag for k in KINDS])
+def test_every_kind_applies_and_its_events_read_back(kind: EffectKind) -> None:
+    events = played_events(showcase(kind, kind.example))
+    for event_type in kind.events:
+        logged = [e for e in events if e["type"] == event_type.type]
+        assert logged, f"{kind.tag}'s example never emitted {event_type.type!r}"
+        for fields in logged[:50]:
+            plain = {k: v for k, v in fields.items() if k not in ("round", "type")}
+            typed = event_type.from_fields(fields)
+            assert isinstance(typed, EffectEvent) and typed.fields() == plain
+            assert describe(fields) == f"round {fields['round']}: {typed.text()}"
+
+
+def test_every_event_type_is_one_class_a_kind_declares() -> None:
+    declared = {event for kind in REGISTRY.values() for event in kind.events}
+    assert set(EVENTS.values()) == declared and len({event.type for event in declared}) == len(declared)
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=[k.tag for k in KINDS])
+@settings(max_examples=20)
+@given(data=st.data())
+def test_every_kinds_strategy_draws_valid_effects(kind: EffectKind, data: st.DataObject) -> None:
+    face = 1 if kind.placement == "board" else None
+    drawn = data.draw(kind.strategy(strategies.drawing(6, 2, face=face)))
+    assert kinds.tag_of(drawn) == kind.tag
+    Variant.model_validate(showcase(kind, drawn))
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=[k.tag for k in KINDS])
+def test_the_json_schema_has_every_kind(kind: EffectKind) -> None:
+    schema = api.schemas("chance-it", "variant")["variant"]
+    members = schema["$defs"]["Effect"]["anyOf"]
+    assert any(_names(member, schema, kind.tag) for member in members), kind.tag
+
+
+def _names(member: dict[str, Any], schema: dict[str, Any], tag: str) -> bool:
+    """Whether a member of the Effect definition is the kind ``tag`` (a one-key object or a bare name)."""
+    if "$ref" in member:
+        member = schema["$defs"][member["$ref"].rsplit("/", 1)[1]]
+    return tag in member.get("properties", {}) or member.get("const") == tag or tag in member.get("enum", [])
+
+
+def test_an_unknown_kind_is_not_valued_printed_or_applied_silently() -> None:
+    with pytest.raises(LookupError, match="no effect kind"):
+        kinds.kind_of({"stael": {"coins": 1}})
+    with pytest.raises(KeyError):
+        printing.drawing("no-such-icon")
+
+
+# --- a kind registered later ------------------------------------------------------------------------------------
+
+GIFT = '<circle cx="12" cy="12" r="9" fill="#0a7e8c"/><text x="12" y="16" text-anchor="middle">{label}</text>'
+
+
+class Donate(Model):
+    """Give coins to the next player in the round."""
+
+    donate: Positive
+
+
+@dataclasses.dataclass(frozen=True)
+class Donated(EffectEvent):
+    type = "donate"
+    to: int
+    coins: int
+
+    def text(self) -> str:
+        return f"seat {self.seat} gives {self.coins} coins to seat {self.to}"
+
+
+class DonateKind(PlayerEffect):
+    tag = "donate"
+    model = Donate
+    events = (Donated,)
+    drawings: ClassVar[dict[str, str]] = {"gift": GIFT}
+    meaning = "Give coins to the next player in the round (what you have, up to the amount)."
+    example: ClassVar[Any] = {"donate": 2}
+
+    def compile(self, effect: Donate, compiler: Compiler) -> int:
+        return effect.donate
+
+    @staticmethod
+    def apply(rnd: Any, player: Any, coins: int) -> None:
+        others = rnd.others_after(player)
+        if others:
+            given = rnd.game.transfer(player, others[0], COINS, coins)
+            rnd.game.emit(Donated(player.seat, others[0].seat, given))
+
+    def value(self, coins: int, valuer: Valuer) -> Vector:
+        return (-float(coins), 0.0, 0.0, 0.0, 0.0, 0.0)
+
+    def text(self, effect: Donate, words: Words) -> str:
+        return f"give {amount(effect.donate, 'coins')} to the next player in the round"
+
+    def icons(self, effect: Donate, words: Words) -> list[tuple[str, str]]:
+        return [("gift", str(effect.donate))]
+
+    def strategy(self, drawing: Drawing) -> st.SearchStrategy[Any]:
+        return st.integers(1, 3).map(lambda n: {"donate": n})
+
+
+@pytest.fixture
+def donate() -> Iterator[DonateKind]:
+    kind = kinds.register(DonateKind())
+    strategies.forget()
+    try:
+        yield kind
+    finally:
+        kinds.unregister("donate")
+        strategies.forget()
+
+
+GIFT_VARIANT = """\
+extends: {base}
+name: Gift variant
+cards_add:
+  - {{id: gift, name: Gift, when: die-2, cost: 0, copies: 3, effects: [{{donate: 2}}]}}
+board:
+  5: [{{gain: {{coins: 1}}}}, {{donate: 1}}]
+"""
+
+
+def gift_variant(folder: Path) -> Path:
+    path = folder / "gift.yaml"
+    path.write_text(GIFT_VARIANT.format(base=TEST_VARIANT.as_posix()))
+    return path
+
+
+def test_the_made_up_kind_passes_conformance(donate: DonateKind) -> None:
+    test_every_kind_supplies_every_part(donate)
+    test_every_kind_applies_and_its_events_read_back(donate)
+    test_every_event_type_is_one_class_a_kind_declares()
+    test_the_json_schema_has_every_kind(donate)
+
+
+def test_the_made_up_kind_validates_and_is_located_when_wrong(donate: DonateKind, tmp_path: Path) -> None:
+    path = gift_variant(tmp_path)
+    assert api.validate(path).ok
+    path.write_text(path.read_text().replace("{donate: 2}", "{donate: 0}"))
+    with pytest.raises(VariantError) as info:
+        api.load_variant(path)
+    (problem,) = info.value.problems
+    assert (problem.line, problem.path) == (4, "cards_add.0.effects.0.donate") and "at least 1" in problem.message
+    path.write_text(path.read_text().replace("{donate: 0}", "{donat: 2}"))
+    (problem,) = _problems(path)
+    assert "unknown effect 'donat'" in problem.message and "donate" in problem.message
+
+
+def _problems(path: Path) -> list[Any]:
+    with pytest.raises(VariantError) as info:
+        api.load_variant(path)
+    return info.value.problems
+
+
+def test_without_the_registration_the_kind_is_unknown(tmp_path: Path) -> None:
+    card, board = _problems(gift_variant(tmp_path))
+    assert (card.line, card.path, board.line, board.path) == (4, "cards_add.0.effects.0", 6, "board.5.1")
+    assert "unknown effect 'donate'" in card.message and "unknown effect 'donate'" in board.message
+
+
+@pytest.mark.parametrize("bots", ["random", "heuristic"])
+def test_the_made_up_kind_plays_records_and_replays(donate: DonateKind, tmp_path: Path, bots: str) -> None:
+    path = gift_variant(tmp_path)
+    scripts = tmp_path / "scripts"
+    run = api.simulate(path, players=[3], games=20, seed=2, bots=bots, record_scenarios=scripts, create_out=True)
+    assert run.runs[0].games == 20
+    recorded = sorted(scripts.rglob("*.yaml"))
+    assert recorded
+    given = 0
+    for script in recorded[:5]:
+        result = CliRunner().invoke(app, ["replay", str(script), "--trace"])
+        assert result.exit_code == 0, result.output
+        given += result.output.count("coins to seat")
+    assert given > 0, "the donations show in the trace"
+
+
+def test_the_made_up_kind_prints_with_its_icon_and_text(donate: DonateKind, tmp_path: Path) -> None:
+    (html,) = api.print_set(gift_variant(tmp_path), tmp_path / "set.html", only="cards,board")
+    page = html.read_text()
+    assert "give 2 coins to the next player in the round" in page
+    assert "give 1 coin to the next player in the round" in page  # the board
+    assert "#0a7e8c" in page  # its drawing
+
+
+def test_the_made_up_kind_is_in_the_json_schema_and_the_strategies(donate: DonateKind) -> None:
+    schema = api.schemas("chance-it", "cards")["cards"]
+    assert "donate" in json.dumps(schema)
+    drawn = find(strategies.effect_lists(6), lambda effects: any("donate" in str(e) for e in effects))
+    assert any(isinstance(e, dict) and e.get("donate", 0) >= 1 for e in drawn)
