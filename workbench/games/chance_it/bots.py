@@ -31,6 +31,7 @@ from typing import TypeVar
 from workbench.games.chance_it import effects as kinds
 from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.effects import ZERO, Valuer, Vector
+from workbench.games.chance_it.effects.chance import BONUS
 from workbench.games.chance_it.effects.steal import rob
 from workbench.games.chance_it.engine import BUY, CHANCE_IT, IN, OUT, Decider, Game, MarketMove, View
 from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules
@@ -77,16 +78,16 @@ class _Model:
         self.often: dict[str, float] = {}  # how many times a card should fire while the bot holds it
         for card in rules.cards:
             if card.kind == "passive":
-                passive = ZERO
-                for name, amount in card.modifiers.items():
-                    passive = kinds.add(passive, self.bonus_gain(amount) if name == "chance_bonus" else ZERO)
-                parts = self.card[card.id] = self.split(passive)
+                parts = self.card[card.id] = self.split(self.passive(card))
             else:
                 parts = self.card[card.id] = self.split(self.of(card.effects, card.face or None))
             now = self.card_now[card.id] = parts[0] + persona.heart * parts[1] + self.knife * parts[2] * 2
             self.often[card.id] = (
-                1.0 if card.kind == "flash" else p_face * 0.6 * persona.horizon if card.kind == "die" else 0.3 * persona.horizon
-            )
+                1.0 if card.kind == "flash"
+                else p_face * 0.6 * persona.horizon if card.kind == "die"
+                else 0.3 * persona.horizon if card.kind == CHANCE_IT
+                else persona.horizon  # a passive card counts every round
+            )  # fmt: skip
             self.card_worth[card.id] = now * self.often[card.id]
         self._typical = min(4, rules.max_players)  # a table size for judging dice in general
         self._pull: dict[tuple[int, ...], float] = {}  # dice -> how likely others play IN
@@ -105,14 +106,34 @@ class _Model:
         worth, hearts, knives = self.split(v)
         return worth + self.p.heart * hearts + self.knife * knives
 
-    def bonus_gain(self, bonus: int) -> Vector:
-        """What a chance bonus adds per round: the CHANCE IT action's tests and the board's, by how often they come."""
+    def passive(self, card: CardDef, tableau: Sequence[CardDef] = ()) -> Vector:
+        """What a passive card adds per round to a seat holding ``tableau``: each of its effects valued by its kind."""
+        valuer = self.valuer
+        if tableau:
+            valuer = dataclasses.replace(valuer, bonus_gain=lambda bonus: self.bonus_gain(bonus, tableau))
+        total = ZERO
+        for argument, kind in card.passive:
+            total = kinds.add(total, kind.value(argument, valuer))
+        return total
+
+    def bonus_gain(self, bonus: int, tableau: Sequence[CardDef] = ()) -> Vector:
+        """What a chance bonus adds per round to a seat holding ``tableau``, on top of the bonus it has.
+
+        The CHANCE IT action's tests, the board's by how often each face comes, and those of
+        the seat's own cards by how often each should fire.
+        """
         rules, sides, count = self.rules, self.rules.sides, self.rules.dice_count
-        gain = kinds.add(self.of(rules.chance_it, bonus=bonus), self.of(rules.chance_it), -1.0)
-        gain = kinds.add(ZERO, gain, 0.3)  # CHANCE IT is played now and then
+        have = sum(card.modifiers.get(BONUS, 0) for card in tableau)
+
+        def more(effects: Effects, face: int | None = None) -> Vector:
+            return kinds.add(self.of(effects, face, have + bonus), self.of(effects, face, have), -1.0)
+
+        gain = kinds.add(ZERO, more(rules.chance_it), 0.3)  # CHANCE IT is played now and then
         for f in range(1, sides + 1):
-            board = kinds.add(self.of(rules.board[f], f, bonus), self.of(rules.board[f], f), -1.0)
-            gain = kinds.add(gain, board, count / sides)
+            gain = kinds.add(gain, more(rules.board[f], f), count / sides)
+        for card in tableau:
+            if card.kind != "passive":
+                gain = kinds.add(gain, more(card.effects, card.face or None), self.often[card.id] / self.p.horizon)
         return gain
 
     def split(self, v: Vector) -> tuple[float, float, float]:
@@ -271,7 +292,7 @@ class HeuristicBot:
             return 0.01 * model.card_worth[card_id]
         if me.coins - card.cost < p.reserve:
             return -1e9
-        worth, hearts, knives = model.card[card_id]
+        worth, hearts, knives = model.split(model.passive(card, me.tableau)) if card.kind == "passive" else model.card[card_id]
         heart = p.heart + (p.danger if me.hearts <= p.min_hearts else 0.0)
         knife = 0.0
         if knives:

@@ -8,9 +8,19 @@ argument), resources become indices, sheets become tuples.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from workbench.games.chance_it.basics import COINS, HEARTS, RESOURCES, STARS
-from workbench.games.chance_it.effects import Effects, PlayerEffect, compile_die_steps, compile_effects, kind_of, modifiers
+from workbench.games.chance_it.effects import (
+    Effects,
+    PassiveEffect,
+    PlayerEffect,
+    compile_die_steps,
+    compile_effects,
+    compile_passive,
+    kind_of,
+    modifiers,
+)
 from workbench.games.chance_it.schema import Variant
 
 __all__ = ["COINS", "HEARTS", "STARS", "CardDef", "Effects", "Rules", "compile_rules"]
@@ -24,8 +34,9 @@ class CardDef:
     kind: str  # "flash", "die", "chance-it" or "passive"
     face: int  # die face for a die card, else 0
     cost: int
-    effects: Effects  # a passive card's are empty: its effects are its modifiers
-    modifiers: dict[str, int]  # what a passive card adds to its owner's modifiers (chance_bonus)
+    effects: Effects  # a passive card's are empty: it is never used
+    passive: tuple[tuple[Any, PassiveEffect], ...]  # a passive card's effects: (argument, kind), valued by the bots
+    modifiers: dict[str, int]  # what they add to the owner's modifiers (chance_bonus), which the engine reads
 
     def __repr__(self) -> str:
         return f"CardDef({self.id})"
@@ -69,7 +80,8 @@ def compile_rules(variant: Variant) -> Rules:
             face=card.face or 0,
             cost=card.cost,
             effects=() if card.when == "passive" else compile_effects(card.effects, sides),
-            modifiers=modifiers(card.effects, sides) if card.when == "passive" else {},
+            passive=(passive := compile_passive(card.effects, sides) if card.when == "passive" else ()),
+            modifiers=modifiers(passive),
         )
         for card in variant.cards
     )

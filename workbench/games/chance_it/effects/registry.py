@@ -173,15 +173,18 @@ def compile_die_steps(items: Sequence[Any], sides: int) -> Effects:
     )
 
 
-def modifiers(items: Sequence[Any], sides: int) -> dict[str, int]:
-    """What a passive card's effects add to its owner's modifiers."""
+def compile_passive(items: Sequence[Any], sides: int) -> tuple[tuple[Any, PassiveEffect], ...]:
+    """Compile a passive card's effects: each becomes (argument, kind)."""
     compiler = Compiler(sides, lambda nested: compile_effects(nested, sides))
+    return tuple((kind.compile(item, compiler), kind) for item in items if isinstance(kind := kind_of(item), PassiveEffect))
+
+
+def modifiers(passive: Sequence[tuple[Any, PassiveEffect]]) -> dict[str, int]:
+    """What a passive card's compiled effects add to its owner's modifiers."""
     total: dict[str, int] = {}
-    for item in items:
-        kind = kind_of(item)
-        if isinstance(kind, PassiveEffect):
-            for name, value in kind.modifiers(kind.compile(item, compiler)).items():
-                total[name] = total.get(name, 0) + value
+    for argument, kind in passive:
+        for name, value in kind.modifiers(argument).items():
+            total[name] = total.get(name, 0) + value
     return total
 
 
