@@ -394,6 +394,392 @@ def test_reroll_ones_only_directly_on_the_board(tmp_path: Path, old: str, new: s
     check(problem, line_of(text, needle), key_path, "reroll_ones works only as a board effect")
 
 
+# --- the card language: steal, choose, if, for_each, passive cards, on_fail (issue 10) ------------------------------
+
+#: The effects of the die-2 card ``balm`` (``cards.0``), and the card from its timing on: a mutation replaces them.
+BALM_EFFECTS = "effects: [{gain: {hearts: 1}}]}"
+BALM = "when: die-2, cost: 2, copies: 2, effects: [{gain: {hearts: 1}}]}"
+
+#: The issue's eight example cards, one per new effect or timing.
+LAB_CARDS = """\
+  - {id: pickpocket, name: Pickpocket, when: die-5, cost: 2, copies: 2, effects: [{steal: {coins: 1}}]}
+  - {id: mugger, name: Mugger, when: flash, cost: 3, copies: 1, effects: [{steal: {coins: 2, from: richest}}]}
+  - {id: duel, name: Duel, when: chance-it, cost: 2, copies: 1, effects: [{steal: {hearts: 1, from: choose}}]}
+  - {id: fork, name: Fork in the Road, when: die-2, cost: 1, copies: 2,
+     effects: [{choose: [[{gain: {hearts: 1}}], [{gain: {coins: 2}}, {lose: {stars: 1}}]]}]}
+  - {id: lastditch, name: Last Ditch, when: die-3, cost: 2, copies: 1,
+     effects: [{if: {test: {hearts: {at_most: 2}}, then: [{gain: {hearts: 2}}], else: [{gain: {coins: 1}}]}}]}
+  - {id: harvest, name: Harvest, when: die-5, cost: 3, copies: 1, effects: [{for_each: {face: 5, effects: [{gain: {coins: 1}}]}}]}
+  - {id: charm, name: Lucky Charm, when: passive, cost: 3, copies: 1, effects: [{chance_bonus: 1}]}
+  - {id: retry, name: Second Try, when: die-4, cost: 2, copies: 1,
+     effects: [{chance: {roll: 5, then: [{gain: {stars: 2}}], else: [], on_fail: keep}}]}
+"""
+
+
+def test_the_issue_cards_and_the_edges_of_the_card_language_are_valid(tmp_path: Path) -> None:
+    text = BASE + LAB_CARDS
+    assert [card.id for card in load_variant(write(tmp_path, "lab.yaml", text)).variant.cards][2:] == [
+        "pickpocket",
+        "mugger",
+        "duel",
+        "fork",
+        "lastditch",
+        "harvest",
+        "charm",
+        "retry",
+    ]
+    # faces 1 and 6 are on the die; a negative bonus and several bonuses on one passive card; at_least = at_most;
+    # every condition of a test at once; a steal of several resources; an if with neither then nor else
+    edges = (
+        "effects: [{for_each: {face: 1, effects: []}},"
+        " {if: {test: {coins: {at_least: 0}, hearts: {at_least: 2, at_most: 2}, stars: {at_most: 9},"
+        " dice: {face: 6, at_least: 1, at_most: 5}, participants: {at_least: 2}}}},"
+        " {steal: {stars: 1, hearts: 2, from: each}}]}"
+    )
+    text = mutate(BALM_EFFECTS, edges)
+    text = mutate("{id: gamble, name: Gamble, when: chance-it,", "{id: gamble, name: Gamble, when: passive,", text)
+    text = mutate(
+        "effects: [{chance: {roll: 4, then: [{gain: {stars: 2}}], else: [{lose: {hearts: 1}}]}}]}",
+        "effects: [{chance_bonus: -2}, {chance_bonus: 1}]}",
+        text,
+    )
+    load_variant(write(tmp_path, "edges.yaml", text))
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "needle", "key_path"),
+    [
+        (BALM_EFFECTS, "effects: [{gain: {hearts: 1}},\n     {chance_bonus: 1}]}", "{chance_bonus: 1}", "cards.0.effects.1"),
+        (
+            "effects: [{chance: {roll: 4,",
+            "effects: [\n     {chance_bonus: 1}, {chance: {roll: 4,",
+            "{chance_bonus: 1}",
+            "cards.1.effects.0",
+        ),
+        ("  2: [{gain: {hearts: 1}}]", "  2: [{chance_bonus: 1}]", "  2: [", "board.2.0"),
+        ("all_out: [{lose: {hearts: 1}}]", "all_out: [{chance_bonus: -1}]", "all_out:", "all_out.0"),
+        ("chance_it: [{gain: {coins: 2}}]", "chance_it: [{chance_bonus: 1}]", "chance_it:", "chance_it.0"),
+        (
+            "then: [{gain: {stars: 2}}]",
+            "then: [{chance_bonus: 1}]",
+            "effects: [{chance",
+            "cards.1.effects.0.chance.then.0",
+        ),
+        (
+            BALM_EFFECTS,
+            "effects: [{choose: [[{gain: {coins: 1}}],\n       [{chance_bonus: 1}]]}]}",
+            "[{chance_bonus: 1}]",
+            "cards.0.effects.0.choose.1.0",
+        ),
+    ],
+    ids=["die-card", "chance-it-card", "board", "all_out", "chance_it", "in-chance-then", "in-choose-option"],
+)
+def test_chance_bonus_only_on_a_passive_card(tmp_path: Path, old: str, new: str, needle: str, key_path: str) -> None:
+    text = mutate(old, new)
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, needle), key_path, "chance_bonus works only on a passive card (when: passive)")
+
+
+@pytest.mark.parametrize(
+    ("effect", "kind", "index"),
+    [
+        pytest.param("{gain: {hearts: 1}}", "gain", 1, id="gain"),
+        pytest.param("{steal: {coins: 1}}", "steal", 1, id="steal"),
+        pytest.param("{steal: {hearts: 1, from: choose}}", "steal", 1, id="steal-choose"),
+        pytest.param("{lose: {stars: 1}}", "lose", 1, id="lose"),
+        pytest.param("market", "market", 1, id="market"),
+        pytest.param("{choose: [[{chance_bonus: 1}], [{chance_bonus: 2}]]}", "choose", 1, id="choose-of-bonuses"),
+        pytest.param("{chance: {roll: 3, else: [{chance_bonus: 1}]}}", "chance", 1, id="chance-of-bonus"),
+        pytest.param("{gain: {hearts: 1}}", "gain", 0, id="gain-alone"),
+        pytest.param("{chance: {roll: 3, then: [{gain: {stars: 1}}]}}", "chance", 1, id="chance-of-gain"),
+        pytest.param("{for_each: {face: 6, effects: [{gain: {coins: 1}}]}}", "for_each", 1, id="for_each-of-gain"),
+        pytest.param("{if: {test: {coins: {at_least: 3}}, then: [{gain: {stars: 1}}]}}", "if", 1, id="if-of-gain"),
+        pytest.param("{choose: [[{chance_bonus: 1}], [{steal: {coins: 1}}]]}", "choose", 1, id="choose-of-steal"),
+    ],
+)
+def test_a_passive_card_holds_only_chance_bonus(tmp_path: Path, effect: str, kind: str, index: int) -> None:
+    effects = f"{{chance_bonus: 1}},\n     {effect}" if index else f"\n     {effect}"
+    text = mutate(BALM, f"when: passive, cost: 2, copies: 2, effects: [{effects}]}}")
+    problem = only(reject(tmp_path, text))
+    check(
+        problem,
+        line_of(text, f"     {effect}"),
+        f"cards.0.effects.{index}",
+        "a passive card is never used, so it holds only chance_bonus",
+        f"{kind} needs a card with when: flash, chance-it or die-N",
+    )
+
+
+@pytest.mark.parametrize(
+    ("new", "key_path", "message"),
+    [
+        ("when: passive, cost: 2, copies: 2,\n     effects: []}", "cards.0.effects", "a card needs at least one effect"),
+        ("when: passive, cost: 2, copies: 2}", "cards.0", "missing required key 'effects'"),
+    ],
+    ids=["empty-effects", "no-effects-key"],
+)
+def test_a_passive_card_with_no_effect(tmp_path: Path, new: str, key_path: str, message: str) -> None:
+    text = mutate(BALM, new)
+    problem = only(reject(tmp_path, text))
+    needle = "effects: []" if "effects: []" in new else "{id: balm"
+    check(problem, line_of(text, needle), key_path, message)
+
+
+@pytest.mark.parametrize(
+    ("bonus", "shown"), [("1.5", "1.5"), ("one", "'one'"), ("true", "true"), ("'1'", "'1'"), ("[1]", "a list")]
+)
+@pytest.mark.parametrize("when", ["passive", "die-2"])
+def test_chance_bonus_must_be_a_whole_number(tmp_path: Path, when: str, bonus: str, shown: str) -> None:
+    text = mutate(BALM, f"when: {when}, cost: 2, copies: 2, effects: [\n     {{chance_bonus: {bonus}}}]}}")
+    problem = only(reject(tmp_path, text))
+    # the type is checked first: on a die card too the one problem is the number, the timing rule runs once it is fixed
+    check(problem, line_of(text, "{chance_bonus:"), "cards.0.effects.0.chance_bonus", "expected a whole number", shown)
+
+
+@pytest.mark.parametrize(
+    ("effect", "key_path"),
+    [
+        ("{for_each: {effects: [{gain: {coins: 1}}],\n       face: {face}}}", "cards.0.effects.0.for_each.face"),
+        (
+            "{if: {then: [{gain: {coins: 1}}], test: {dice: {at_least: 1,\n       face: {face}}}}}",
+            "cards.0.effects.0.if.test.dice.face",
+        ),
+    ],
+    ids=["for_each", "if-dice"],
+)
+@pytest.mark.parametrize(
+    ("face", "sides", "message"),
+    [
+        (7, 6, "no face 7 on a 6-sided die"),
+        (0, 6, "must be at least 1, got 0"),
+        (-1, 6, "must be at least 1, got -1"),
+        (5, 4, "no face 5 on a 4-sided die"),
+    ],
+    ids=["7-of-6", "0", "negative", "5-of-4"],
+)
+def test_a_face_outside_the_die_in_for_each_and_if(
+    tmp_path: Path, effect: str, key_path: str, face: int, sides: int, message: str
+) -> None:
+    text = BASE
+    if sides == 4:
+        text = mutate("sides: 6", "sides: 4", text)
+        text = mutate("  5: [{gain: {coins: 1}}]\n  6: [market]\n", "", text)
+    text = mutate(BALM_EFFECTS, "effects: [" + effect.replace("{face}", str(face)) + "]}", text)
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, f"face: {face}}}"), key_path)
+    assert problem.message == message
+
+
+def test_a_face_outside_the_die_in_for_each_on_the_board(tmp_path: Path) -> None:
+    text = mutate("  2: [{gain: {hearts: 1}}]", "  2: [{for_each: {face: 7, effects: [{gain: {hearts: 1}}]}}]")
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, "  2: ["), "board.2.0.for_each.face", "no face 7 on a 6-sided die")
+
+
+@pytest.mark.parametrize(
+    ("new", "key_path"),
+    [
+        ("effects: [{gain: {coins: 1}},\n     {choose: []}]}", "cards.0.effects.1.choose"),
+        (
+            "effects: [{if: {test: {coins: {at_least: 1}}, then: [],\n       else: [{choose: []}]}}]}",
+            "cards.0.effects.0.if.else.0.choose",
+        ),
+        ("effects: [{for_each: {face: 5,\n       effects: [{choose: []}]}}]}", "cards.0.effects.0.for_each.effects.0.choose"),
+    ],
+    ids=["card", "in-if-else", "in-for_each"],
+)
+def test_an_empty_choose(tmp_path: Path, new: str, key_path: str) -> None:
+    text = mutate(BALM_EFFECTS, new)
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, "{choose: []}"), key_path, "choose needs at least one option", "a list of effects")
+
+
+def test_an_empty_choose_on_the_board(tmp_path: Path) -> None:
+    text = mutate("  2: [{gain: {hearts: 1}}]", "  2: [{choose: []}]")
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, "  2: ["), "board.2.0.choose", "choose needs at least one option")
+
+
+@pytest.mark.parametrize("victims", ["left", "all", "Each", "1"])
+def test_steal_from_outside_each_richest_choose(tmp_path: Path, victims: str) -> None:
+    text = mutate(BALM_EFFECTS, f"effects: [{{steal: {{coins: 1,\n       from: {victims}}}}}]}}")
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, f"from: {victims}"), "cards.0.effects.0.steal.from", "expected 'each', 'richest' or 'choose'")
+    shown = victims if victims == "1" else f"'{victims}'"
+    assert f", got {shown}" in problem.message, problem.message
+    if victims == "Each":
+        assert problem.message.endswith("(did you mean 'each'?)"), problem.message
+
+
+@pytest.mark.parametrize("body", ["{}", "{from: richest}", "{from: choose}"])
+def test_steal_with_no_resource(tmp_path: Path, body: str) -> None:
+    text = mutate(BALM_EFFECTS, f"effects: [{{gain: {{coins: 1}}}},\n     {{steal: {body}}}]}}")
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, "{steal:"), "cards.0.effects.1.steal", "name at least one resource to steal", "{coins: 1}")
+
+
+@pytest.mark.parametrize(
+    ("test", "needle", "key_path", "message"),
+    [
+        ("{}", "test: {}", "if.test", "a test needs a condition: coins, hearts, stars, dice or participants"),
+        ("{coins: {at_least: 1},\n         hearts: {}}", "hearts: {}", "if.test.hearts", "give at_least and/or at_most"),
+        ("{\n         participants: {}}", "participants: {}", "if.test.participants", "give at_least and/or at_most"),
+        ("{\n         dice: {face: 3}}", "dice: {face: 3}", "if.test.dice", "give at_least and/or at_most"),
+        (
+            "{\n         hearts: {at_least: 3, at_most: 2}}",
+            "hearts: {at_least",
+            "if.test.hearts",
+            "at_least (3) is above at_most (2): the test could never hold",
+        ),
+        (
+            "{coins: {at_least: 1},\n         participants: {at_least: 5, at_most: 3}}",
+            "participants: {at_least",
+            "if.test.participants",
+            "at_least (5) is above at_most (3): the test could never hold",
+        ),
+        (
+            "{\n         dice: {face: 5, at_least: 3, at_most: 1}}",
+            "dice: {face: 5",
+            "if.test.dice",
+            "at_least (3) is above at_most (1): the test could never hold",
+        ),
+        (
+            "{\n         stars: {at_most: 0, at_least: 1}}",
+            "stars: {at_most",
+            "if.test.stars",
+            "at_least (1) is above at_most (0): the test could never hold",
+        ),
+    ],
+    ids=[
+        "no-condition",
+        "hearts-empty",
+        "participants-empty",
+        "dice-no-bound",
+        "hearts-least-above-most",
+        "participants-least-above-most",
+        "dice-least-above-most",
+        "stars-least-above-most",
+    ],
+)
+def test_an_if_test_with_no_condition_or_an_empty_range(
+    tmp_path: Path, test: str, needle: str, key_path: str, message: str
+) -> None:
+    text = mutate(BALM_EFFECTS, f"effects: [{{if: {{then: [{{gain: {{coins: 1}}}}],\n       test: {test}}}}}]}}")
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, needle), f"cards.0.effects.0.{key_path}")
+    assert problem.message == message
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key_path"),
+    [
+        ("roll: 4,", "roll: 4,\n       on_fail: again,", "cards.1.effects.0.chance.on_fail"),
+        ("  2: [{gain: {hearts: 1}}]", "  2: [{chance: {roll: 3,\n       on_fail: again}}]", "board.2.0.chance.on_fail"),
+    ],
+    ids=["card", "board"],
+)
+def test_chance_on_fail_is_keep_or_spent(tmp_path: Path, old: str, new: str, key_path: str) -> None:
+    text = mutate(old, new)
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, "on_fail: again"), key_path)
+    assert problem.message == "expected 'spent' or 'keep', got 'again'"
+
+
+@pytest.mark.parametrize(
+    ("new", "needle", "key_path", "words"),
+    [
+        (
+            "effects: [{choose: [[{gain: {coins: 1}}],\n       [{steal: {coins: 1, from: left}}]]}]}",
+            "from: left",
+            "cards.0.effects.0.choose.1.0.steal.from",
+            ["got 'left'"],
+        ),
+        (
+            "effects: [{choose: [[{gain: {coins: 1}}],\n       [{gain: {hearts: 1}}, {for_each: {face: 9, effects: []}}]]}]}",
+            "face: 9",
+            "cards.0.effects.0.choose.1.1.for_each.face",
+            ["no face 9 on a 6-sided die"],
+        ),
+        (
+            "effects: [{choose: [\n       [{if: {test: {}}}]]}]}",
+            "test: {}",
+            "cards.0.effects.0.choose.0.0.if.test",
+            ["a test needs a condition"],
+        ),
+        (
+            "effects: [{if: {test: {coins: {at_least: 1}},\n       then: [{for_each: {face: 8, effects: []}}]}}]}",
+            "face: 8",
+            "cards.0.effects.0.if.then.0.for_each.face",
+            ["no face 8 on a 6-sided die"],
+        ),
+        (
+            "effects: [{if: {test: {coins: {at_least: 1}}, then: [],\n       else: [{gain: {coins: 1}}, {steal: {}}]}}]}",
+            "{steal: {}}",
+            "cards.0.effects.0.if.else.1.steal",
+            ["name at least one resource to steal"],
+        ),
+        (
+            "effects: [{if: {test: {coins: {at_least: 1}}, then: [],\n       else: [{chance_bonus: 1}]}}]}",
+            "chance_bonus",
+            "cards.0.effects.0.if.else.0",
+            ["chance_bonus works only on a passive card"],
+        ),
+        (
+            "effects: [{if: {test: {coins: {at_least: 1}}, then: [{choose: [[],\n       [{if: {test: {dice: {face: 2, at_least: 4, at_most: 3}}}}]]}]}}]}",
+            "at_least: 4",
+            "cards.0.effects.0.if.then.0.choose.1.0.if.test.dice",
+            ["at_least (4) is above at_most (3)"],
+        ),
+        (
+            "effects: [{for_each: {face: 5, effects: [{chance: {roll: 3,\n       else: [{steal: {hearts: 1, from: nobody}}]}}]}}]}",
+            "from: nobody",
+            "cards.0.effects.0.for_each.effects.0.chance.else.0.steal.from",
+            ["got 'nobody'"],
+        ),
+    ],
+    ids=[
+        "choose-steal-from",
+        "choose-for_each-face",
+        "choose-if-test",
+        "if-then-for_each-face",
+        "if-else-steal",
+        "if-else-chance_bonus",
+        "if-then-choose-if-dice",
+        "for_each-chance-else-steal",
+    ],
+)
+def test_an_error_nested_in_choose_if_or_for_each_is_located_at_the_nested_key(
+    tmp_path: Path, new: str, needle: str, key_path: str, words: list[str]
+) -> None:
+    text = mutate(BALM_EFFECTS, new)
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, needle), key_path, *words)
+
+
+def test_a_card_language_error_in_an_added_card_is_reported_in_the_extending_file(tmp_path: Path) -> None:
+    write(tmp_path, "base.yaml", BASE)
+    text = (
+        "extends: base.yaml\n"
+        "name: Child\n"
+        "cards_add:\n"
+        "  - {id: charm, name: Charm, when: passive, effects: [{chance_bonus: 1}]}\n"
+        "  - {id: balm, name: Balm, when: passive,\n"
+        "     effects: [{gain: {hearts: 1}}]}\n"
+    )
+    child = write(tmp_path, "child.yaml", text)
+    problem = only(rejected(child))
+    check(problem, line_of(text, "effects: [{gain"), "cards_add.1.effects.0", "a passive card is never used", file=child)
+
+
+def test_a_card_language_error_in_a_card_file_is_reported_in_the_card_file(tmp_path: Path) -> None:
+    content = "# two cards\n" + mutate(
+        "effects: [{gain: {coins: 1}}]}", "effects: [{for_each: {face: 7,\n   effects: []}}]}", CARD_FILE
+    )
+    cards = write(tmp_path, "cards/more.yaml", content)
+    problem = only(reject(tmp_path, BASE + "  - cards/more.yaml\n"))
+    check(problem, line_of(content, "face: 7"), "cards.3.effects.0.for_each.face", "no face 7 on a 6-sided die", file=cards)
+
+
 # --- start and supply, players ----------------------------------------------------------------------------------
 
 
@@ -738,8 +1124,34 @@ def _cli(*args: str):
             },
             ["cards/more.yaml:4: cards.1.cost: must be at least 0, got -1"],
         ),
+        (
+            {"variant.yaml": mutate(BALM_EFFECTS, "effects: [{for_each: {effects: [],\n       face: 7}}]}")},
+            ["variant.yaml:29: cards.0.effects.0.for_each.face: no face 7 on a 6-sided die"],
+        ),
+        (
+            {
+                "variant.yaml": mutate(
+                    BALM, "when: passive, cost: 2, copies: 2, effects: [{chance_bonus: 1},\n     {steal: {coins: 1}}]}"
+                )
+            },
+            [
+                "variant.yaml:29: cards.0.effects.1: a passive card is never used, so it holds only chance_bonus; "
+                "steal needs a card with when: flash, chance-it or die-N"
+            ],
+        ),
+        (
+            {
+                "variant.yaml": mutate(
+                    BALM_EFFECTS, "effects: [{if: {then: [],\n       test: {hearts: {at_least: 3, at_most: 2}}}}]}"
+                )
+            },
+            [
+                "variant.yaml:29: cards.0.effects.0.if.test.hearts: at_least (3) is above at_most (2): the test could never hold",
+                "note: checks that involve several keys run once these are fixed",
+            ],
+        ),
     ],
-    ids=["stakes-in", "unknown-key", "duplicate-key", "empty", "card-file"],
+    ids=["stakes-in", "unknown-key", "duplicate-key", "empty", "card-file", "for_each-face", "passive-steal", "test-range"],
 )
 def test_cli_validate_reports_each_problem_on_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str], expected: list[str]

@@ -35,7 +35,7 @@ from workbench.games.chance_it.basics import (
     Positive,
     Resource,
 )
-from workbench.games.chance_it.effects import REGISTRY, Effect, Site, iter_effects, kind_of, with_effects
+from workbench.games.chance_it.effects import REGISTRY, Effect, Site, kind_of, with_effects
 from workbench.loading import did_you_mean
 
 Guide = Literal["in", "out", "chance-it"]
@@ -435,23 +435,22 @@ class Variant(Model):
         """
         sides = self.dice.sides
         passives = sorted(tag for tag, kind in REGISTRY.items() if kind.placement == "passive")
-        for path, effect, depth in iter_effects(effects, key):
-            kind = kind_of(effect)
-            site = Site(sides, face if depth == 0 else None)
+        for index, effect in enumerate(effects):
+            path, kind, site = key + (index,), kind_of(effect), Site(sides, face)
             if kind.placement == "board" and site.face is None:
                 yield path, f"{kind.tag} works only as a board effect ({kind.placement_reason})"
-                continue
-            if kind.placement == "passive" and not passive:
+            elif kind.placement == "passive" and not passive:
                 yield path, f"{kind.tag} works only on a passive card (when: passive): {kind.placement_reason}"
-                continue
-            if passive and kind.placement != "passive":
+            elif passive and kind.placement != "passive":
                 yield (
                     path,
                     f"a passive card is never used, so it holds only {', '.join(passives)}; "
                     f"{kind.tag} needs a card with when: flash, chance-it or die-N",
                 )
-                continue
-            yield from kind.check(effect, path, site)
+            else:  # an effect that cannot stand here is one problem: what it holds is not looked at
+                yield from kind.check(effect, path, site)
+                for below, items in kind.children(effect):
+                    yield from self._check_effects(items, path + below, passive=passive)
 
 
 def variant_file_schema() -> dict[str, Any]:

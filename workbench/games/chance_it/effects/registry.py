@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
+import yaml
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, TypeAdapter
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
@@ -225,3 +226,17 @@ def describe_event(event: dict[str, Any]) -> str | None:
     """An effect's logged event as text (None for an event no effect emits)."""
     kind = EVENTS.get(event["type"])
     return None if kind is None else kind.from_fields(event).text()
+
+
+def reference_table(sides: int = 6) -> str:
+    """Every registered kind as a Markdown table: key, meaning, example (as written in YAML), card text.
+
+    The README holds this table verbatim (a test checks it), so the documentation cannot drift from the kinds.
+    """
+    rows = ["| key | meaning | example | card text |", "| --- | --- | --- | --- |"]
+    for kind in REGISTRY.values():
+        example = yaml.safe_dump([kind.example], default_flow_style=True, sort_keys=False, width=10_000).strip()[1:-1]
+        text = effect_text(kind.adapter.validate_python(kind.example), words(sides, kind.example_where))
+        cells = (f"`{kind.tag}`", " ".join(kind.meaning.split()), f"`{example}`", text)
+        rows.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return "\n".join(rows) + "\n"
