@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from workbench.games.chance_it.basics import RESOURCES
-from workbench.games.chance_it.effects import describe_event
+from workbench.games.chance_it.effects import amount, describe_event
 from workbench.games.chance_it.effects.gain import signed
 from workbench.games.chance_it.engine import Event
 from workbench.sim.stats import MeanReport, RateReport
@@ -21,7 +21,11 @@ def describe(event: Event) -> str:
     >>> describe({"round": 1, "type": "buy", "seat": 0, "card": "dagger", "cost": 2})
     'round 1: seat 0 buys dagger for 2 coins'
     >>> describe({"round": 2, "type": "steal", "seat": 0, "victim": 2, "coins": 1})
-    'round 2: seat 0 steals 1 coins from seat 2'
+    'round 2: seat 0 steals 1 coin from seat 2'
+    >>> describe({"round": 3, "type": "gain", "seat": 1, "hearts": 1, "stars": 2})
+    'round 3: seat 1 gains +1 heart, +2 stars'
+    >>> describe({"round": 3, "type": "stakes", "seat": 2, "coins": -1, "hearts": -2})
+    'round 3: seat 2 stakes: -1 coin, -2 hearts'
     """
     kind, seat = event["type"], event.get("seat")
     texts: dict[str, Callable[[], str]] = {
@@ -36,7 +40,7 @@ def describe(event: Event) -> str:
         "stakes": lambda: f"seat {seat} stakes: {signed(event)}",
         "die": lambda: f"die {event['face']}",
         "use": lambda: f"seat {seat} uses {event['card']}",
-        "buy": lambda: f"seat {seat} buys {event['card']} for {event['cost']} coins",
+        "buy": lambda: f"seat {seat} buys {event['card']} for {amount(event['cost'], 'coins')}",
         "discard": lambda: f"seat {seat} discards {event['card']}",
         "market_empty": lambda: f"seat {seat} finds the market empty",
         "market_limit": lambda: f"seat {seat}'s chain of market actions stops (too many in a row)",

@@ -58,7 +58,7 @@ def amount(count: int, resource: str) -> str:
     ('1 heart', '2 stars')
     """
     singular, plural = _NOUNS[resource]
-    return f"{count} {singular if count == 1 else plural}"
+    return f"{count} {singular if abs(count) == 1 else plural}"
 
 
 def join(words: Sequence[str], last: str = "and") -> str:

@@ -15,6 +15,7 @@ from workbench.games.chance_it.effects.base import (
     Valuer,
     Vector,
     Words,
+    amount,
     indexed,
     resource_icons,
     resources_text,
@@ -33,8 +34,8 @@ class Gain(AmountsModel):
 
 
 def signed(fields: dict[str, Any], signed: bool = True) -> str:
-    """The resources of an event's fields: ``+1 coins, +2 hearts`` (or unsigned); ``nothing`` for none."""
-    parts = [f"{fields[r]:+d} {r}" if signed else f"{fields[r]} {r}" for r in RESOURCES if fields.get(r)]
+    """The resources of an event's fields: ``+1 coin, -2 hearts`` (or unsigned); ``nothing`` for none."""
+    parts = [("+" if signed and fields[r] > 0 else "") + amount(fields[r], r) for r in RESOURCES if fields.get(r)]
     return ", ".join(parts) or "nothing"
 
 
