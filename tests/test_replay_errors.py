@@ -67,6 +67,37 @@ CASES = [
     Case("rounds-after-end.yaml", 8, "rounds.1", ("ended in round 1", "all_eliminated", "1 more round(s)")),
     Case("yaml-syntax.yaml", 7, "", ("YAML syntax error", "flow sequence", "expected ',' or ']'")),
     Case("misspelt-key.yaml", 6, "rounds.0.rolls", ("unknown key 'rolls' (did you mean 'roll'?)",)),
+    Case(
+        "steal-target-self.yaml",
+        16,
+        "rounds.0.choices.2",
+        ("round 1", "seat 0", "cannot target seat 0", "the seats it may target are 1"),
+    ),
+    Case(
+        "steal-target-out.yaml",
+        16,
+        "rounds.0.choices.2",
+        ("round 1", "seat 0", "cannot target seat 2", "the seats it may target are 1"),
+    ),
+    Case(
+        "choose-out-of-range.yaml",
+        19,
+        "rounds.1.choices.0",
+        ("round 2", "seat 0", "cannot choose option 2", "the options are numbered 0 to 1"),
+    ),
+    Case(
+        "choose-for-target.yaml",
+        17,
+        "rounds.0.choices.3",
+        ("round 1", "seat 0 must choose a seat to steal from (1, 2)", "the script says {seat: 0, choose: 1}"),
+    ),
+    Case(
+        "target-for-choose.yaml",
+        19,
+        "rounds.1.choices.0",
+        ("round 2", "seat 0 must choose one of 2 options (0 to 1)", "the script says {seat: 0, target: 1}"),
+    ),
+    Case("target-never-asked.yaml", 15, "rounds.0.choices.1", ("round 1", "never asked for the choice", "{seat: 0, target: 1}")),
 ]
 
 

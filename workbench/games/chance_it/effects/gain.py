@@ -34,8 +34,8 @@ class Gain(AmountsModel):
 
 
 def signed(fields: dict[str, Any], signed: bool = True) -> str:
-    """The resources of an event's fields: ``+1 coin, -2 hearts`` (or unsigned); ``nothing`` for none."""
-    parts = [("+" if signed and fields[r] > 0 else "") + amount(fields[r], r) for r in RESOURCES if fields.get(r)]
+    """The resources of an event's fields, in their order: ``+1 coin, -2 hearts`` (or unsigned); ``nothing`` for none."""
+    parts = [("+" if signed and fields[r] > 0 else "") + amount(fields[r], r) for r in fields if r in RESOURCES and fields[r]]
     return ", ".join(parts) or "nothing"
 
 
@@ -51,7 +51,7 @@ class Gained(EffectEvent):
 
     @classmethod
     def from_fields(cls, fields: dict[str, Any]) -> Gained:
-        return cls(fields["seat"], {r: fields[r] for r in RESOURCES if r in fields})
+        return cls(fields["seat"], {r: n for r, n in fields.items() if r in RESOURCES})
 
     def text(self) -> str:
         return f"seat {self.seat} gains {signed(self.amounts)}"

@@ -44,7 +44,7 @@ class Lost(EffectEvent):
 
     @classmethod
     def from_fields(cls, fields: dict[str, Any]) -> Lost:
-        return cls(fields["seat"], {r: fields[r] for r in RESOURCES if r in fields})
+        return cls(fields["seat"], {r: n for r, n in fields.items() if r in RESOURCES})
 
     def text(self) -> str:
         return f"seat {self.seat} loses {signed(self.amounts, signed=False)}"

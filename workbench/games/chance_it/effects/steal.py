@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, PrivateAttr, model_serializer, model_validator
 
-from workbench.games.chance_it.basics import RESOURCES, Count, Model
+from workbench.games.chance_it.basics import HEARTS, RESOURCES, Count, Model
 from workbench.games.chance_it.effects.base import (
     Compiler,
     Drawing,
@@ -95,15 +95,18 @@ class Stole(EffectEvent):
 
     @classmethod
     def from_fields(cls, fields: dict[str, Any]) -> Stole:
-        return cls(fields["seat"], fields["victim"], {r: fields[r] for r in RESOURCES if r in fields})
+        return cls(fields["seat"], fields["victim"], {r: n for r, n in fields.items() if r in RESOURCES})  # in the order taken
 
     def text(self) -> str:
         return f"seat {self.seat} steals {signed(self.amounts, signed=False)} from seat {self.victim}"
 
 
 def rob(game: Game, player: Player, victim: Player, amounts: tuple[tuple[int, int], ...]) -> None:
-    """``victim`` gives ``player`` what it has of each resource, up to its amount, in order; without hearts it is out."""
-    taken = {RESOURCES[r]: game.transfer(victim, player, r, n) for r, n in amounts}
+    """``victim`` gives ``player`` what it has of each resource, up to its amount, in the order listed.
+
+    Left without hearts it is out at once (rule 12): it gives nothing more, what it still holds goes to the supply.
+    """
+    taken = {RESOURCES[r]: game.transfer(victim, player, r, n) if victim.res[HEARTS] else 0 for r, n in amounts}
     if game.events is not None:
         game.emit(Stole(player.seat, victim.seat, taken))
     game.settle(victim)
