@@ -71,13 +71,13 @@ CASES = [
         "steal-target-self.yaml",
         16,
         "rounds.0.choices.2",
-        ("round 1", "seat 0", "cannot target seat 0", "the seats it may target are 1"),
+        ("round 1", "seat 0", "cannot target seat 0", "the only seat it may target is 1", "still in the game"),
     ),
     Case(
         "steal-target-out.yaml",
         16,
         "rounds.0.choices.2",
-        ("round 1", "seat 0", "cannot target seat 2", "the seats it may target are 1"),
+        ("round 1", "seat 0", "cannot target seat 2", "the only seat it may target is 1", "still in the game"),
     ),
     Case(
         "choose-out-of-range.yaml",

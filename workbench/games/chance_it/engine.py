@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from workbench.errors import IllegalDecision
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.chance import ChanceSource
-from workbench.games.chance_it.effects import EffectEvent
+from workbench.games.chance_it.effects import EffectEvent, join
 from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules, compile_rules
 from workbench.games.chance_it.schema import GUIDES, Variant
 
@@ -765,8 +765,16 @@ class _Round:
         seats = tuple(p.seat for p in candidates)
         seat = self.deciders[player.seat].target(game.views[player.seat], seats, taking)
         if seat not in seats or isinstance(seat, bool):
-            names = ", ".join(map(str, seats))
-            raise IllegalDecision(game.round, player.seat, f"cannot target seat {seat!r}: the seats it may target are {names}")
+            may = (
+                f"the only seat it may target is {seats[0]}"
+                if len(seats) == 1
+                else f"it may target seats {join([str(s) for s in seats], 'or')}"
+            )
+            raise IllegalDecision(
+                game.round,
+                player.seat,
+                f"cannot target seat {seat!r}: {may} (the other players in the action round still in the game)",
+            )
         return game.players[seat]
 
     def market_action(self, player: Player) -> None:
