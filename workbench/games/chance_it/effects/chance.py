@@ -81,7 +81,12 @@ class Tested(EffectEvent):
         )
 
     def text(self) -> str:
-        rolled = f"rolls {self.rolled} {self.bonus:+d} = {self.result}" if self.bonus else f"rolls {self.result}"
+        rolled = f"rolls {self.result}"
+        if self.bonus:
+            total = self.rolled + self.bonus
+            rolled = f"rolls {self.rolled} {self.bonus:+d} = {total}" + (
+                f", held at {self.result}" if total != self.result else ""
+            )
         return f"seat {self.seat} tests chance {self.need}+: {rolled}, {'success' if self.success else 'failure'}"
 
 
