@@ -1,22 +1,30 @@
 """Bots only ever return legal choices, see only their view, and are deterministic for their stream."""
 
 import random
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import TypeAdapter
 
 from workbench.games import load_variant
-from workbench.games.chance_it.bots import BUILTIN, HeuristicBot, SearchBot, make_bot
+from workbench.games.chance_it.bots import BUILTIN, HeuristicBot, RandomBot, SearchBot, make_bot
 from workbench.games.chance_it.chance import RandomChance
-from workbench.games.chance_it.effects import Valuer
+from workbench.games.chance_it.effects import Effect, Valuer, compile_effects
 from workbench.games.chance_it.engine import Game, View, compile_variant
+from workbench.games.chance_it.invariants import Invariants
+from workbench.games.chance_it.rules import COINS, HEARTS, STARS, Effects, Rules
 from workbench.games.chance_it.schema import Persona
 from workbench.sim.seeding import stream
 
 ROOT = Path(__file__).parent.parent
 RULES = compile_variant(load_variant(ROOT / "variants" / "chance-it.yaml").variant)
+#: The base game plus eight cards of the card language: steal (each, richest, choose), choose, if, for_each, ...
+LAB = compile_variant(load_variant(ROOT / "variants" / "card-lab.yaml").variant)
 PERSONAS = [
     BUILTIN["random"],
     BUILTIN["heuristic"],
@@ -27,17 +35,32 @@ PERSONAS = [
 
 
 class Checked:
-    """Wraps a bot and asserts every answer is one of the options it was offered."""
+    """Wraps a bot and asserts every answer is legal: one of the options it was offered, for ``choose``
+    an index into the options, for ``target`` one of the seats offered. Counts the decisions of each kind.
 
-    def __init__(self, bot):
+    With ``state`` (a function of nothing returning the game's state), it also asserts that no
+    decision changes the real game or its chance source (a search bot plays on copies).
+    """
+
+    def __init__(self, bot, state: Callable[[], Any] | None = None):
         self.bot = bot
+        self.state = state
         self.asked = 0
+        self.counts: Counter[str] = Counter()
+
+    def _ask(self, kind, view, *args):
+        assert isinstance(view, View) and not hasattr(view, "chance")
+        before = self.state() if self.state is not None else None
+        choice = getattr(self.bot, kind)(view, *args)
+        if self.state is not None:
+            assert self.state() == before, f"{kind} changed the real game"
+        self.asked += 1
+        self.counts[kind] += 1
+        return choice
 
     def _check(self, kind, view, options):
-        assert isinstance(view, View) and not hasattr(view, "chance")
-        choice = getattr(self.bot, kind)(view, options)
+        choice = self._ask(kind, view, options)
         assert choice in options, (kind, choice, options)
-        self.asked += 1
         return choice
 
     def guide(self, view, options):
@@ -49,16 +72,36 @@ class Checked:
     def use(self, view, options):
         return self._check("use", view, options)
 
+    def choose(self, view, options):
+        assert isinstance(options, tuple) and options, options  # asked even for a single option, never for none
+        choice = self._ask("choose", view, options)
+        assert type(choice) is int and 0 <= choice < len(options), ("choose", choice, len(options))
+        if len(options) > 1:
+            self.counts["choose between several"] += 1
+        return choice
 
+    def target(self, view, options, taking):
+        assert isinstance(options, tuple) and options and len(set(options)) == len(options), options
+        assert view.seat not in options, (view.seat, options)  # never oneself
+        assert not any(view.players[seat].eliminated for seat in options), options  # only players still in the game
+        assert taking and all(r in (COINS, HEARTS, STARS) and n >= 0 for r, n in taking), taking
+        choice = self._ask("target", view, options, taking)
+        assert type(choice) is int and choice in options, ("target", choice, options)
+        if len(options) > 1:
+            self.counts["target among several"] += 1
+        return choice
+
+
+@pytest.mark.parametrize("rules", [RULES, LAB], ids=["base", "card-lab"])
 @settings(max_examples=25, deadline=None)
 @given(
     seed=st.integers(0, 10_000),
     players=st.integers(3, 6),
     table=st.lists(st.integers(0, len(PERSONAS) - 1), min_size=6, max_size=6),
 )
-def test_bots_only_return_legal_choices(seed: int, players: int, table: list[int]) -> None:
+def test_bots_only_return_legal_choices(rules: Rules, seed: int, players: int, table: list[int]) -> None:
     chance = RandomChance(random.Random(seed))
-    game = Game(RULES, players, chance, log=False)
+    game = Game(rules, players, chance, log=False)
     deciders = [Checked(make_bot(PERSONAS[table[seat]], random.Random(seed + seat))) for seat in range(players)]
     game.play(chance, deciders)
     assert game.is_over and sum(d.asked for d in deciders) > 0
@@ -125,3 +168,128 @@ def test_personas_are_validated() -> None:
         Persona(policy="random", min_hearts=3)
     with pytest.raises(ValueError, match="only apply to the search policy"):
         Persona(policy="heuristic", playouts=3)
+
+
+# --- effect decisions (issue 10): choose an option, target a victim --------------------------------------------------
+
+#: The three policies, the search bot with a small budget.
+POLICIES = {
+    "random": BUILTIN["random"],
+    "heuristic": BUILTIN["heuristic"],
+    "search": Persona(policy="search", playouts=2, depth=1),
+}
+#: Seeds of the card-lab games each policy plays at every table size from 3 to 6.
+LAB_SEEDS = range(6)
+EFFECT_LIST = TypeAdapter(tuple[Effect, ...])
+
+
+def play_lab(persona: Persona, players: int, seed: int) -> tuple[Game, Counter[str]]:
+    """One seeded card-lab game, every seat the same policy behind :class:`Checked`, the invariants after every step.
+
+    Every decision is also checked to leave the real game and its chance source as they were.
+    """
+    chance = RandomChance(stream(seed, players, "chance"))
+    game = Game(LAB, players, chance, log=True)
+    checker = game.after_step = Invariants(game)
+
+    def state() -> Any:
+        return game.snapshot(events=False), chance.rng.getstate()
+
+    deciders = [Checked(make_bot(persona, stream(seed, players, "bot", seat)), state) for seat in range(players)]
+    game.play(chance, deciders)
+    checker(game)
+    assert game.is_over
+    return game, sum((d.counts for d in deciders), Counter())
+
+
+@pytest.mark.parametrize("policy", sorted(POLICIES))
+def test_every_bot_answers_the_card_labs_effect_decisions_legally(policy: str) -> None:
+    """Fork (choose) and Duel (steal from: choose) ask effect decisions; every bot answers them legally.
+
+    Fails when no decision of either kind was asked (or none with a real choice between
+    several options), so the test cannot pass by never reaching them.
+    """
+    counts: Counter[str] = Counter()
+    for players in range(3, 7):
+        for seed in LAB_SEEDS:
+            game, asked = play_lab(POLICIES[policy], players, seed)
+            events = Counter(event["type"] for event in game.events or ())
+            assert events["choose"] == asked["choose"]  # each choice asked was applied, and logged once
+            assert events["steal"] >= asked["target"]  # each victim picked was robbed
+            counts += asked
+    assert counts["choose"] > 0 and counts["target"] > 0, counts
+    assert counts["choose between several"] > 0 and counts["target among several"] > 0, counts
+
+
+def compiled(*options: list[Any]) -> tuple[Effects, ...]:
+    """The options of a ``choose`` effect, compiled for the card lab's dice."""
+    return tuple(compile_effects(EFFECT_LIST.validate_python(option), LAB.sides) for option in options)
+
+
+def position(*holdings: tuple[int, int, int], players: int = 4) -> View:
+    """Seat 0's view of a card-lab table where seat i holds ``holdings[i]`` (coins, hearts, stars)."""
+    game = Game(LAB, players, RandomChance(random.Random(0)), log=False)
+    for player, held in zip(game.players, holdings):
+        player.res = list(held)
+    return game.views[0]
+
+
+#: Seat 0 with plenty of everything.
+COMFORTABLE = (5, 6, 4)
+HEART = [{"gain": {"hearts": 1}}]
+LOSE_THREE_STARS = [{"lose": {"stars": 3}}]
+TWO_COINS = [{"gain": {"coins": 2}}]
+
+
+def test_the_heuristic_chooses_the_better_option() -> None:
+    """It takes the option worth most now by its values (star 1, heart 0.4, coin 0.25), hearts dearer below min_hearts (3)."""
+    bot = HeuristicBot(BUILTIN["heuristic"], random.Random(0))
+    view = position(COMFORTABLE)
+    assert bot.choose(view, compiled(HEART, LOSE_THREE_STARS)) == 0
+    assert bot.choose(view, compiled(LOSE_THREE_STARS, HEART)) == 1  # by value, not by position
+    assert bot.choose(view, LAB.by_id["fork"].effects[0][1]) == 0  # Fork: +1 heart beats +2 coins and -1 star
+    # two coins (0.5) beat a heart (0.4) with hearts to spare, not with one heart left
+    assert bot.choose(view, compiled(TWO_COINS, HEART)) == 0
+    assert bot.choose(position((5, 1, 4)), compiled(TWO_COINS, HEART)) == 1
+    # never the option that costs the last heart, whatever comes after it
+    assert bot.choose(position((5, 1, 4)), compiled([{"lose": {"hearts": 1}}, {"gain": {"stars": 5}}], [])) == 1
+
+
+def test_the_heuristic_robs_the_victim_that_gives_most() -> None:
+    """Its rule: what the victim can give (at most the amount) at the persona's values, plus 2 stars' worth
+    for knocking the victim out and 0.1 star per star the victim holds (rob the leader); the first of equals."""
+    bot = HeuristicBot(BUILTIN["heuristic"], random.Random(0))
+    two_coins = ((COINS, 2),)
+    assert bot.target(position(COMFORTABLE, (1, 5, 2), (6, 5, 2), (0, 5, 2)), (1, 2, 3), two_coins) == 2  # the most coins
+    # what a victim gives is capped by the amount: among those who can give it all, the leader on stars
+    assert bot.target(position(COMFORTABLE, (2, 5, 0), (9, 5, 0), (2, 5, 4)), (1, 2, 3), two_coins) == 3
+    # equals: the first offered (the engine offers them in turn order from the player's left)
+    assert bot.target(position(COMFORTABLE, (3, 5, 1), (3, 5, 1), (3, 5, 1)), (2, 3, 1), two_coins) == 2
+    duel = LAB.by_id["duel"].effects[0][1]
+    assert duel == ("choose", ((HEARTS, 1),))
+    taking = duel[1]
+    # Duel steals a heart: a victim with one heart left is knocked out, which beats robbing the leader ...
+    assert bot.target(position(COMFORTABLE, (0, 4, 6), (0, 1, 0), (0, 5, 2)), (1, 2, 3), taking) == 2
+    # ... and with nobody to knock out, the leader
+    assert bot.target(position(COMFORTABLE, (0, 4, 6), (0, 3, 0), (0, 5, 2)), (1, 2, 3), taking) == 1
+
+
+def test_the_search_bot_weighs_effect_decisions_by_playouts() -> None:
+    """With depth 0 a playout scores the position right after the decision: the better option, the richer victim."""
+    bot = SearchBot(Persona(policy="search", playouts=3, depth=0), random.Random(0))
+    view = position(COMFORTABLE, (3, 5, 1), (3, 5, 1), (3, 5, 1))
+    assert bot.choose(view, compiled(LOSE_THREE_STARS, [{"gain": {"stars": 3}}])) == 1
+    assert bot.choose(view, compiled([{"gain": {"stars": 3}}], LOSE_THREE_STARS)) == 0
+    view = position(COMFORTABLE, (0, 5, 1), (5, 5, 1), (0, 5, 1))
+    assert bot.target(view, (1, 2, 3), ((COINS, 2),)) == 2  # only seat 2 has coins to give
+    assert bot.target(view, (3, 2, 1), ((COINS, 2),)) == 2
+
+
+def test_the_random_bot_decides_uniformly() -> None:
+    bot = RandomBot(random.Random(5))
+    view = position(COMFORTABLE)
+    options = compiled(HEART, TWO_COINS, LOSE_THREE_STARS)
+    chosen = Counter(bot.choose(view, options) for _ in range(3000))
+    assert set(chosen) == {0, 1, 2} and all(900 <= n <= 1100 for n in chosen.values()), chosen
+    targets = Counter(bot.target(view, (3, 1, 2), ((COINS, 1),)) for _ in range(3000))
+    assert set(targets) == {1, 2, 3} and all(900 <= n <= 1100 for n in targets.values()), targets

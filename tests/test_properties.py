@@ -1,28 +1,37 @@
 """Properties over generated variants: invariants at every step, determinism, YAML round trip, located errors.
 
-The variants come from :mod:`strategies` (plain data, as a YAML file holds it); games are
-played by the bots the simulator uses, with the engine's :class:`Invariants` checker
-attached as the after-step hook.
+The variants come from :mod:`strategies` (plain data, as a YAML file holds it), their effects
+drawn from the effect registry (steal, choose, if, for_each, passive chance_bonus, chance with
+on_fail keep, ...); games are played by the bots the simulator uses, with the engine's
+:class:`Invariants` checker attached as the after-step hook and a :class:`Ledger` checking
+the tokens after every single event (a steal is a transfer: conservation holds at every event).
 """
 
 from __future__ import annotations
 
 import random
 import tempfile
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import strategies
 import yaml
-from hypothesis import event, given, settings
+from hypothesis import event, find, given, settings
 from hypothesis import strategies as st
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from workbench.errors import VariantError
 from workbench.games import load_variant, replay_scenario
-from workbench.games.chance_it.bots import BUILTIN, make_bot
+from workbench.games.chance_it.basics import COINS, HEARTS, RESOURCES
+from workbench.games.chance_it.bots import BUILTIN, RandomBot, make_bot
 from workbench.games.chance_it.chance import RandomChance
-from workbench.games.chance_it.engine import Game, compile_variant
+from workbench.games.chance_it.effects import REGISTRY, Effect, compile_effects
+from workbench.games.chance_it.effects import steal as steal_effect
+from workbench.games.chance_it.effects.steal import Stole
+from workbench.games.chance_it.engine import OUT, Event, Game, Player, compile_variant
 from workbench.games.chance_it.invariants import Invariants
 from workbench.games.chance_it.schema import Persona, Variant, to_yaml
 from workbench.games.chance_it.sim import Simulator
@@ -43,10 +52,79 @@ def bot_mixes(players: int) -> st.SearchStrategy[list[str]]:
     return st.lists(bot_names, min_size=players, max_size=players)
 
 
+class Ledger(list[Event]):
+    """A game's event log that checks the tokens after every event appended to it (the checker runs per step).
+
+    After each event: players plus each limited supply hold the supply's total, nothing is
+    negative; an ``eliminated`` player holds nothing; a ``steal`` moved exactly the amounts it
+    names from the victim to the thief (the supply and everybody else untouched since the
+    previous event), and a victim it left without hearts is eliminated by the very next event.
+    Install it before the checker: ``Ledger(game)`` replaces ``game.events``.
+    """
+
+    def __init__(self, game: Game):
+        super().__init__(game.events or ())
+        self.game = game
+        self.before = self.holdings()
+        self.steals = 0
+        self.knocked_out = 0  # victims a steal left without hearts
+        self.falling: int | None = None  # a victim that must be eliminated by the next event
+        game.events = self
+
+    def holdings(self) -> tuple[list[list[int]], list[int | None]]:
+        return [list(p.res) for p in self.game.players], list(self.game.supply)
+
+    def append(self, item: Event) -> None:
+        super().append(item)
+        self.check(item)
+
+    def check(self, item: Event) -> None:
+        game, kind = self.game, item["type"]
+        players, supply = self.holdings()
+        where = f"round {game.round}, event {len(self)} {item}"
+        for r, total in enumerate(game.rules.supply):
+            left = supply[r]
+            if total is not None:
+                assert left is not None and sum(held[r] for held in players) + left == total, (
+                    f"{RESOURCES[r]} not conserved: {where}"
+                )
+            assert left is None or left >= 0, f"negative supply {supply}: {where}"
+        assert all(n >= 0 for held in players for n in held), f"negative holdings {players}: {where}"
+        if self.falling is not None:
+            assert (kind, item.get("seat")) == ("eliminated", self.falling), (
+                f"seat {self.falling} has no hearts but stays: {where}"
+            )
+            self.falling = None
+            self.knocked_out += 1
+        if kind == "eliminated":
+            out = game.players[item["seat"]]
+            assert out.eliminated and not any(out.res) and not out.tableau, f"the eliminated seat holds something: {where}"
+        elif kind == "steal":
+            self.steal(item, players, supply, where)
+        self.before = players, supply
+
+    def steal(self, item: Event, players: list[list[int]], supply: list[int | None], where: str) -> None:
+        thief, victim = item["seat"], item["victim"]
+        taken = [item.get(r, 0) for r in RESOURCES]
+        assert thief != victim and min(taken) >= 0, where
+        old_players, old_supply = self.before
+        assert supply == old_supply, f"a steal went through the supply: {where}"
+        for seat, (old, new) in enumerate(zip(old_players, players)):
+            sign = 1 if seat == thief else -1 if seat == victim else 0
+            assert new == [o + sign * t for o, t in zip(old, taken)], f"seat {seat}: {old} -> {new}: {where}"
+        if not players[victim][HEARTS]:
+            self.falling = victim
+        self.steals += 1
+
+
 def play(variant: Variant, players: int, seed: int, bots: list[str]) -> tuple[Game, Invariants]:
-    """Play one seeded game with the invariant checker after every step, as the simulator seeds it."""
+    """Play one seeded game with the invariant checker after every step, as the simulator seeds it.
+
+    The game's event log is a :class:`Ledger`, which checks the tokens after every event.
+    """
     chance = RandomChance(stream(seed, 0, "chance"))
     game = Game(compile_variant(variant), players, chance, log=True)
+    Ledger(game)
     checker = game.after_step = Invariants(game)
     deciders = [make_bot(PERSONAS[name], stream(seed, 0, "bot", seat)) for seat, name in enumerate(bots)]
     game.play(chance, deciders)
@@ -71,9 +149,217 @@ def test_invariants_hold_at_every_step_of_generated_games(game: tuple[dict, int]
     played, checker = play(variant, players, seed, bots)
     assert played.is_over and played.end_reason in END_REASONS
     event(f"end: {played.end_reason}")
+    for feature in sorted(features(raw)):
+        event(f"variant has {feature}")
+    ledger = played.events
+    assert isinstance(ledger, Ledger)
+    event(f"steals: {'some' if ledger.steals else 'none'}")
+    if ledger.knocked_out:
+        event("a steal knocked a player out")
     assert 1 <= played.round <= variant.end.max_rounds
     assert checker.steps >= played.round  # at least one step (stakes or all-out) per round was checked
     checker.check()
+
+
+#: What the card language adds (issue 10), as :func:`features` names it in a variant's data.
+CARD_LANGUAGE = (
+    "steal from each",
+    "steal from richest",
+    "steal from choose",
+    "choose",
+    "if",
+    "for_each",
+    "chance_bonus",
+    "on_fail keep",
+)
+
+
+def effect_lists(raw: dict[str, Any]) -> Iterator[list[Any]]:
+    """The top-level lists of effects of a variant's data: all_out, chance_it, the board faces, the cards."""
+    yield raw.get("all_out", [])
+    yield raw.get("chance_it", [])
+    yield from raw.get("board", {}).values()
+    for card in raw.get("cards", []):
+        yield card["effects"]
+
+
+def effect_features(effects: list[Any]) -> Iterator[str]:
+    """The card-language features of a list of effects as plain data, nested lists included."""
+    for effect in effects:
+        if not isinstance(effect, dict):
+            continue
+        (tag, body), *_ = effect.items()
+        if tag == "steal":
+            yield f"steal from {body.get('from', 'each')}"
+        elif tag == "chance_bonus":
+            yield tag
+        elif tag == "choose":
+            yield tag
+            for option in body:
+                yield from effect_features(option)
+        elif tag == "if":
+            yield tag
+            yield from effect_features(body.get("then", []))
+            yield from effect_features(body.get("else", []))
+        elif tag == "for_each":
+            yield tag
+            yield from effect_features(body["effects"])
+        elif tag == "chance":
+            if body.get("on_fail") == "keep":
+                yield "on_fail keep"
+            yield from effect_features(body.get("then", []))
+            yield from effect_features(body.get("else", []))
+
+
+def features(raw: dict[str, Any]) -> set[str]:
+    """Which features of the card language a variant's data uses."""
+    return {feature for effects in effect_lists(raw) for feature in effect_features(effects)}
+
+
+def test_the_card_language_is_all_in_the_registry() -> None:
+    assert {"steal", "choose", "if", "for_each", "chance_bonus", "chance"} <= set(REGISTRY)
+
+
+@pytest.mark.parametrize("feature", CARD_LANGUAGE)
+def test_the_generated_variants_reach_every_feature_of_the_card_language(feature: str) -> None:
+    """The variants the properties above and below play draw their effects from the registry, through
+    ``strategies.effect_lists`` (all_out, chance_it, board faces, cards) and ``strategies.passive_effects``
+    (passive cards): each feature of the card language turns up there."""
+    drawn = strategies.passive_effects(6) if feature == "chance_bonus" else strategies.effect_lists(6)
+    found = find(
+        drawn,
+        lambda effects: feature in set(effect_features(effects)),
+        settings=settings(max_examples=1_000, derandomize=True, database=None),
+    )
+    assert feature in set(effect_features(found))
+
+
+def followed_by_a_steal(events: list[Event]) -> tuple[int, int]:
+    """(dice resolved with at least two players in the round still in the game, how many of them a steal followed)."""
+    playing: set[int] = set()
+    dice = stolen = 0
+    for index, item in enumerate(events):
+        kind = item["type"]
+        if kind == "guides":
+            playing = {seat for seat, guide in enumerate(item["guides"]) if guide not in (None, OUT)}
+        elif kind == "eliminated":
+            playing.discard(item["seat"])
+        elif kind == "die" and len(playing) >= 2:
+            dice += 1
+            stolen += index + 1 < len(events) and events[index + 1]["type"] == "steal"
+    return dice, stolen
+
+
+@pytest.mark.parametrize("victims", ["each", "richest", "choose"])
+@settings(deadline=None)
+@given(game=strategies.games(), seed=seeds, data=st.data())
+def test_steals_conserve_every_resource_at_every_event(
+    victims: str, game: tuple[dict, int], seed: int, data: st.DataObject
+) -> None:
+    """A generated variant with a registry-drawn steal (from ``victims``) first on every board face: every die
+    resolved with two or more players in the round starts with a steal, so the steals cannot be missed, and
+    the ledger checks each one (a transfer, never through the supply; a victim without hearts is out at once)."""
+    raw, players = game
+    sides = raw["dice"]["sides"]
+    steal = data.draw(REGISTRY["steal"].strategy(strategies.drawing(sides, 0)), label="steal")
+    steal["steal"].pop("from", None)  # a drawing may name any victims; this test names them
+    if victims != "each" or data.draw(st.booleans(), label="from: each written out"):
+        steal["steal"]["from"] = victims
+    for face in raw["board"]:
+        raw["board"][face].insert(0, steal)
+    variant = Variant.model_validate(raw)
+    bots = data.draw(bot_mixes(players), label="bots")
+    played, checker = play(variant, players, seed, bots)
+    checker.check()
+    ledger = played.events
+    assert isinstance(ledger, Ledger)
+    dice, stolen = followed_by_a_steal(ledger)
+    assert stolen == dice, f"{dice - stolen} of {dice} dice resolved with players in the round had no steal"
+    assert ledger.steals >= dice
+    event(f"steals: {'some' if ledger.steals else 'none'}")
+    if ledger.knocked_out:
+        event("a steal knocked a player out")
+
+
+# --- the card lab: each kind of steal happens, and the tokens add up after every event --------------------------------
+
+LAB = compile_variant(load_variant(Path(__file__).parent.parent / "variants" / "card-lab.yaml").variant)
+#: The card lab's stealing cards and whom they steal from.
+LAB_STEALS = {"pickpocket": "each", "mugger": "richest", "duel": "choose"}
+
+
+def play_lab(players: int, seed: int) -> Ledger:
+    """One seeded card-lab game with random bots, the checker after every step and the ledger after every event."""
+    chance = RandomChance(stream(seed, players, "chance"))
+    game = Game(LAB, players, chance, log=True)
+    ledger = Ledger(game)
+    checker = game.after_step = Invariants(game)
+    game.play(chance, [make_bot(BUILTIN["random"], stream(seed, players, "bot", seat)) for seat in range(players)])
+    checker(game)
+    return ledger
+
+
+def test_the_card_labs_steals_conserve_every_resource_at_every_event() -> None:
+    """Seeded card-lab games with random bots at 3 to 6 players: each of the three steals happens (by the card
+    that was used or bought last), and conservation holds after every event, not only after every step."""
+    steals: Counter[str] = Counter()
+    for players in range(3, 7):
+        for seed in range(8):
+            card = None
+            for item in play_lab(players, seed):
+                if item["type"] in ("use", "buy"):
+                    card = item["card"]
+                elif item["type"] == "steal":
+                    assert card in LAB_STEALS, f"a steal after {card}"
+                    steals[LAB_STEALS[card]] += 1
+    assert set(steals) == {"each", "richest", "choose"}, steals
+
+
+def steal_from_each(steal: dict[str, int], victim_keeps: tuple[int, int] | None = None) -> Ledger:
+    """Seat 0 of a 3-player card-lab game applies ``{steal: steal}`` (from each: seats 1 then 2), the ledger watching.
+
+    ``victim_keeps`` (resource, amount): seat 1 first returns the rest of that resource to the supply.
+    """
+    chance = RandomChance(random.Random(0))
+    game = Game(LAB, 3, chance, log=True)
+    if victim_keeps is not None:
+        resource, keep = victim_keeps
+        victim = game.players[1]
+        game.lose(victim, resource, victim.res[resource] - keep)
+    ledger = Ledger(game)
+    effects = compile_effects(TypeAdapter(tuple[Effect, ...]).validate_python([{"steal": steal}]), LAB.sides)
+    game.apply_effects(effects, game.players[0], chance, [RandomBot(random.Random(seat)) for seat in range(3)])
+    assert ledger.steals == 2
+    return ledger
+
+
+def test_the_ledger_catches_a_steal_faked_with_lose_and_gain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fake of issue 10: the victim returns what it has to the supply and the thief takes the full amount
+    from it. Every resource is conserved at every step, so the step checker lets it pass; the ledger does not."""
+    ledger = steal_from_each({"coins": 2}, victim_keeps=(COINS, 0))
+    assert [p.coins for p in ledger.game.players] == [LAB.start[COINS] + 2, 0, LAB.start[COINS] - 2]
+
+    def lose_and_gain(self: Game, giver: Player, taker: Player, resource: int, amount: int) -> int:
+        self.lose(giver, resource, amount)
+        return self.gain(taker, resource, amount)
+
+    monkeypatch.setattr(Game, "transfer", lose_and_gain)
+    with pytest.raises(AssertionError, match="a steal went through the supply"):
+        steal_from_each({"coins": 2}, victim_keeps=(COINS, 0))
+
+
+def test_the_ledger_catches_a_victim_left_without_hearts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stealing the last heart puts the victim out at once (rule 12): the ledger wants the elimination next."""
+    ledger = steal_from_each({"hearts": 1}, victim_keeps=(HEARTS, 1))
+    assert ledger.knocked_out == 1 and ledger.game.players[1].eliminated
+
+    def rob_without_settling(game: Game, player: Player, victim: Player, amounts: tuple[tuple[int, int], ...]) -> None:
+        taken = {RESOURCES[r]: game.transfer(victim, player, r, n) for r, n in amounts}
+        game.emit(Stole(player.seat, victim.seat, taken))
+
+    monkeypatch.setattr(steal_effect, "rob", rob_without_settling)
+    with pytest.raises(AssertionError, match="seat 1 has no hearts but stays"):
+        steal_from_each({"hearts": 1}, victim_keeps=(HEARTS, 1))
 
 
 # --- (b) the same seed gives the same game ---------------------------------------------------------------------------

@@ -488,9 +488,12 @@ class Game:
         return card if card.kind == "flash" else None
 
     def apply_effects(self, effects: Effects, player: Player, chance: ChanceSource, deciders: Sequence[Decider]) -> None:
-        """Apply effects outside a round in progress (a lookahead's bought flash card); every living player takes part."""
+        """Apply effects outside a round in progress (a lookahead's bought flash card or effect choice).
+
+        Called during an action round: its participants (the living players who did not play OUT) take part.
+        """
         rnd = _Round(self, chance, deciders)
-        rnd.participants = self.alive()
+        rnd.participants = [p for p in self.turn_order(self.alive()) if p.guide != OUT]
         rnd.apply(effects, player)
 
     def _lay_out(self) -> None:
