@@ -70,7 +70,7 @@ class Tested(EffectEvent):
 
     def fields(self) -> dict[str, Any]:
         fields: dict[str, Any] = {"seat": self.seat, "need": self.need, "result": self.result, "success": self.success}
-        if self.bonus:
+        if self.bonus and self.rolled is not None:  # the raw die is logged only with a bonus
             fields |= {"rolled": self.rolled, "bonus": self.bonus}
         return fields
 
@@ -82,7 +82,7 @@ class Tested(EffectEvent):
 
     def text(self) -> str:
         rolled = f"rolls {self.result}"
-        if self.bonus:
+        if self.bonus and self.rolled is not None:  # the raw die is logged only with a bonus
             total = self.rolled + self.bonus
             rolled = f"rolls {self.rolled} {self.bonus:+d} = {total}" + (
                 f", held at {self.result}" if total != self.result else ""
