@@ -293,3 +293,38 @@ def test_the_random_bot_decides_uniformly() -> None:
     assert set(chosen) == {0, 1, 2} and all(900 <= n <= 1100 for n in chosen.values()), chosen
     targets = Counter(bot.target(view, (3, 1, 2), ((COINS, 1),)) for _ in range(3000))
     assert set(targets) == {1, 2, 3} and all(900 <= n <= 1100 for n in targets.values()), targets
+
+
+def in_round(view: View, guides: tuple[str, ...], dice: tuple[int, ...]) -> View:
+    """The same view during an action round: these guides revealed, these dice showing."""
+    game = view._game
+    for player, guide in zip(game.players, guides):
+        player.guide = guide
+    game.dice = dice
+    return view
+
+
+def test_the_heuristic_values_an_option_as_it_would_apply_now() -> None:
+    """A choice is valued at this moment, not on average: losses held to what is held, tests and dice as
+    they stand, steals by what the others in the round hold."""
+    bot = HeuristicBot(BUILTIN["heuristic"], random.Random(0))
+    everyone_in = ("in", "in", "in", "in")
+    # Fork without stars: -1 star costs nothing, so +2 coins (0.5) beats +1 heart (0.4)
+    assert bot.choose(in_round(position((5, 6, 0)), everyone_in, (2, 2, 3, 4, 6)), LAB.by_id["fork"].effects[0][1]) == 1
+    # three 5s showing: +1 star for each 5 is worth 3 stars, more than 2 stars
+    view = in_round(position(COMFORTABLE), everyone_in, (1, 5, 5, 5, 6))
+    each_five = [{"for_each": {"face": 5, "effects": [{"gain": {"stars": 1}}]}}]
+    assert bot.choose(view, compiled([{"gain": {"stars": 2}}], each_five)) == 1
+    # a test that does not hold gives its else: with 6 hearts, "if at most 2 hearts: +3 stars" gives nothing
+    low = [{"if": {"test": {"hearts": {"at_most": 2}}, "then": [{"gain": {"stars": 3}}]}}]
+    assert bot.choose(view, compiled(low, [{"gain": {"stars": 1}}])) == 1
+    assert bot.choose(in_round(position((5, 2, 4)), everyone_in, (1, 5, 5, 5, 6)), compiled(low, [{"gain": {"stars": 1}}])) == 0
+    # a steal from players without coins gives nothing; from seat 2, who played IN with 9 coins, it gives 2
+    steal = [{"steal": {"coins": 2}}]
+    poor = in_round(position(COMFORTABLE, (0, 5, 1), (0, 5, 1), (0, 5, 1)), everyone_in, (1, 2, 3, 4, 6))
+    assert bot.choose(poor, compiled(steal, [{"gain": {"coins": 1}}])) == 1
+    rich = in_round(position(COMFORTABLE, (0, 5, 1), (9, 5, 1), (0, 5, 1)), everyone_in, (1, 2, 3, 4, 6))
+    assert bot.choose(rich, compiled(steal, [{"gain": {"coins": 1}}])) == 0
+    # ... but not when seat 2 played OUT: it is not in the round
+    out = in_round(position(COMFORTABLE, (0, 5, 1), (9, 5, 1), (0, 5, 1)), ("in", "in", "out", "in"), (1, 2, 3, 4, 6))
+    assert bot.choose(out, compiled(steal, [{"gain": {"coins": 1}}])) == 1

@@ -30,7 +30,7 @@ from typing import TypeVar
 
 from workbench.games.chance_it import effects as kinds
 from workbench.games.chance_it.chance import RandomChance
-from workbench.games.chance_it.effects import ZERO, Valuer, Vector
+from workbench.games.chance_it.effects import ZERO, Position, Valuer, Vector
 from workbench.games.chance_it.effects.chance import BONUS
 from workbench.games.chance_it.effects.steal import rob
 from workbench.games.chance_it.engine import BUY, CHANCE_IT, IN, OUT, Decider, Game, MarketMove, View
@@ -309,12 +309,25 @@ class HeuristicBot:
         return max(options, key=lambda card: model.card_now[card.id])
 
     def choose(self, view: View, options: tuple[Effects, ...]) -> int:
-        """The option worth most now: hearts count more when the bot is low on them (the first of equals)."""
+        """The option worth most now: valued as it would apply at this moment (what the bot and the others in
+        the round hold, the dice as they show, its chance bonus); hearts count more when it is low on them
+        (the first of equals)."""
         model, me, p = self.model(view.rules), view.me, self.persona
         holding = p.star * me.stars + p.coin * me.coins
+        guides, count = view.guides, len(view.players)
+        others = sorted(
+            (other for other in view.players if other.seat != me.seat and not other.eliminated and guides is not None
+             and guides[other.seat] not in (None, OUT)),
+            key=lambda other: (other.seat - me.seat) % count,
+        )  # fmt: skip
+        valuer = dataclasses.replace(
+            model.valuer,
+            bonus=sum(card.modifiers.get(BONUS, 0) for card in me.tableau),
+            position=Position((me.coins, me.hearts, me.stars), tuple((o.coins, o.hearts, o.stars) for o in others), view.dice),
+        )
 
         def worth(index: int) -> float:
-            value, hearts, knives = model.split(model.of(options[index], None))
+            value, hearts, knives = model.split(valuer.of(options[index]))
             return value + model.hearts_worth(me.hearts + hearts, holding) + model.knife * knives
 
         return max(range(len(options)), key=worth)

@@ -125,12 +125,30 @@ class Words:
 
 
 @dataclass(frozen=True)
+class Position:
+    """The moment an effect would apply, when the bot knows it (an effect decision): values are then exact where they can be."""
+
+    have: tuple[int, ...]  #: the player's coins, hearts and stars
+    others: tuple[tuple[int, ...], ...]  #: the other participants' holdings, in turn order from the player's left
+    dice: tuple[int, ...]  #: this round's dice as they show now
+
+    def taken(self, amounts: Sequence[tuple[int, int]], holder: Sequence[int]) -> tuple[float, float, float]:
+        """What ``holder`` can give of each (resource, amount): at most what it has."""
+        delta = [0.0, 0.0, 0.0]
+        for r, n in amounts:
+            delta[r] += min(n, holder[r])
+        return delta[0], delta[1], delta[2]
+
+
+@dataclass(frozen=True)
 class Valuer:
     """What :meth:`EffectKind.value` may use to estimate an effect's outcome for the heuristic bot.
 
     ``face`` is the die face of the card or board entry being valued (None elsewhere);
     ``bonus`` is added to chance results; ``others`` is how many other players an effect on
     "the others" reaches, on average; ``worth`` turns an outcome into one number (a persona's view).
+    With a ``position`` (an effect decision: the bot knows the moment), a kind values the
+    effect as it would apply now: losses held to what is held, tests and dice as they stand.
     """
 
     sides: int
@@ -141,6 +159,7 @@ class Valuer:
     worth: Callable[[Vector], float] = lambda v: v[0] + v[1] + v[2] + v[3]
     #: what a chance bonus of k is worth per round to its owner (the bot's estimate over the variant's chance tests)
     bonus_gain: Callable[[int], Vector] = dataclasses.field(default=lambda bonus: ZERO, repr=False)
+    position: Position | None = None
 
     def of(self, effects: Effects) -> Vector:
         """The expected outcome of a nested list of compiled effects (each valued by its kind)."""
@@ -155,7 +174,9 @@ class Valuer:
         return sum(1 for raw in range(1, sides + 1) if min(sides, max(1, raw + bonus)) >= need) / sides
 
     def showing(self, face: int) -> float:
-        """How many dice of a round show ``face``, on average (given one does, when it is this entry's face)."""
+        """How many dice of a round show ``face``: now, with a position; else on average (given one does, on its own face)."""
+        if self.position is not None:
+            return self.position.dice.count(face)
         sides, dice = self.sides, self.dice
         mean = dice / sides
         if face == self.face:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -110,6 +110,15 @@ class If(Model):
     if_: IfBody = Field(alias="if")
 
 
+def holds(test: Sequence[tuple[int, int, int, int]], have: Sequence[int], dice: Sequence[int], participants: int) -> bool:
+    """Whether every condition of a compiled test holds for holdings ``have``, ``dice`` showing now and ``participants``."""
+    for kind, key, low, high in test:
+        count = have[key] if kind == RESOURCE else dice.count(key) if kind == DICE else participants
+        if not low <= count <= high:
+            return False
+    return True
+
+
 @dataclass(frozen=True)
 class Checked(EffectEvent):
     """Whether a player's test held."""
@@ -167,23 +176,16 @@ class IfKind(PlayerEffect):
     @staticmethod
     def apply(rnd: _Round, player: Player, argument: tuple[tuple[tuple[int, int, int, int], ...], Effects, Effects]) -> None:
         test, then, otherwise = argument
-        holds = True
-        for kind, key, low, high in test:
-            if kind == RESOURCE:
-                have = player.res[key]
-            elif kind == DICE:
-                have = rnd.game.dice.count(key)
-            else:
-                have = sum(1 for p in rnd.participants if not p.eliminated)
-            if not low <= have <= high:
-                holds = False
-                break
+        held = holds(test, player.res, rnd.game.dice, sum(1 for p in rnd.participants if not p.eliminated))
         if rnd.game.events is not None:
-            rnd.game.emit(Checked(player.seat, holds))
-        rnd.apply(then if holds else otherwise, player)
+            rnd.game.emit(Checked(player.seat, held))
+        rnd.apply(then if held else otherwise, player)
 
     def value(self, argument: tuple[Any, Effects, Effects], valuer: Valuer) -> Vector:
-        _, then, otherwise = argument
+        test, then, otherwise = argument
+        position = valuer.position
+        if position is not None:  # the test as it stands now
+            return valuer.of(then if holds(test, position.have, position.dice, 1 + len(position.others)) else otherwise)
         return add(add(ZERO, valuer.of(then), 0.5), valuer.of(otherwise), 0.5)  # a test's odds are not modelled: even
 
     def text(self, effect: If, words: Words) -> str:

@@ -74,6 +74,9 @@ class LoseKind(PlayerEffect):
     apply = staticmethod(lose)
 
     def value(self, amounts: tuple[tuple[int, int], ...], valuer: Valuer) -> Vector:
+        if valuer.position is not None:  # one loses only what one has
+            coins, hearts, stars = valuer.position.taken(amounts, valuer.position.have)
+            return (-coins, -hearts, -stars, 0.0, 0.0, 0.0)
         delta = [0.0, 0.0, 0.0]
         for r, n in amounts:
             delta[r] -= n

@@ -58,6 +58,9 @@ class OthersLoseKind(PlayerEffect):
                 lose(rnd, other, amounts)
 
     def value(self, amounts: tuple[tuple[int, int], ...], valuer: Valuer) -> Vector:
+        position = valuer.position
+        if position is not None:  # the hearts the others in the round would lose now
+            return (0.0, 0.0, 0.0, 0.0, sum(position.taken(amounts, other)[HEARTS] for other in position.others), 0.0)
         return (0.0, 0.0, 0.0, 0.0, float(dict(amounts).get(HEARTS, 0)), 0.0)
 
     def text(self, effect: OthersLose, words: Words) -> str:

@@ -9,6 +9,7 @@ from pydantic import Field, PrivateAttr, model_serializer, model_validator
 
 from workbench.games.chance_it.basics import HEARTS, RESOURCES, Count, Model
 from workbench.games.chance_it.effects.base import (
+    ZERO,
     Compiler,
     Drawing,
     EffectEvent,
@@ -143,6 +144,19 @@ class StealKind(PlayerEffect):
 
     def value(self, argument: tuple[str, tuple[tuple[int, int], ...]], valuer: Valuer) -> Vector:
         victims, amounts = argument
+        position = valuer.position
+        if position is not None:  # what the victims in the round would give now
+            if not position.others:
+                return ZERO
+            each = [position.taken(amounts, other) for other in position.others]
+            if victims == "each":
+                got = tuple(sum(column) for column in zip(*each))
+            elif victims == "richest":
+                first = amounts[0][0]
+                got = each[max(range(len(each)), key=lambda i: (position.others[i][first], -i))]
+            else:
+                got = max(each, key=lambda g: valuer.worth((g[0], g[1], g[2], 0.0, g[1], 0.0)))
+            return (got[0], got[1], got[2], 0.0, got[1], 0.0)
         reach = valuer.others if victims == "each" else min(1.0, valuer.others)
         delta = [0.0, 0.0, 0.0]
         for r, n in amounts:
