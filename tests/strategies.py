@@ -59,21 +59,26 @@ persona_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,9}", fullmatch=True).fil
 amounts = st.dictionaries(st.sampled_from(RESOURCES), small, min_size=1)
 
 
-def drawing(sides: int, depth: int, *, amounts_: st.SearchStrategy[dict] = amounts, face: int | None = None) -> kinds.Drawing:
-    """What the effect kinds draw their effects with (nested lists one level down)."""
-    return kinds.Drawing(sides, depth, amounts_, lambda n: effect_lists(sides, depth=depth - 1, max_size=n), face)
+def drawing(
+    sides: int, depth: int, *, amounts_: st.SearchStrategy[dict] = amounts, face: int | None = None, where: str = "card"
+) -> kinds.Drawing:
+    """What the effect kinds draw their effects with (nested lists one level down, for the same place)."""
+    nested = lambda n: effect_lists(sides, depth=depth - 1, max_size=n, where=where)  # noqa: E731
+    return kinds.Drawing(sides, depth, amounts_, nested, face, where)
 
 
 @functools.cache
-def effects(sides: int, *, depth: int = 2) -> st.SearchStrategy[Any]:
-    """One effect of any registered kind that may stand anywhere; nested lists go ``depth`` levels down."""
-    return kinds.strategy(drawing(sides, depth))
+def effects(sides: int, *, depth: int = 2, where: str = "card") -> st.SearchStrategy[Any]:
+    """One effect of any registered kind that may stand anywhere on ``where``; nested lists go ``depth`` levels down."""
+    return kinds.strategy(drawing(sides, depth, where=where))
 
 
 @functools.cache
-def effect_lists(sides: int, *, depth: int = 2, min_size: int = 0, max_size: int = 3) -> st.SearchStrategy[list]:
-    """A list of effects (never one that belongs on the board or on a passive card only)."""
-    return st.lists(effects(sides, depth=depth), min_size=min_size, max_size=max_size)
+def effect_lists(
+    sides: int, *, depth: int = 2, min_size: int = 0, max_size: int = 3, where: str = "card"
+) -> st.SearchStrategy[list]:
+    """A list of effects for ``where`` (never one that belongs on the board or on a passive card only)."""
+    return st.lists(effects(sides, depth=depth, where=where), min_size=min_size, max_size=max_size)
 
 
 @functools.cache
@@ -108,7 +113,8 @@ def cards(draw: Any, sides: int, card_id: str) -> dict:
         card["cost"] = draw(st.integers(0, 6))
     if draw(st.booleans()):
         card["copies"] = draw(st.integers(1, 3))
-    card["effects"] = draw(passive_effects(sides) if card["when"] == "passive" else effect_lists(sides, min_size=1))
+    where = "die" if card["when"].startswith("die-") else "card"
+    card["effects"] = draw(passive_effects(sides) if card["when"] == "passive" else effect_lists(sides, min_size=1, where=where))
     if draw(st.integers(0, 3)) == 0:
         card["text"] = draw(st.none() | st.text(texts, max_size=20))
     return card

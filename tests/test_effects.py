@@ -64,13 +64,19 @@ def base_data() -> dict[str, Any]:
 
 def showcase(kind: EffectKind, effect: Any) -> dict[str, Any]:
     """The test variant with ``effect`` where its kind may stand: on every board face (a board effect on face 1
-    only), or on a passive card; a passive card is given to every seat by a market of only that card."""
+    only), or on cards when it is written for them (a passive card, or die cards for an example written for a
+    die card); the market then holds only those cards, free, so every seat gets them."""
     data = base_data()
     if kind.placement == "passive":
         data["cards"] = [{"id": "show", "name": "Show", "when": "passive", "cost": 0, "copies": 8, "effects": [effect]}]
         data["board"][5] = [{"chance": {"roll": 4, "then": [{"gain": {"stars": 1}}]}}]
     elif kind.placement == "board":
         data["board"][1] = [effect]
+    elif kind.example_where == "die" and effect is kind.example:
+        data["cards"] = [
+            {"id": f"show{face}", "name": f"Show {face}", "when": f"die-{face}", "cost": 0, "copies": 4, "effects": [effect]}
+            for face in range(1, 7)
+        ]
     else:
         data["board"] = {face: [effect] for face in range(1, 7)}
         data["board"][6] = [effect, "market"]

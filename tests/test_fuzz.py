@@ -523,27 +523,34 @@ def _edge(low: int, high: int) -> st.SearchStrategy[int]:
 EDGE_AMOUNTS = st.dictionaries(st.sampled_from(RESOURCES), _edge(0, 1_000_000), min_size=1)
 
 
-def _drawing(sides: int, depth: int, face: int | None = None) -> kinds.Drawing:
+def _drawing(sides: int, depth: int, face: int | None = None, where: str = "card") -> kinds.Drawing:
     """What the registry's kinds draw their effects with here: edge amounts, in nested lists too.
 
     (``tests/strategies.drawing`` takes other amounts only at the top: its nested lists draw small ones.)
     """
-    return kinds.Drawing(sides, depth, EDGE_AMOUNTS, lambda n: _effects(sides, depth=depth - 1, max_size=n), face)
+    nested = lambda n: _effects(sides, depth=depth - 1, max_size=n, where=where)  # noqa: E731
+    return kinds.Drawing(sides, depth, EDGE_AMOUNTS, nested, face, where)
 
 
 @functools.cache
-def _registered(kinds_: tuple[kinds.EffectKind, ...], sides: int, depth: int, placement: str, face: int | None) -> Any:
-    return kinds.strategy(_drawing(sides, depth, face), placement)
+def _registered(
+    kinds_: tuple[kinds.EffectKind, ...], sides: int, depth: int, placement: str, face: int | None, where: str
+) -> Any:
+    return kinds.strategy(_drawing(sides, depth, face, where), placement)
 
 
-def _effect(sides: int, depth: int, placement: str = "anywhere", face: int | None = None) -> st.SearchStrategy[Any]:
+def _effect(
+    sides: int, depth: int, placement: str = "anywhere", face: int | None = None, where: str = "card"
+) -> st.SearchStrategy[Any]:
     """One effect of any kind registered now that may stand at ``placement`` (a kind a test registers is drawn too)."""
-    return _registered(tuple(kinds.REGISTRY.values()), sides, depth, placement, face)
+    return _registered(tuple(kinds.REGISTRY.values()), sides, depth, placement, face, where)
 
 
-def _effects(sides: int, *, depth: int = 2, min_size: int = 0, max_size: int = 3) -> st.SearchStrategy[list[Any]]:
-    """A list of effects that may stand anywhere, nested lists ``depth`` levels down."""
-    return st.lists(_effect(sides, depth), min_size=min_size, max_size=max_size)
+def _effects(
+    sides: int, *, depth: int = 2, min_size: int = 0, max_size: int = 3, where: str = "card"
+) -> st.SearchStrategy[list[Any]]:
+    """A list of effects that may stand anywhere on ``where``, nested lists ``depth`` levels down."""
+    return st.lists(_effect(sides, depth, where=where), min_size=min_size, max_size=max_size)
 
 
 @st.composite
@@ -571,7 +578,7 @@ def extreme_variant(draw: Callable) -> bytes:
         {"id": f"c{i}", "name": f"Card {i}", "when": (when := draw(whens)), "cost": draw(_edge(0, 1_000_000)),
          "copies": draw(_edge(1, 100)),
          "effects": draw(st.lists(_effect(sides, 0, "passive"), min_size=1, max_size=2) if when == "passive"
-                        else _effects(sides, min_size=1))}
+                        else _effects(sides, min_size=1, where="die" if when.startswith("die-") else "card"))}
         for i in range(draw(st.integers(0, 4)))
     ]  # fmt: skip
     unlimited = draw(st.booleans())

@@ -224,8 +224,9 @@ def test_the_card_language_is_all_in_the_registry() -> None:
 def test_the_generated_variants_reach_every_feature_of_the_card_language(feature: str) -> None:
     """The variants the properties above and below play draw their effects from the registry, through
     ``strategies.effect_lists`` (all_out, chance_it, board faces, cards) and ``strategies.passive_effects``
-    (passive cards): each feature of the card language turns up there."""
-    drawn = strategies.passive_effects(6) if feature == "chance_bonus" else strategies.effect_lists(6)
+    (passive cards): each feature of the card language turns up there (on_fail keep on die cards only)."""
+    where = "die" if feature == "on_fail keep" else "card"
+    drawn = strategies.passive_effects(6) if feature == "chance_bonus" else strategies.effect_lists(6, where=where)
     found = find(
         drawn,
         lambda effects: feature in set(effect_features(effects)),

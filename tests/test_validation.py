@@ -1314,3 +1314,40 @@ def test_tuning_with_every_weight_0_has_nothing_to_aim_at(tmp_path: Path) -> Non
     text = tuning(f"  weights: {{{zeros}}}")
     problem = only(reject(tmp_path, text))
     check(problem, line_of(text, "tuning:"), "tuning", "every weight is 0: the tuner would have nothing to aim at")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key_path", "why"),
+    [
+        (
+            "roll: 4,",
+            "roll: 4,\n       on_fail: keep,",
+            "cards.1.effects.0.chance.on_fail",
+            "a flash or CHANCE IT card is used once anyway",
+        ),
+        (
+            "  2: [{gain: {hearts: 1}}]",
+            "  2: [{chance: {roll: 3,\n       on_fail: keep}}]",
+            "board.2.0.chance.on_fail",
+            "no card to keep here",
+        ),
+        (
+            "all_out: [{lose: {hearts: 1}}]",
+            "all_out: [{chance: {roll: 3,\n  on_fail: keep}}]",
+            "all_out.0.chance.on_fail",
+            "no card to keep here",
+        ),
+    ],
+    ids=["chance-it card", "board", "all_out"],
+)
+def test_on_fail_keep_works_only_on_a_die_card(tmp_path: Path, old: str, new: str, key_path: str, why: str) -> None:
+    """Keep decides whether a die card counts as used; anywhere else it would print a promise the rules never keep."""
+    text = mutate(old, new)
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, "on_fail: keep"), key_path, "keep works only on a die card (when: die-N)", why)
+
+
+def test_on_fail_keep_on_a_die_card_may_be_nested(tmp_path: Path) -> None:
+    nested = "effects: [{if: {test: {coins: {at_least: 1}}, then: [{chance: {roll: 5, on_fail: keep}}]}}]}"
+    variant = load_variant(write(tmp_path, "variant.yaml", mutate(BALM_EFFECTS, nested))).variant
+    assert variant.cards[0].effects[0].if_.then[0].chance.on_fail == "keep"

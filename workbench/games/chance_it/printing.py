@@ -172,6 +172,10 @@ def effect_text(effect: Any, sides: int, where: str = "card") -> str:
     'if you have at most 2 hearts: +2 hearts, else +1 coin'
     >>> text({"for_each": {"face": 5, "effects": [{"gain": {"coins": 1}}]}})
     '+1 coin for each 5'
+    >>> text({"for_each": {"face": 2, "effects": [{"chance": {"roll": 4, "then": [{"gain": {"stars": 1}}]}}]}})
+    'for each 2: roll 4+ (50%): +1 star'
+    >>> text({"steal": {"hearts": 1, "from": "choose"}})
+    'steal 1 heart from another player in the round (you choose who)'
     >>> effect_text(Card(id="x", name="X", when="passive", effects=[{"chance_bonus": 1}]).effects[0], 6, "passive")
     'your chance rolls +1 (never above 6)'
     """
@@ -194,6 +198,8 @@ def timing(card: Card) -> tuple[str, str]:
 
     >>> timing(Card(id="x", name="X", when="die-3", effects=[{"gain": {"hearts": 1}}]))
     ('DIE 3', 'when a 3 is resolved, once per round')
+    >>> timing(Card(id="x", name="X", when="die-4", effects=[{"chance": {"roll": 5, "on_fail": "keep"}}]))
+    ('DIE 4', 'when a 4 is resolved, once per round (again after a failed roll)')
     """
     if card.when == "flash":
         return "FLASH", "takes effect at once when bought, then goes to the discard pile"
@@ -202,7 +208,10 @@ def timing(card: Card) -> tuple[str, str]:
     if card.when == "passive":
         return "PASSIVE", "always on while it lies in front of you (from the next chance roll after you buy it)"
     article = "an" if str(card.face).startswith("8") or card.face in (11, 18) else "a"
-    return f"DIE {card.face}", f"when {article} {card.face} is resolved, once per round"
+    again = any(kind_of(effect).reusable(effect) for _, effect, _ in kinds.iter_effects(card.effects, ()))
+    return f"DIE {card.face}", f"when {article} {card.face} is resolved, once per round" + (
+        " (again after a failed roll)" if again else ""
+    )
 
 
 def content_hash(variant: Variant) -> str:
@@ -235,7 +244,9 @@ def rule_summary(variant: Variant) -> list[tuple[str, list[str]]]:
     chance_it = effects_text(variant.chance_it, sides, "chance_it") or "nothing"
     tiebreak = list(variant.end.tiebreak)
     win = f"most {tiebreak[0]} wins" + (f", ties broken by {join(tiebreak[1:])}" if len(tiebreak) > 1 else "")
-    notes = kinds.rule_notes([effect for effects in variant.board.values() for effect in effects])
+    notes = kinds.rule_notes(
+        [effect for effects in (*variant.board.values(), *(card.effects for card in variant.cards)) for effect in effects]
+    )
     sections = [
         (
             "Setup",

@@ -390,9 +390,9 @@ class Variant(Model):
             faces = ", ".join(map(str, missing))
             yield ("board",), f"no entry for face {faces} (write `{missing[0]}: []` for a face that does nothing)"
         for face, effects in self.board.items():
-            yield from self._check_effects(effects, ("board", face), face=face)
-        yield from self._check_effects(self.all_out, ("all_out",))
-        yield from self._check_effects(self.chance_it, ("chance_it",))
+            yield from self._check_effects(effects, ("board", face), "board", face=face)
+        yield from self._check_effects(self.all_out, ("all_out",), "all_out")
+        yield from self._check_effects(self.chance_it, ("chance_it",), "chance_it")
         for name in sorted(set(self.bots) & set(POLICIES)):
             yield ("bots", name), f"'{name}' is a built-in bot name; give the persona another name"
         first_index: dict[str, int] = {}
@@ -402,7 +402,8 @@ class Variant(Model):
             first_index.setdefault(card.id, index)
             if card.face is not None and not 1 <= card.face <= sides:
                 yield ("cards", index, "when"), f"no face {card.face} on a {sides}-sided die"
-            yield from self._check_effects(card.effects, ("cards", index, "effects"), passive=card.when == "passive")
+            where = "die" if card.face is not None else "passive" if card.when == "passive" else "card"
+            yield from self._check_effects(card.effects, ("cards", index, "effects"), where)
         rounds = self.tuning.targets.get("rounds_mean")
         if rounds is not None and rounds > self.end.max_rounds:
             yield (
@@ -427,21 +428,21 @@ class Variant(Model):
                 )
 
     def _check_effects(
-        self, effects: tuple[Effect, ...], key: KeyPath, *, face: int | None = None, passive: bool = False
+        self, effects: tuple[Effect, ...], key: KeyPath, where: str, *, face: int | None = None
     ) -> Iterator[tuple[KeyPath, str]]:
         """Each effect where it stands: its placement (board, passive card, anywhere), then its kind's own checks.
 
-        ``face`` is the board face of a list written directly on the board; ``passive`` marks a passive card's list.
+        ``where`` is the list's place (see :class:`Site`); ``face`` the board face of a list written directly on the board.
         """
         sides = self.dice.sides
         passives = sorted(tag for tag, kind in REGISTRY.items() if kind.placement == "passive")
         for index, effect in enumerate(effects):
-            path, kind, site = key + (index,), kind_of(effect), Site(sides, face)
+            path, kind, site = key + (index,), kind_of(effect), Site(sides, face, where)
             if kind.placement == "board" and site.face is None:
                 yield path, f"{kind.tag} works only as a board effect ({kind.placement_reason})"
-            elif kind.placement == "passive" and not passive:
+            elif kind.placement == "passive" and where != "passive":
                 yield path, f"{kind.tag} works only on a passive card (when: passive): {kind.placement_reason}"
-            elif passive and kind.placement != "passive":
+            elif where == "passive" and kind.placement != "passive":
                 yield (
                     path,
                     f"a passive card is never used, so it holds only {', '.join(passives)}; "
@@ -450,7 +451,7 @@ class Variant(Model):
             else:  # an effect that cannot stand here is one problem: what it holds is not looked at
                 yield from kind.check(effect, path, site)
                 for below, items in kind.children(effect):
-                    yield from self._check_effects(items, path + below, passive=passive)
+                    yield from self._check_effects(items, path + below, where)
 
 
 def variant_file_schema() -> dict[str, Any]:

@@ -88,6 +88,9 @@ class Site:
 
     sides: int  #: faces of the dice
     face: int | None  #: the board face, for an effect written directly on the board
+    #: the list it is in (nested lists included): ``die`` (a die card), ``card`` (a flash or CHANCE IT card),
+    #: ``passive``, ``board``, ``all_out`` or ``chance_it`` (the action), as for :class:`Words`
+    where: str = "card"
 
 
 @dataclass(frozen=True)
@@ -193,6 +196,7 @@ class Drawing:
     amounts: SearchStrategy[dict[str, int]]  #: a non-empty mapping of resources to amounts
     lists: Callable[[int], SearchStrategy[list[Any]]]  #: lists of effects one level down, of at most n entries
     face: int | None = None  #: the board face, when drawing an effect written directly on the board
+    where: str = "card"  #: the list drawn for (see :class:`Site`): ``die`` for a die card's
 
 
 # --- events ----------------------------------------------------------------------------------------------------
@@ -276,9 +280,13 @@ class EffectKind(ABC):
     def strategy(self, drawing: Drawing) -> SearchStrategy[Any]:
         """A Hypothesis strategy of valid effects of this kind as plain data (``nothing()`` where none fits)."""
 
-    def rule_note(self) -> str | None:
-        """A sentence the rule summary adds when a variant uses this kind (None: nothing to add)."""
+    def rule_note(self, effect: Any) -> str | None:
+        """A sentence the rule summary adds when a variant has this effect (None: nothing to add)."""
         return None
+
+    def reusable(self, effect: Any) -> bool:
+        """Whether the effect may leave its die card unused this round, to fire again for a later die of its face."""
+        return False
 
 
 class PlayerEffect(EffectKind):

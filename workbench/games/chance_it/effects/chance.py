@@ -112,6 +112,24 @@ class ChanceKind(PlayerEffect):
                 key + ("chance", "roll"),
                 f"must be 1..{site.sides} (the dice have {site.sides} sides), got {effect.chance.roll}",
             )
+        if effect.chance.on_fail == "keep" and site.where != "die":
+            here = "a flash or CHANCE IT card is used once anyway" if site.where == "card" else "there is no card to keep here"
+            yield (
+                key + ("chance", "on_fail"),
+                f"keep works only on a die card (when: die-N), which a failed test leaves unused for a later die of its "
+                f"face; {here} (leave on_fail out)",
+            )
+
+    def reusable(self, effect: Chance) -> bool:
+        return effect.chance.on_fail == "keep"
+
+    def rule_note(self, effect: Chance) -> str | None:
+        if not self.reusable(effect):
+            return None
+        return (
+            'A die card that says "if it fails, this card may be used again this round" is not used up by a failed roll: '
+            "it may be used for a later die of its face."
+        )
 
     def compile(self, effect: Chance, compiler: Compiler) -> tuple[int, Effects, Effects, bool]:
         test = effect.chance
@@ -164,8 +182,8 @@ class ChanceKind(PlayerEffect):
                 test["then"] = draw(drawing.lists(2))
             if draw(st.booleans()):
                 test["else"] = draw(drawing.lists(2))
-            if draw(st.integers(0, 3)) == 0:
-                test["on_fail"] = draw(st.sampled_from(["spent", "keep"]))
+            if draw(st.integers(0, 3)) == 0:  # keep only on a die card
+                test["on_fail"] = draw(st.sampled_from(["spent", "keep"] if drawing.where == "die" else ["spent"]))
             return {"chance": test}
 
         return tests()

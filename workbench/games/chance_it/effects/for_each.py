@@ -22,7 +22,7 @@ from workbench.games.chance_it.effects.base import (
     Words,
     add,
 )
-from workbench.games.chance_it.effects.registry import Effect
+from workbench.games.chance_it.effects.registry import Effect, kind_of
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -95,7 +95,11 @@ class ForEachKind(PlayerEffect):
         return add(ZERO, valuer.of(effects), valuer.showing(face))
 
     def text(self, effect: ForEach, words: Words) -> str:
-        return f"{words.text(effect.for_each.effects, ' and ') or 'nothing'} for each {effect.for_each.face}"
+        body = effect.for_each
+        inner = words.text(body.effects, " and ") or "nothing"
+        if any(next(kind_of(item).children(item), None) for item in body.effects):  # a test or a choice, once per die
+            return f"for each {body.face}: {inner}"
+        return f"{inner} for each {body.face}"
 
     def icons(self, effect: ForEach, words: Words) -> list[tuple[str, str]]:
         return [("each", str(effect.for_each.face)), *words.icons(effect.for_each.effects)]

@@ -154,8 +154,8 @@ class IfKind(PlayerEffect):
     drawings = {"if": QUESTION}
     meaning = (
         "`then` when every condition of `test` holds at that moment, else `else`: the player's `coins`, `hearts`, "
-        "`stars`; `dice: {face: F}` (dice of this round showing F now); `participants` (still in the game, the "
-        "player included); each with `at_least` and/or `at_most`."
+        "`stars`; `dice: {face: F}` (dice of this round showing F now); `participants` (players in the action round "
+        "still in the game, the player included); each with `at_least` and/or `at_most`."
     )
     example = {"if": {"test": {"hearts": {"at_most": 2}}, "then": [{"gain": {"hearts": 2}}], "else": [{"gain": {"coins": 1}}]}}
     example_where = "die"

@@ -210,8 +210,8 @@ def drawings() -> dict[str, str]:
 
 
 def rule_notes(effects: Sequence[Any]) -> list[str]:
-    """The rule summary's notes for the kinds ``effects`` use (nested ones included), each once."""
-    notes = {kind_of(effect).rule_note() for _, effect, _ in iter_effects(effects, ())}
+    """The rule summary's notes for ``effects`` (nested ones included), each once."""
+    notes = {kind_of(effect).rule_note(effect) for _, effect, _ in iter_effects(effects, ())}
     return sorted(note for note in notes if note)
 
 

@@ -90,5 +90,5 @@ class RerollOnesKind(DieEffect):
 
         return st.just("reroll_ones") if drawing.face == 1 else st.nothing()
 
-    def rule_note(self) -> str:
+    def rule_note(self, effect: str) -> str:
         return "Die cards of face 1 are used before the reroll; a rerolled 1 triggers no card."

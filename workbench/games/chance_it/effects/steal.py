@@ -171,7 +171,7 @@ class StealKind(PlayerEffect):
             return f"steal {what} from each other player{table}"
         if body.from_ == "richest":
             return f"steal {what} from the other player{table} with the most {body.amounts[0][0]}"
-        return f"steal {what} from another player{table} of your choice"
+        return f"steal {what} from another player{table} (you choose who)"
 
     def icons(self, effect: Steal, words: Words) -> list[tuple[str, str]]:
         label = {"each": "", "richest": "top", "choose": "pick"}[effect.steal.from_]
