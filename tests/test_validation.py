@@ -1351,3 +1351,13 @@ def test_on_fail_keep_on_a_die_card_may_be_nested(tmp_path: Path) -> None:
     nested = "effects: [{if: {test: {coins: {at_least: 1}}, then: [{chance: {roll: 5, on_fail: keep}}]}}]}"
     variant = load_variant(write(tmp_path, "variant.yaml", mutate(BALM_EFFECTS, nested))).variant
     assert variant.cards[0].effects[0].if_.then[0].chance.on_fail == "keep"
+
+
+@pytest.mark.parametrize(
+    ("when", "words"),
+    [("pasive", "(did you mean 'passive'?)"), ("Flash", "(did you mean 'flash'?)"), ("die-x", "got 'die-x'")],
+)
+def test_a_misspelt_timing_says_what_is_allowed(tmp_path: Path, when: str, words: str) -> None:
+    text = mutate("when: die-2, cost: 2, copies: 2,", f"when: {when}, cost: 2, copies: 2,")
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, f"when: {when}"), "cards.0.when", "expected flash, chance-it, passive or die-N", words)

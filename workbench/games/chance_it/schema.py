@@ -303,11 +303,20 @@ class Card(Model):
         description="Short unique id (lower case, digits, - and _)."
     )
     name: Annotated[str, Field(min_length=1, max_length=60)] = Field(description="Name printed on the card.")
-    when: Annotated[str, Field(pattern=WHEN)] = Field(description="flash, chance-it, passive or die-N.")
+    when: Annotated[str, Field(json_schema_extra={"pattern": WHEN})] = Field(description="flash, chance-it, passive or die-N.")
     cost: Count = Field(0, description="Coins paid to buy it.")
     copies: Annotated[int, Strict(), Field(ge=1, le=100)] = Field(1, description="Copies in the market pile.")
     effects: tuple[Effect, ...] = Field(description="What the card does (at least one effect).")
     text: str | None = Field(None, description="Optional rules text for printing.")
+
+    @field_validator("when")
+    @classmethod
+    def is_a_timing(cls, when: str) -> str:
+        """flash, chance-it, passive or die-N, with a suggestion for a misspelt one."""
+        if not re.match(WHEN, when):
+            hint = did_you_mean(when, ("flash", "chance-it", "passive")) if not when.startswith("die") else ""
+            raise ValueError(f"expected flash, chance-it, passive or die-N (N a face of the dice), got '{when}'{hint}")
+        return when
 
     @field_validator("effects")
     @classmethod
