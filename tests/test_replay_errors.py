@@ -159,3 +159,23 @@ def test_cli_failed_expectation_exits_1() -> None:
     assert MISMATCH in result.output
     assert "FAIL" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_broken_script_traced_shows_what_happened_up_to_the_failure() -> None:
+    """With --trace the events played before the failure come first, so a designer sees where the script went wrong."""
+    path = BROKEN / "steal-target-out.yaml"
+    result = CliRunner().invoke(app, ["replay", str(path), "--trace"])
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    failure = next(i for i, line in enumerate(lines) if "cannot target seat 2" in line)
+    assert lines[:failure][-2:] == ["round 1: seat 0 gains +2 coins", "round 1: seat 0 uses duel"], lines
+    assert "round 1: seat 0 buys duel for 2 coins" in lines[:failure]
+    with pytest.raises(workbench.errors.ScenarioError) as info:
+        workbench.games.replay_scenario(path)
+    assert info.value.trace[-1] == "round 1: seat 0 uses duel"
+
+
+def test_a_script_that_fails_before_play_has_no_trace() -> None:
+    with pytest.raises(workbench.errors.ScenarioError) as info:
+        workbench.games.replay_scenario(BROKEN / "unknown-card.yaml")
+    assert info.value.trace == []

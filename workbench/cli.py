@@ -26,7 +26,7 @@ from typer._click import exceptions as click_errors  # Typer's own copy of Click
 from typer.core import TyperGroup
 
 from workbench import api
-from workbench.errors import UsageError, WorkbenchError, display_path
+from workbench.errors import ScenarioError, UsageError, WorkbenchError, display_path
 from workbench.render.terminal import printable
 from workbench.sim.runner import Interrupted
 
@@ -169,7 +169,13 @@ def _replay_one(path: Path, *, as_json: bool, trace: bool) -> bool | None:
     errors: list[str] = []
     replayed = None
     with _reported(errors):
-        replayed = api.replay(path)
+        try:
+            replayed = api.replay(path)
+        except ScenarioError as exc:
+            if trace:  # the events up to the failure, then the failure
+                for line in exc.trace:
+                    say(line)
+            raise
     if errors:
         if not as_json:
             warn(f"FAIL {display_path(path)}")

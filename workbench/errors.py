@@ -52,6 +52,11 @@ class VariantError(WorkbenchError):
 class ScenarioError(WorkbenchError):
     """A scenario script is invalid or breaks the rules during replay."""
 
+    def __init__(self, problems: list[Problem], note: str | None = None):
+        super().__init__(problems, note)
+        #: The replay's event log up to the failure, one line per event (empty when play had not begun).
+        self.trace: list[str] = []
+
 
 class UsageError(WorkbenchError):
     """A command was asked for something it cannot do (bad option value, unknown game)."""

@@ -691,6 +691,8 @@ class _Round:
         self.game.log("use", seat=player.seat, card=card.id)
         self.kept = False
         self.apply(card.effects, player)
+        if self.kept:
+            self.game.log("kept", seat=player.seat, card=card.id)
         return self.kept
 
     # --- rule 10: the CHANCE IT action ----------------------------------------------------------------------

@@ -21,6 +21,7 @@ from workbench.games.chance_it.basics import Model, Resource
 from workbench.games.chance_it.engine import BUY, DISCARD, Game, MarketMove, View
 from workbench.games.chance_it.rules import CardDef, Effects, Rules
 from workbench.games.chance_it.schema import Guide
+from workbench.games.chance_it.text import describe
 from workbench.loading import Document, did_you_mean
 
 Face = Annotated[int, Strict(), Field(ge=1, le=100)]
@@ -365,13 +366,18 @@ def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
                     )
                 ]
             )
-        script.begin(index)
-        _check_guides(script, game, scripted)
         try:
-            game.play_round(chance, deciders)
-        except IllegalDecision as exc:
-            raise ScenarioError([doc.problem(script.last_key, f"round {exc.round}: seat {exc.seat}: {exc.message}")]) from None
-        script.leftovers()
+            script.begin(index)
+            _check_guides(script, game, scripted)
+            try:
+                game.play_round(chance, deciders)
+            except IllegalDecision as exc:
+                problem = doc.problem(script.last_key, f"round {exc.round}: seat {exc.seat}: {exc.message}")
+                raise ScenarioError([problem]) from None
+            script.leftovers()
+        except ScenarioError as exc:
+            exc.trace = [describe(event) for event in game.events or ()]  # what happened up to the failure
+            raise
     output = game.snapshot()
     result = Replay(doc.path, output)
     if scenario.expect is not None:

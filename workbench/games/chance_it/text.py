@@ -40,6 +40,7 @@ def describe(event: Event) -> str:
         "stakes": lambda: f"seat {seat} stakes: {signed(event)}",
         "die": lambda: f"die {event['face']}",
         "use": lambda: f"seat {seat} uses {event['card']}",
+        "kept": lambda: f"seat {seat}'s {event['card']} stays unused this round (a failed roll keeps it)",
         "buy": lambda: f"seat {seat} buys {event['card']} for {amount(event['cost'], 'coins')}",
         "discard": lambda: f"seat {seat} discards {event['card']}",
         "market_empty": lambda: f"seat {seat} finds the market empty",
