@@ -1178,7 +1178,7 @@ def test_cli_validate_reports_every_file(tmp_path: Path, monkeypatch: pytest.Mon
     lines = result.output.splitlines()
     assert "bad.yaml:3: players.max: max (3) is below min (4)" in lines
     assert "good.yaml: valid Chance It variant 'Test variant'" in lines
-    assert "  cards: 3 in the pile, 2 kinds: die-2 2, chance-it 1" in lines
+    assert "  cards: 3 in the pile (2 different); copies by timing: die-2 2, chance-it 1" in lines
     assert "  stakes: 2 proposed, 3 proposed, 4 printed, 5 printed" in lines
 
 
@@ -1201,7 +1201,7 @@ def test_cli_validate_the_base_game(monkeypatch: pytest.MonkeyPatch) -> None:
     by_timing = ", ".join(f"{when} {timings[when]}" for when in order)
     total = sum(timings.values())
     assert total == 30
-    assert f"  cards: {total} in the pile, {len(variant.cards)} kinds: {by_timing}" in lines
+    assert f"  cards: {total} in the pile ({len(variant.cards)} different); copies by timing: {by_timing}" in lines
 
 
 # --- tuning targets and weights ---------------------------------------------------------------------------------
