@@ -336,3 +336,14 @@ def test_the_made_up_kind_is_in_the_json_schema_and_the_strategies(donate: Donat
     assert "donate" in json.dumps(schema)
     drawn = find(strategies.effect_lists(6), lambda effects: any("donate" in str(e) for e in effects))
     assert any(isinstance(e, dict) and e.get("donate", 0) >= 1 for e in drawn)
+
+
+def test_a_kept_card_whose_failure_eliminates_its_owner_logs_nothing_after_the_elimination() -> None:
+    """A failed roll that costs the last heart: the owner is out at once (rule 12), so no 'kept' event follows;
+    the invariants (checked after every step of every game) refuse any event of an eliminated player."""
+    data = base_data()
+    doom = {"chance": {"roll": 6, "else": [{"lose": {"hearts": 3}}], "on_fail": "keep"}}
+    data["cards"] = [{"id": "doom", "name": "Doom", "when": "die-4", "cost": 0, "copies": 8, "effects": [doom]}]
+    events = played_events(data, games=30)
+    kept = [e for e in events if e["type"] == "kept"]
+    assert kept and any(e["type"] == "eliminated" for e in events)  # both happen in these games

@@ -691,7 +691,7 @@ class _Round:
         self.game.log("use", seat=player.seat, card=card.id)
         self.kept = False
         self.apply(card.effects, player)
-        if self.kept:
+        if self.kept and not player.eliminated:  # an eliminated player's cards are in the discard pile
             self.game.log("kept", seat=player.seat, card=card.id)
         return self.kept
 
@@ -778,7 +778,7 @@ class _Round:
             raise IllegalDecision(
                 game.round,
                 player.seat,
-                f"cannot target seat {seat!r}: {may} (the other players in the action round still in the game)",
+                f"cannot target seat {seat!r}: {may} (the other players taking part, still in the game)",
             )
         return game.players[seat]
 
