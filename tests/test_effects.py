@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -347,3 +348,18 @@ def test_a_kept_card_whose_failure_eliminates_its_owner_logs_nothing_after_the_e
     events = played_events(data, games=30)
     kept = [e for e in events if e["type"] == "kept"]
     assert kept and any(e["type"] == "eliminated" for e in events)  # both happen in these games
+
+
+def test_a_choice_among_many_options_records_and_replays(tmp_path: Path) -> None:
+    """Any number of options a variant allows can be scripted: games recorded with 150 options replay."""
+    data = base_data()
+    data["board"][2] = [{"choose": [[{"gain": {"coins": i % 3}}] for i in range(150)]}]
+    path = tmp_path / "many.yaml"
+    path.write_text(yaml.safe_dump(data))
+    scripts = tmp_path / "scripts"
+    api.simulate(path, players=[3], games=5, seed=1, bots="random", record_scenarios=scripts, create_out=True)
+    recorded = sorted(scripts.rglob("*.yaml"))
+    assert any(re.search(r"choose: (1[0-4][0-9]|10[1-9])\b", script.read_text()) for script in recorded)
+    for script in recorded:
+        result = CliRunner().invoke(app, ["replay", str(script)])
+        assert result.exit_code == 0, result.output

@@ -39,7 +39,7 @@ class Choice(Model):
     buy: str | None = Field(None, description="Buy this face-up card.")
     discard: str | None = Field(None, description="Discard this face-up card.")
     use: str | None = Field(None, description="Use this card (when several different ones are eligible).")
-    choose: Annotated[int, Strict(), Field(ge=0, le=100)] | None = Field(
+    choose: Annotated[int, Strict(), Field(ge=0)] | None = Field(
         None, description="The option of a `choose` effect, numbered from 0."
     )
     target: Seat | None = Field(None, description="The seat a `steal` with `from: choose` takes from.")
