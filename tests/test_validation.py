@@ -1361,3 +1361,23 @@ def test_a_misspelt_timing_says_what_is_allowed(tmp_path: Path, when: str, words
     text = mutate("when: die-2, cost: 2, copies: 2,", f"when: {when}, cost: 2, copies: 2,")
     problem = only(reject(tmp_path, text))
     check(problem, line_of(text, f"when: {when}"), "cards.0.when", "expected flash, chance-it, passive or die-N", words)
+
+
+def _nested_for_each(levels: int) -> str:
+    inner = "{gain: {coins: 1}}"
+    for _ in range(levels):
+        inner = f"{{for_each: {{face: 5, effects: [{inner}]}}}}"
+    return inner
+
+
+def test_nested_for_each_that_would_repeat_too_often_is_refused(tmp_path: Path) -> None:
+    """Each for_each repeats what it holds once per die: 5 levels of 5 dice would apply 3,125 gains at once."""
+    text = mutate(BALM_EFFECTS, f"effects: [{_nested_for_each(5)}]}}")
+    problem = only(reject(tmp_path, text))
+    path = "cards.0.effects.0" + ".for_each.effects.0" * 4 + ".for_each"
+    check(problem, line_of(text, "id: balm"), path, "up to 3,125 times at once", "5 dice", "at most 1,000")
+
+
+def test_nested_for_each_within_the_limit_loads(tmp_path: Path) -> None:
+    text = mutate(BALM_EFFECTS, f"effects: [{_nested_for_each(4)}]}}")  # 625 at most
+    assert load_variant(write(tmp_path, "variant.yaml", text)).variant.cards[0].id == "balm"

@@ -51,7 +51,7 @@ class ChanceIt:
         sheets = ", ".join(f"{n} {sheet.source}" for n, sheet in sorted(variant.stakes.items()))
         return [
             ("players", f"{variant.players.min}-{variant.players.max}"),
-            ("cards", f"{total} in the pile ({len(variant.cards)} different); copies by timing: {cards}"),
+            ("cards", f"{total} in the pile ({len(variant.cards)} different); copies by timing: {cards}" if total else "none"),
             ("stakes", sheets),
         ]
 

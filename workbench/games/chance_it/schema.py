@@ -437,16 +437,17 @@ class Variant(Model):
                 )
 
     def _check_effects(
-        self, effects: tuple[Effect, ...], key: KeyPath, where: str, *, face: int | None = None
+        self, effects: tuple[Effect, ...], key: KeyPath, where: str, *, face: int | None = None, repeat: int = 1
     ) -> Iterator[tuple[KeyPath, str]]:
         """Each effect where it stands: its placement (board, passive card, anywhere), then its kind's own checks.
 
-        ``where`` is the list's place (see :class:`Site`); ``face`` the board face of a list written directly on the board.
+        ``where`` is the list's place, ``face`` the board face of a list written directly on the board and
+        ``repeat`` how many times the effects around the list may apply it (see :class:`Site`).
         """
         sides = self.dice.sides
         passives = sorted(tag for tag, kind in REGISTRY.items() if kind.placement == "passive")
         for index, effect in enumerate(effects):
-            path, kind, site = key + (index,), kind_of(effect), Site(sides, face, where)
+            path, kind, site = key + (index,), kind_of(effect), Site(sides, face, where, self.dice.count, repeat)
             if kind.placement == "board" and site.face is None:
                 yield path, f"{kind.tag} works only as a board effect ({kind.placement_reason})"
             elif kind.placement == "passive" and where != "passive":
@@ -460,7 +461,7 @@ class Variant(Model):
             else:  # an effect that cannot stand here is one problem: what it holds is not looked at
                 yield from kind.check(effect, path, site)
                 for below, items in kind.children(effect):
-                    yield from self._check_effects(items, path + below, where)
+                    yield from self._check_effects(items, path + below, where, repeat=repeat * kind.repeats(effect, site))
 
 
 def variant_file_schema() -> dict[str, Any]:

@@ -91,6 +91,9 @@ class Site:
     #: the list it is in (nested lists included): ``die`` (a die card), ``card`` (a flash or CHANCE IT card),
     #: ``passive``, ``board``, ``all_out`` or ``chance_it`` (the action), as for :class:`Words`
     where: str = "card"
+    dice: int = 1  #: dice rolled each round
+    #: how many times the effects around it may apply it for one application of the list it stands in
+    repeat: int = 1
 
 
 @dataclass(frozen=True)
@@ -283,6 +286,10 @@ class EffectKind(ABC):
     def rule_note(self, effect: Any) -> str | None:
         """A sentence the rule summary adds when a variant has this effect (None: nothing to add)."""
         return None
+
+    def repeats(self, effect: Any, site: Site) -> int:
+        """How many times, at most, one application applies each of its nested lists (``for_each``: once per die)."""
+        return 1
 
     def reusable(self, effect: Any) -> bool:
         """Whether the effect may leave its die card unused this round, to fire again for a later die of its face."""

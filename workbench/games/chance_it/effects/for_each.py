@@ -61,6 +61,10 @@ class Counted(EffectEvent):
         return f"seat {self.seat} counts {self.times} {'die' if self.times == 1 else 'dice'} showing {self.face}"
 
 
+#: The most times nested ``for_each`` may apply their innermost effects at once (each level multiplies by the dice).
+MOST_REPEATS = 1_000
+
+
 class ForEachKind(PlayerEffect):
     tag = "for_each"
     model = ForEach
@@ -77,6 +81,13 @@ class ForEachKind(PlayerEffect):
         face = effect.for_each.face
         if not 1 <= face <= site.sides:
             yield key + ("for_each", "face"), f"no face {face} on a {site.sides}-sided die"
+        times = site.repeat * self.repeats(effect, site)
+        if times > MOST_REPEATS >= site.repeat:  # said once, at the for_each that crosses the line
+            yield (
+                key + ("for_each",),
+                f"its effects may apply up to {times:,} times at once (each for_each around it repeats them once per "
+                f"die, {site.dice} dice); at most {MOST_REPEATS:,}: nest fewer for_each",
+            )
 
     def compile(self, effect: ForEach, compiler: Compiler) -> tuple[int, Effects]:
         return effect.for_each.face, compiler.effects(effect.for_each.effects)
@@ -93,6 +104,9 @@ class ForEachKind(PlayerEffect):
     def value(self, argument: tuple[int, Effects], valuer: Valuer) -> Vector:
         face, effects = argument
         return add(ZERO, valuer.of(effects), valuer.showing(face))
+
+    def repeats(self, effect: ForEach, site: Site) -> int:
+        return site.dice
 
     def text(self, effect: ForEach, words: Words) -> str:
         body = effect.for_each
