@@ -129,3 +129,22 @@ def test_null_for_a_key_the_base_does_not_have_says_so(tmp_path: Path) -> None:
         f"{path}:3: stakes.7: expected a mapping of keys, got nothing (null removes an inherited key, "
         "but there is none to remove here)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("\nstakes: null\n", ":4: stakes: missing required key 'stakes'"),
+        ("stakes:\n  4: {in: null}\n", ":4: stakes.4.in: missing required key 'in'"),
+    ],
+    ids=["top-level key", "nested key"],
+)
+def test_a_required_key_removed_by_null_points_at_the_null(tmp_path: Path, text: str, where: str) -> None:
+    path = child(tmp_path, text)
+    (problem,) = problems(path)
+    assert problem == f"{path}{where}: the null here removed the inherited one"
+
+
+def test_cards_remove_names_the_entry_that_is_not_an_id(tmp_path: Path) -> None:
+    path = child(tmp_path, "cards_remove: [dagger,\n  1]\n")
+    assert problems(path) == [f"{path}:4: cards_remove.1: expected an id, got 1"]

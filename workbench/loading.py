@@ -46,10 +46,14 @@ class Document:
     sources: tuple[Path, ...] = ()  #: every file read to make it (itself, what it extends, included card files)
     #: an edited list's item where the designer wrote it: ``("cards", "10") -> ("cards_add", "0")`` (see :func:`edit_lists`)
     written: dict[Key, Key] = field(default_factory=dict)
+    #: where a key was removed by a null (``stakes: null``): a problem about the missing key points there
+    removed: dict[Key, Mark] = field(default_factory=dict)
 
     def mark(self, key: Iterable[Any]) -> Mark | None:
         """The closest known (file, line) for a key path, walking up to its parents."""
         parts = tuple(str(k) for k in key)
+        if parts not in self.marks and parts in self.removed:
+            return self.removed[parts]
         while True:
             if parts in self.marks:
                 return self.marks[parts]
@@ -397,8 +401,9 @@ def merge(base: Document, over: Document) -> Document:
         k: w for k, w in base.written.items() if not _below(k, replaced, strict=False) and not _below(k, removed, strict=False)
     }
     written.update(over.written)
+    gone = {**base.removed, **{k: over.marks[k] for k in removed if k in over.marks}}
     sources = tuple(dict.fromkeys((*base.sources, *over.sources)))
-    return Document(data, marks, over.path or base.path, sources, written)
+    return Document(data, marks, over.path or base.path, sources, written, gone)
 
 
 def _merge_into(base: Any, over: Any, key: Key, replaced: set[Key], added: set[Key], merged: set[Key], removed: set[Key]) -> Any:
@@ -508,10 +513,13 @@ def _edit_list(doc: Document, key: str, error: type[WorkbenchError]) -> None:
     def ident(item: Any) -> Any:
         return item.get("id") if isinstance(item, dict) else None
 
-    if remove is not None and not (isinstance(remove, list) and all(isinstance(i, str) for i in remove)):
+    if remove is not None and not isinstance(remove, list):
         problems.append(doc.problem((removing,), f"expected a list of ids, got {_kind(remove)}"))
     elif remove is not None:
         for index, name in enumerate(remove):
+            if not isinstance(name, str):
+                problems.append(doc.problem((removing, index), f"expected an id, got {_show(name)}"))
+                continue
             places = [place for place, item in enumerate(result) if ident(item) == name]
             if not places:
                 known = [str(ident(item)) for item in result if ident(item) is not None]
@@ -652,8 +660,11 @@ def _problems(model: type[BaseModel], doc: Document, errors: list[ErrorDetails])
             for key, message in err["ctx"]["problems"]:
                 problems.append(doc.problem(key, message))
         else:
-            key = data_path(doc.data, err["loc"], index)
-            problems.append(doc.problem(key, explain(err, model)))
+            key, message = data_path(doc.data, err["loc"], index), explain(err, model)
+            gone = (*key, str(err["loc"][-1]))
+            if err["type"] == "missing" and gone in doc.removed:  # the designer's null took it away
+                key, message = list(gone), f"{message}: the null here removed the inherited one"
+            problems.append(doc.problem(key, message))
     return problems
 
 
