@@ -661,8 +661,7 @@ def _problems(model: type[BaseModel], doc: Document, errors: list[ErrorDetails])
                 problems.append(doc.problem(key, message))
         else:
             key, message = data_path(doc.data, err["loc"], index), explain(err, model)
-            gone = (*key, str(err["loc"][-1]))
-            if err["type"] == "missing" and gone in doc.removed:  # the designer's null took it away
+            if err["type"] == "missing" and (gone := (*key, str(err["loc"][-1]))) in doc.removed:  # a null took it
                 key, message = list(gone), f"{message}: the null here removed the inherited one"
             problems.append(doc.problem(key, message))
     return problems
