@@ -135,6 +135,9 @@ def test_every_kind_supplies_every_part(kind: EffectKind) -> None:
         assert kind.modifiers(argument) and all(isinstance(v, int) for v in kind.modifiers(argument).values())
     else:
         assert callable(kind.apply)
+    exact = kind.exact(argument, kinds.Exact(6, lambda nested: kinds.NOTHING))  # None: it depends on the table
+    assert exact is None or all(len(outcome) == len(kinds.OUTCOME) for outcome in exact.outcomes())
+    assert exact is None or sum(exact.probability(outcome) for outcome in exact.outcomes()) == 1
 
     words = kinds.words(6, kind.example_where)
     assert kind.text(effect, words).strip()
@@ -238,6 +241,9 @@ class DonateKind(PlayerEffect):
 
     def value(self, coins: int, valuer: Valuer) -> Vector:
         return (-float(coins), 0.0, 0.0, 0.0, 0.0, 0.0)
+
+    def exact(self, argument: int, exact: kinds.Exact) -> None:
+        return None  # what it gives depends on what the player holds
 
     def text(self, effect: Donate, words: Words) -> str:
         return f"give {amount(effect.donate, 'coins')} to the next player in the round"

@@ -91,6 +91,12 @@ def play(variant: VariantLike, players: int, seed: int = 1) -> dict[str, Any]:
     return loaded.family.play(loaded.variant, count, seed)
 
 
+def odds(variant: VariantLike) -> dict[str, Any]:
+    """The exact odds of a variant's dice, computed (never simulated): each chance an exact fraction with its percent."""
+    loaded, _ = _loaded(variant)
+    return loaded.family.odds(loaded.variant)
+
+
 def schemas(game: str, kind: str | None = None) -> dict[str, dict[str, Any]]:
     """The JSON Schemas of a family's file formats by kind (``variant``, ``scenario``, ``cards``), or just ``kind``."""
     if game not in FAMILIES:

@@ -223,6 +223,22 @@ def play(
     say(f"ended after {output['rounds']} round(s): {output['end_reason']}; winner(s): {winners}")
 
 
+@app.command()
+def odds(
+    variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the odds as JSON (exact fractions).")] = False,
+) -> None:
+    """Exact odds of one round's dice: faces, card triggers, what the board gives, chance tests (computed, not simulated)."""
+    with _reported():
+        loaded = api.load_variant(variant)
+        data = api.odds(loaded)
+    if as_json:
+        say_json(data)
+        return
+    for title, headers, rows in loaded.family.odds_tables(data):
+        _print_table(title, headers, rows)
+
+
 def _print_table(title: str, headers: list[str], rows: list[list[str]]) -> None:
     table = Table(title=Text(printable(title)))
     for header in headers:

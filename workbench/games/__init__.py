@@ -68,6 +68,12 @@ class Family(Protocol):
     def state_table(self, output: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         """Headers and rows of the final state, for the terminal."""
 
+    def odds(self, variant: Any) -> dict[str, Any]:
+        """The exact odds of the variant's dice, as plain data (every chance an exact fraction)."""
+
+    def odds_tables(self, odds: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+        """The odds as (title, headers, rows) tables for the terminal."""
+
     def schemas(self) -> dict[str, dict[str, Any]]:
         """JSON Schemas of the family's file kinds, by kind (``variant``, ``scenario``, ...)."""
 

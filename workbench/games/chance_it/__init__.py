@@ -16,6 +16,7 @@ from workbench.games.chance_it.bots import BUILTIN, RandomBot
 from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.effects import with_effects
 from workbench.games.chance_it.engine import Game, compile_variant
+from workbench.games.chance_it.odds import odds, odds_tables
 from workbench.games.chance_it.personas import load_personas
 from workbench.games.chance_it.record import SCRIPT_NAME
 from workbench.games.chance_it.scenario import Replay, Scenario, replay
@@ -147,6 +148,12 @@ class ChanceIt:
 
     def describe(self, event: dict[str, Any]) -> str:
         return describe(event)
+
+    def odds(self, variant: Variant) -> dict[str, Any]:
+        return odds(variant).to_dict()
+
+    def odds_tables(self, data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+        return odds_tables(data)
 
     def state_table(self, output: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         headers = ["seat", *RESOURCES, "cards", "status"]

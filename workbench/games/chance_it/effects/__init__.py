@@ -6,6 +6,8 @@ that it supplies every part. See CONTRIBUTING.md.
 """
 
 from workbench.games.chance_it.effects.base import (
+    NOTHING,
+    OUTCOME,
     ZERO,
     Compiled,
     Compiler,
@@ -14,6 +16,7 @@ from workbench.games.chance_it.effects.base import (
     EffectEvent,
     EffectKind,
     Effects,
+    Exact,
     PassiveEffect,
     PlayerEffect,
     Position,
@@ -25,6 +28,8 @@ from workbench.games.chance_it.effects.base import (
     amount,
     chance_percent,
     join,
+    outcome,
+    success_chance,
 )
 from workbench.games.chance_it.effects.chance import ChanceKind
 from workbench.games.chance_it.effects.chance_bonus import ChanceBonusKind
@@ -76,6 +81,8 @@ for _kind in (
 
 __all__ = [
     "EVENTS",
+    "NOTHING",
+    "OUTCOME",
     "REGISTRY",
     "ZERO",
     "Compiled",
@@ -86,6 +93,7 @@ __all__ = [
     "EffectEvent",
     "EffectKind",
     "Effects",
+    "Exact",
     "PassiveEffect",
     "PlayerEffect",
     "Position",
@@ -105,10 +113,12 @@ __all__ = [
     "join",
     "kind_of",
     "modifiers",
+    "outcome",
     "reference_table",
     "register",
     "rule_notes",
     "strategy",
+    "success_chance",
     "tag_of",
     "unregister",
     "with_effects",

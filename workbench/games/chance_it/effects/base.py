@@ -14,9 +14,11 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from fractions import Fraction
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+import icepool
 from pydantic import TypeAdapter
 
 from workbench.games.chance_it.basics import RESOURCES, KeyPath
@@ -70,13 +72,39 @@ def join(words: Sequence[str], last: str = "and") -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {last} " + words[-1]
 
 
-def chance_percent(roll: int, sides: int) -> int:
-    """The chance, in whole percent, that one die shows ``roll`` or more.
+@cache
+def success_chance(roll: int, sides: int, bonus: int = 0) -> Fraction:
+    """The exact chance that a chance test succeeds: one die plus ``bonus``, held within 1..sides, shows ``roll`` or more.
+
+    The one function behind every chance figure: the odds on printed cards, ``workbench odds`` and the bots' estimates.
+
+    >>> success_chance(4, 6), success_chance(4, 6, 1), success_chance(6, 6, 9), success_chance(2, 6, -2)
+    (Fraction(1, 2), Fraction(2, 3), Fraction(1, 1), Fraction(1, 2))
+    """
+    held = (icepool.d(sides) + bonus).clip(1, sides)
+    return Fraction((held >= roll).probability(True))
+
+
+def chance_percent(roll: int, sides: int, bonus: int = 0) -> int:
+    """The chance, in whole percent, that a chance test succeeds (see :func:`success_chance`).
 
     >>> chance_percent(4, 6), chance_percent(5, 6), chance_percent(1, 6)
     (50, 33, 100)
     """
-    return round(100 * (sides - roll + 1) / sides)
+    return round(100 * success_chance(roll, sides, bonus))
+
+
+#: What ``workbench odds`` adds up for one participant: the parts of an exact outcome vector.
+OUTCOME = ("coins", "hearts gained", "hearts lost", "stars", "market actions")
+
+
+def outcome(**parts: int) -> icepool.Die:
+    """A certain outcome (one vector of :data:`OUTCOME`, by name with spaces as underscores) as an icepool die."""
+    names = [name.replace(" ", "_") for name in OUTCOME]
+    return icepool.Die([icepool.Vector(tuple(parts.get(name, 0) for name in names))])
+
+
+NOTHING = outcome()
 
 
 # --- the contexts a kind is given ------------------------------------------------------------------------------
@@ -176,8 +204,7 @@ class Valuer:
 
     def success(self, need: int) -> float:
         """The chance that one die, plus ``bonus`` and held within 1..sides, shows ``need`` or more."""
-        sides, bonus = self.sides, self.bonus
-        return sum(1 for raw in range(1, sides + 1) if min(sides, max(1, raw + bonus)) >= need) / sides
+        return float(success_chance(need, self.sides, self.bonus))
 
     def showing(self, face: int) -> float:
         """How many dice of a round show ``face``: now, with a position; else on average (given one does, on its own face)."""
@@ -188,6 +215,14 @@ class Valuer:
         if face == self.face:
             return mean / (1 - ((sides - 1) / sides) ** dice)
         return mean
+
+
+@dataclass(frozen=True)
+class Exact:
+    """What :meth:`EffectKind.exact` may use: the dice, and the exact outcome of a nested list (None when not exact)."""
+
+    sides: int
+    of: Callable[[Effects], icepool.Die | None]
 
 
 @dataclass(frozen=True)
@@ -272,6 +307,12 @@ class EffectKind(ABC):
         """The expected outcome of the compiled effect, for the heuristic bot."""
 
     @abstractmethod
+    def exact(self, argument: Any, exact: Exact) -> icepool.Die | None:
+        """The exact outcome of the compiled effect for the player it applies to, as an icepool die over vectors of
+        :data:`OUTCOME` (amounts as written, with no chance bonus); None when it depends on the table (the other
+        players, the player's holdings, a decision), which ``workbench odds`` then says."""
+
+    @abstractmethod
     def text(self, effect: Any, words: Words) -> str:
         """The effect as the card, board or rule summary prints it."""
 
@@ -314,6 +355,10 @@ class DieEffect(EffectKind):
     @abstractmethod
     def apply(rnd: _Round, face: int, argument: Any) -> None:
         """Act on the die of ``face`` being resolved."""
+
+    @abstractmethod
+    def rerolls(self, argument: Any, face: int, sides: int) -> tuple[int, ...]:
+        """The faces, equally likely, the die of ``face`` shows next and is resolved at again (none: it stays)."""
 
 
 class PassiveEffect(EffectKind):

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+import icepool
 from pydantic import Field
 
 from workbench.games.chance_it.basics import KeyPath, Model, Positive
@@ -15,6 +16,7 @@ from workbench.games.chance_it.effects.base import (
     Drawing,
     EffectEvent,
     Effects,
+    Exact,
     PlayerEffect,
     Site,
     Valuer,
@@ -22,6 +24,7 @@ from workbench.games.chance_it.effects.base import (
     Words,
     add,
     chance_percent,
+    success_chance,
 )
 from workbench.games.chance_it.effects.registry import Effect
 
@@ -153,6 +156,14 @@ class ChanceKind(PlayerEffect):
         need, then, otherwise, _ = test
         p = valuer.success(need)
         return add(add(ZERO, valuer.of(then), p), valuer.of(otherwise), 1 - p)
+
+    def exact(self, test: tuple[int, Effects, Effects, bool], exact: Exact) -> icepool.Die | None:
+        need, then, otherwise, _ = test
+        passed, failed = exact.of(then), exact.of(otherwise)
+        if passed is None or failed is None:
+            return None
+        p = success_chance(need, exact.sides)
+        return icepool.Die([passed, failed], times=[p.numerator, p.denominator - p.numerator])
 
     def text(self, effect: Chance, words: Words) -> str:
         test = effect.chance

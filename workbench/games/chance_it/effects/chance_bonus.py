@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any
 
+import icepool
 from pydantic import Field, Strict
 
 from workbench.games.chance_it.basics import Model
 from workbench.games.chance_it.effects.base import (
+    NOTHING,
     Compiler,
     Drawing,
+    Exact,
     PassiveEffect,
     Valuer,
     Vector,
@@ -52,6 +55,9 @@ class ChanceBonusKind(PassiveEffect):
 
     def value(self, bonus: int, valuer: Valuer) -> Vector:
         return valuer.bonus_gain(bonus)
+
+    def exact(self, bonus: int, exact: Exact) -> icepool.Die:
+        return NOTHING  # it changes its owner's chance rolls (``workbench odds`` lists the tests with each bonus)
 
     def text(self, effect: ChanceBonus, words: Words) -> str:
         bonus = effect.chance_bonus

@@ -15,6 +15,7 @@ from workbench.games.chance_it.effects.base import (
     Drawing,
     EffectEvent,
     Effects,
+    Exact,
     PlayerEffect,
     Valuer,
     Vector,
@@ -82,6 +83,9 @@ class ChooseKind(PlayerEffect):
 
     def value(self, options: tuple[Effects, ...], valuer: Valuer) -> Vector:
         return max((valuer.of(option) for option in options), key=valuer.worth, default=ZERO)
+
+    def exact(self, options: tuple[Effects, ...], exact: Exact) -> None:
+        return None  # the player decides
 
     def text(self, effect: Choose, words: Words) -> str:
         return "choose one: " + ", or ".join(words.text(option, " and ") or "nothing" for option in effect.choose)

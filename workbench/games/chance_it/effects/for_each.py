@@ -15,6 +15,7 @@ from workbench.games.chance_it.effects.base import (
     Drawing,
     EffectEvent,
     Effects,
+    Exact,
     PlayerEffect,
     Site,
     Valuer,
@@ -107,6 +108,9 @@ class ForEachKind(PlayerEffect):
 
     def repeats(self, effect: ForEach, site: Site) -> int:
         return site.dice
+
+    def exact(self, argument: tuple[int, Effects], exact: Exact) -> None:
+        return None  # it counts the other dice of the round: not a per-die outcome
 
     def text(self, effect: ForEach, words: Words) -> str:
         body = effect.for_each

@@ -5,18 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import icepool
+
 from workbench.games.chance_it.basics import RESOURCES, Amounts, AmountsModel
 from workbench.games.chance_it.effects.base import (
     ZERO,
     Compiler,
     Drawing,
     EffectEvent,
+    Exact,
     PlayerEffect,
     Valuer,
     Vector,
     Words,
     amount,
     indexed,
+    outcome,
     resource_icons,
     resources_text,
 )
@@ -81,6 +85,12 @@ class GainKind(PlayerEffect):
         for r, n in amounts:
             delta[r] += n
         return (delta[0], delta[1], delta[2], 0.0, 0.0, 0.0) if amounts else ZERO
+
+    def exact(self, amounts: tuple[tuple[int, int], ...], exact: Exact) -> icepool.Die:
+        parts = {"coins": 0, "hearts_gained": 0, "stars": 0}
+        for r, n in amounts:
+            parts[("coins", "hearts_gained", "stars")[r]] += n
+        return outcome(**parts)
 
     def text(self, effect: Gain, words: Words) -> str:
         return resources_text(list(effect.gain.items()), "+")

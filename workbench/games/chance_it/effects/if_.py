@@ -15,6 +15,7 @@ from workbench.games.chance_it.effects.base import (
     Drawing,
     EffectEvent,
     Effects,
+    Exact,
     PlayerEffect,
     Site,
     Valuer,
@@ -187,6 +188,9 @@ class IfKind(PlayerEffect):
         if position is not None:  # the test as it stands now
             return valuer.of(then if holds(test, position.have, position.dice, 1 + len(position.others)) else otherwise)
         return add(add(ZERO, valuer.of(then), 0.5), valuer.of(otherwise), 0.5)  # a test's odds are not modelled: even
+
+    def exact(self, argument: tuple[Any, Effects, Effects], exact: Exact) -> None:
+        return None  # the test reads the player's holdings, the dice now and the round's participants
 
     def text(self, effect: If, words: Words) -> str:
         body = effect.if_

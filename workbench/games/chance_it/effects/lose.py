@@ -5,16 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import icepool
+
 from workbench.games.chance_it.basics import RESOURCES, Amounts, AmountsModel
 from workbench.games.chance_it.effects.base import (
     Compiler,
     Drawing,
     EffectEvent,
+    Exact,
     PlayerEffect,
     Valuer,
     Vector,
     Words,
     indexed,
+    outcome,
     resource_icons,
     resources_text,
 )
@@ -81,6 +85,13 @@ class LoseKind(PlayerEffect):
         for r, n in amounts:
             delta[r] -= n
         return (delta[0], delta[1], delta[2], 0.0, 0.0, 0.0)
+
+    def exact(self, amounts: tuple[tuple[int, int], ...], exact: Exact) -> icepool.Die:
+        parts = {"coins": 0, "hearts_lost": 0, "stars": 0}
+        for r, n in amounts:
+            key = ("coins", "hearts_lost", "stars")[r]
+            parts[key] += n if key == "hearts_lost" else -n  # as written: a player loses only what it has
+        return outcome(**parts)
 
     def text(self, effect: Lose, words: Words) -> str:
         return resources_text(list(effect.lose.items()), "-")

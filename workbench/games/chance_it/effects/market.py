@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from workbench.games.chance_it.effects.base import Compiler, Drawing, PlayerEffect, Valuer, Vector, Words
+import icepool
+
+from workbench.games.chance_it.effects.base import Compiler, Drawing, Exact, PlayerEffect, Valuer, Vector, Words, outcome
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -36,6 +38,9 @@ class MarketKind(PlayerEffect):
 
     def value(self, argument: None, valuer: Valuer) -> Vector:
         return (0.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+    def exact(self, argument: None, exact: Exact) -> icepool.Die:
+        return outcome(market_actions=1)
 
     def text(self, effect: str, words: Words) -> str:
         if words.where == "die":

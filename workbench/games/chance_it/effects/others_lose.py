@@ -8,6 +8,7 @@ from workbench.games.chance_it.basics import HEARTS, Amounts, AmountsModel
 from workbench.games.chance_it.effects.base import (
     Compiler,
     Drawing,
+    Exact,
     PlayerEffect,
     Valuer,
     Vector,
@@ -62,6 +63,9 @@ class OthersLoseKind(PlayerEffect):
         if position is not None:  # the hearts the others in the round would lose now
             return (0.0, 0.0, 0.0, 0.0, sum(position.taken(amounts, other)[HEARTS] for other in position.others), 0.0)
         return (0.0, 0.0, 0.0, 0.0, float(dict(amounts).get(HEARTS, 0)), 0.0)
+
+    def exact(self, amounts: tuple[tuple[int, int], ...], exact: Exact) -> None:
+        return None  # it hits the other players in the round: who they are depends on the table
 
     def text(self, effect: OthersLose, words: Words) -> str:
         return f"{words.others()} loses " + join([amount(n, r) for r, n in effect.others_lose.items()])

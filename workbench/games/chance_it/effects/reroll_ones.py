@@ -5,12 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+import icepool
+
 from workbench.games.chance_it.basics import KeyPath
 from workbench.games.chance_it.effects.base import (
+    NOTHING,
     Compiler,
     DieEffect,
     Drawing,
     EffectEvent,
+    Exact,
     Site,
     Valuer,
     Vector,
@@ -78,6 +82,12 @@ class RerollOnesKind(DieEffect):
 
     def value(self, argument: None, valuer: Valuer) -> Vector:
         return (0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+
+    def exact(self, argument: None, exact: Exact) -> icepool.Die:
+        return NOTHING  # it moves the die (see rerolls), giving the player nothing itself
+
+    def rerolls(self, argument: None, face: int, sides: int) -> tuple[int, ...]:
+        return tuple(range(2, sides + 1))  # rerolled until it is not a 1: each other face equally likely
 
     def text(self, effect: str, words: Words) -> str:
         return "the starting player rerolls the 1 until it shows another face"

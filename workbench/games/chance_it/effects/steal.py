@@ -13,6 +13,7 @@ from workbench.games.chance_it.effects.base import (
     Compiler,
     Drawing,
     EffectEvent,
+    Exact,
     PlayerEffect,
     Valuer,
     Vector,
@@ -162,6 +163,9 @@ class StealKind(PlayerEffect):
         for r, n in amounts:
             delta[r] += n * reach
         return (delta[0], delta[1], delta[2], 0.0, delta[1], 0.0)
+
+    def exact(self, argument: tuple[str, tuple[tuple[int, int], ...]], exact: Exact) -> None:
+        return None  # what it takes depends on the other players in the round and what they hold
 
     def text(self, effect: Steal, words: Words) -> str:
         body = effect.steal
