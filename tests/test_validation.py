@@ -1381,3 +1381,10 @@ def test_nested_for_each_that_would_repeat_too_often_is_refused(tmp_path: Path) 
 def test_nested_for_each_within_the_limit_loads(tmp_path: Path) -> None:
     text = mutate(BALM_EFFECTS, f"effects: [{_nested_for_each(4)}]}}")  # 625 at most
     assert load_variant(write(tmp_path, "variant.yaml", text)).variant.cards[0].id == "balm"
+
+
+def test_a_die_is_moved_once_per_face(tmp_path: Path) -> None:
+    """Two reroll steps on one face would reroll a die that is no longer there (the engine could not play it)."""
+    text = mutate("  1: [reroll_ones]", "  1: [reroll_ones,\n     reroll_ones]")
+    problem = only(reject(tmp_path, text))
+    check(problem, line_of(text, "     reroll_ones]"), "board.1.1", "face 1 already has reroll_ones: a die is moved once")

@@ -105,9 +105,10 @@ def odds(variant: Variant) -> Odds:
     board: dict[str, dict[int, Fraction]] | None = None
     hearts_taken: dict[int, Fraction] | None = None
     if not inexact:
-        total = count @ icepool.Die([_settle(rules, entries, face) for face in faces])
-        board = {part: _distribution(total.marginals[i]) for i, part in enumerate(kinds.OUTCOME)}
-        lost = total.marginals[kinds.OUTCOME.index("hearts lost")]
+        die = icepool.Die([_settle(rules, entries, face) for face in faces])
+        totals = [count @ die.marginals[i] for i in range(len(kinds.OUTCOME))]  # part by part: fast, and all we show
+        board = {part: _distribution(total) for part, total in zip(kinds.OUTCOME, totals)}
+        lost = totals[kinds.OUTCOME.index("hearts lost")]
         hearts_taken = {k: Fraction((lost >= k).probability(True)) for k in range(1, HEARTS_TAKEN + 1)}
     cards = {card.id: (card.face, fires[card.face]) for card in rules.cards if card.kind == "die"}
     return Odds(variant.name, count, sides, counts, resolved, fires, board, inexact, hearts_taken, _tests(variant, rules), cards)
@@ -152,15 +153,18 @@ class _Walk:
     def __init__(self, sides: int):
         self.sides = sides
         self.missing: list[str] = []
+        self.found = 0  # effects found to depend on the table so far (a kind found twice counts twice)
 
     def of(self, effects: Effects) -> icepool.Die | None:
         total: icepool.Die | None = kinds.NOTHING
         for _, argument, kind in effects:
-            before = len(self.missing)
+            before = self.found
             part = kind.exact(argument, kinds.Exact(self.sides, self.of))
             if part is None:
-                if len(self.missing) == before and kind.tag not in self.missing:  # not for what it holds: itself
-                    self.missing.append(kind.tag)
+                if self.found == before:  # not for what it holds: itself
+                    self.found += 1
+                    if kind.tag not in self.missing:
+                        self.missing.append(kind.tag)
                 total = None
             elif total is not None:
                 total = total + part
@@ -204,9 +208,12 @@ def odds_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[st
         return f"{p['fraction']} ({p['percent']:.2f}%)"
 
     def spread(dist: dict[str, dict[str, Any]]) -> str:
-        """The likelier values of a distribution: ``0: 33%, 2: 41%, ...`` (those under 0.5% left out)."""
-        shown = [f"{value}: {p['percent']:.1f}%" for value, p in dist.items() if p["percent"] >= 0.5]
-        return ", ".join(shown)
+        """The likelier values of a distribution: ``0: 33%, 2: 41%`` (under 0.5% left out, or else the 5 likeliest)."""
+        likely = [value for value, p in dist.items() if p["percent"] >= 0.5]
+        if not likely:
+            likely = sorted(sorted(dist, key=lambda value: -dist[value]["percent"])[:5], key=int)
+        shown = ", ".join(f"{value}: {dist[value]['percent']:.1f}%" for value in likely)
+        return shown + (", ... (all in --json)" if len(likely) < len(dist) else "")
 
     dice = data["dice"]
     tables = [

@@ -35,7 +35,7 @@ from workbench.games.chance_it.basics import (
     Positive,
     Resource,
 )
-from workbench.games.chance_it.effects import REGISTRY, Effect, Site, kind_of, with_effects
+from workbench.games.chance_it.effects import REGISTRY, DieEffect, Effect, Site, kind_of, with_effects
 from workbench.loading import did_you_mean
 
 Guide = Literal["in", "out", "chance-it"]
@@ -400,6 +400,9 @@ class Variant(Model):
             yield ("board",), f"no entry for face {faces} (write `{missing[0]}: []` for a face that does nothing)"
         for face, effects in self.board.items():
             yield from self._check_effects(effects, ("board", face), "board", face=face)
+            steps = [(index, kind_of(effect)) for index, effect in enumerate(effects) if isinstance(kind_of(effect), DieEffect)]
+            for index, kind in steps[1:]:  # a die is moved once: a second step would move a die no longer there
+                yield ("board", face, index), f"face {face} already has {steps[0][1].tag}: a die is moved once (remove one)"
         yield from self._check_effects(self.all_out, ("all_out",), "all_out")
         yield from self._check_effects(self.chance_it, ("chance_it",), "chance_it")
         for name in sorted(set(self.bots) & set(POLICIES)):
