@@ -245,7 +245,7 @@ def _print_table(title: str, headers: list[str], rows: list[list[str]]) -> None:
         table.add_column(Text(printable(header)), overflow="fold")  # a narrow terminal wraps figures, never cuts them
     for row in rows:
         table.add_row(*(Text(printable(cell)) for cell in row))
-    out.print(table)
+    out.print(table, soft_wrap=False)  # a long title wraps to the table, never past the terminal
 
 
 def _player_counts(values: list[str]) -> list[int]:
