@@ -195,3 +195,11 @@ def test_twenty_dice_with_rich_faces_add_up_part_by_part() -> None:
     assert o.board["coins"][0] == Fraction(5, 7) ** 20
     assert o.board["coins"][40] == Fraction(1, 7) ** 20
     assert all(sum(dist.values()) == 1 for dist in o.board.values())
+
+
+def test_a_long_variant_name_still_fits_100_columns(tmp_path: Path) -> None:
+    path = tmp_path / "long.yaml"
+    path.write_text(yaml.safe_dump({"extends": str(BASE), "name": "A very long name " * 7}))
+    result = CliRunner().invoke(app, ["odds", str(path)], env={"COLUMNS": "100"})
+    assert result.exit_code == 0, result.output
+    assert max(len(line) for line in result.output.splitlines()) <= 100
