@@ -400,9 +400,10 @@ class Variant(Model):
             yield ("board",), f"no entry for face {faces} (write `{missing[0]}: []` for a face that does nothing)"
         for face, effects in self.board.items():
             yield from self._check_effects(effects, ("board", face), "board", face=face)
-            steps = [(index, kind_of(effect)) for index, effect in enumerate(effects) if isinstance(kind_of(effect), DieEffect)]
-            for index, kind in steps[1:]:  # a die is moved once: a second step would move a die no longer there
-                yield ("board", face, index), f"face {face} already has {steps[0][1].tag}: a die is moved once (remove one)"
+            steps = [index for index, effect in enumerate(effects) if isinstance(kind_of(effect), DieEffect)]
+            for index in steps[1:]:  # a die is moved once: a second step would move a die no longer there
+                first = kind_of(effects[steps[0]]).tag
+                yield ("board", face, index), f"face {face} already has {first}: a die is moved once (remove one)"
         yield from self._check_effects(self.all_out, ("all_out",), "all_out")
         yield from self._check_effects(self.chance_it, ("chance_it",), "chance_it")
         for name in sorted(set(self.bots) & set(POLICIES)):
