@@ -247,7 +247,7 @@ def test_the_heuristic_chooses_the_better_option() -> None:
     view = position(COMFORTABLE)
     assert bot.choose(view, compiled(HEART, LOSE_THREE_STARS)) == 0
     assert bot.choose(view, compiled(LOSE_THREE_STARS, HEART)) == 1  # by value, not by position
-    assert bot.choose(view, LAB.by_id["fork"].effects[0][1]) == 0  # Fork: +1 heart beats +2 coins and -1 star
+    assert bot.choose(view, LAB.by_id["fork"].effects[0][1][0]) == 0  # Fork: +1 heart beats +2 coins and -1 star
     # two coins (0.5) beat a heart (0.4) with hearts to spare, not with one heart left
     assert bot.choose(view, compiled(TWO_COINS, HEART)) == 0
     assert bot.choose(position((5, 1, 4)), compiled(TWO_COINS, HEART)) == 1
@@ -310,7 +310,7 @@ def test_the_heuristic_values_an_option_as_it_would_apply_now() -> None:
     bot = HeuristicBot(BUILTIN["heuristic"], random.Random(0))
     everyone_in = ("in", "in", "in", "in")
     # Fork without stars: -1 star costs nothing, so +2 coins (0.5) beats +1 heart (0.4)
-    assert bot.choose(in_round(position((5, 6, 0)), everyone_in, (2, 2, 3, 4, 6)), LAB.by_id["fork"].effects[0][1]) == 1
+    assert bot.choose(in_round(position((5, 6, 0)), everyone_in, (2, 2, 3, 4, 6)), LAB.by_id["fork"].effects[0][1][0]) == 1
     # three 5s showing: +1 star for each 5 is worth 3 stars, more than 2 stars
     view = in_round(position(COMFORTABLE), everyone_in, (1, 5, 5, 5, 6))
     each_five = [{"for_each": {"face": 5, "effects": [{"gain": {"stars": 1}}]}}]

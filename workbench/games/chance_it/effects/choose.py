@@ -21,7 +21,10 @@ from workbench.games.chance_it.effects.base import (
     Vector,
     Words,
 )
-from workbench.games.chance_it.effects.registry import Effect
+from workbench.games.chance_it.effects.registry import Effect, words
+
+#: A compiled choice: each option's effects, and each option as the card words it (for the event log).
+Options = tuple[tuple[Effects, ...], tuple[str, ...]]
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -54,9 +57,10 @@ class Chose(EffectEvent):
 
     type = "choose"
     option: int
+    chosen: str  #: the option as the card words it
 
     def text(self) -> str:
-        return f"seat {self.seat} chooses option {self.option}"
+        return f"seat {self.seat} chooses option {self.option}: {self.chosen}"
 
 
 class ChooseKind(PlayerEffect):
@@ -71,20 +75,25 @@ class ChooseKind(PlayerEffect):
         for index, option in enumerate(effect.choose):
             yield ("choose", index), option
 
-    def compile(self, effect: Choose, compiler: Compiler) -> tuple[Effects, ...]:
-        return tuple(compiler.effects(option) for option in effect.choose)
+    def compile(self, effect: Choose, compiler: Compiler) -> Options:
+        said = words(compiler.sides, "card")
+        return (
+            tuple(compiler.effects(option) for option in effect.choose),
+            tuple(said.text(option, " and ") or "nothing" for option in effect.choose),
+        )
 
     @staticmethod
-    def apply(rnd: _Round, player: Player, options: tuple[Effects, ...]) -> None:
+    def apply(rnd: _Round, player: Player, argument: Options) -> None:
+        options, texts = argument
         index = rnd.decide_choice(player, options)
         if rnd.game.events is not None:
-            rnd.game.emit(Chose(player.seat, index))
+            rnd.game.emit(Chose(player.seat, index, texts[index]))
         rnd.apply(options[index], player)
 
-    def value(self, options: tuple[Effects, ...], valuer: Valuer) -> Vector:
-        return max((valuer.of(option) for option in options), key=valuer.worth, default=ZERO)
+    def value(self, argument: Options, valuer: Valuer) -> Vector:
+        return max((valuer.of(option) for option in argument[0]), key=valuer.worth, default=ZERO)
 
-    def exact(self, options: tuple[Effects, ...], exact: Exact) -> None:
+    def exact(self, argument: Options, exact: Exact) -> None:
         return None  # the player decides
 
     def text(self, effect: Choose, words: Words) -> str:
