@@ -126,9 +126,26 @@ class Checked(EffectEvent):
 
     type = "if"
     holds: bool
+    test: str  #: the test as the card words it
 
     def text(self) -> str:
-        return f"seat {self.seat}'s test {'holds' if self.holds else 'does not hold'}"
+        return f"seat {self.seat}'s test ({self.test}) {'holds' if self.holds else 'does not hold'}"
+
+
+def conditions_text(test: Test) -> str:
+    """The test's conditions as the card words them: ``you have at most 2 hearts and 3 or more players are in the round``."""
+    parts = [f"you have {bounds.words(r)}" for r in RESOURCES if (bounds := getattr(test, r)) is not None]
+    if test.dice is not None:
+        dice = test.dice
+        parts.append(f"{dice.words('die', 'dice')} {'shows' if dice.last == 1 else 'show'} {dice.face}")
+    if test.participants is not None:
+        players = test.participants
+        parts.append(f"{players.words('player', 'players')} {'is' if players.last == 1 else 'are'} in the round")
+    return join(parts)
+
+
+#: A compiled if: its conditions, then, else, and the test as the card words it (for the event log).
+Checks = tuple[tuple[tuple[int, int, int, int], ...], Effects, Effects, str]
 
 
 def conditions(test: Test) -> tuple[tuple[int, int, int, int], ...]:
@@ -170,39 +187,31 @@ class IfKind(PlayerEffect):
         if dice is not None and not 1 <= dice.face <= site.sides:
             yield key + ("if", "test", "dice", "face"), f"no face {dice.face} on a {site.sides}-sided die"
 
-    def compile(self, effect: If, compiler: Compiler) -> tuple[tuple[tuple[int, int, int, int], ...], Effects, Effects]:
+    def compile(self, effect: If, compiler: Compiler) -> Checks:
         body = effect.if_
-        return conditions(body.test), compiler.effects(body.then), compiler.effects(body.else_)
+        return conditions(body.test), compiler.effects(body.then), compiler.effects(body.else_), conditions_text(body.test)
 
     @staticmethod
-    def apply(rnd: _Round, player: Player, argument: tuple[tuple[tuple[int, int, int, int], ...], Effects, Effects]) -> None:
-        test, then, otherwise = argument
+    def apply(rnd: _Round, player: Player, argument: Checks) -> None:
+        test, then, otherwise, said = argument
         held = holds(test, player.res, rnd.game.dice, sum(1 for p in rnd.participants if not p.eliminated))
         if rnd.game.events is not None:
-            rnd.game.emit(Checked(player.seat, held))
+            rnd.game.emit(Checked(player.seat, held, said))
         rnd.apply(then if held else otherwise, player)
 
-    def value(self, argument: tuple[Any, Effects, Effects], valuer: Valuer) -> Vector:
-        test, then, otherwise = argument
+    def value(self, argument: Checks, valuer: Valuer) -> Vector:
+        test, then, otherwise, _ = argument
         position = valuer.position
         if position is not None:  # the test as it stands now
             return valuer.of(then if holds(test, position.have, position.dice, 1 + len(position.others)) else otherwise)
         return add(add(ZERO, valuer.of(then), 0.5), valuer.of(otherwise), 0.5)  # a test's odds are not modelled: even
 
-    def exact(self, argument: tuple[Any, Effects, Effects], exact: Exact) -> None:
+    def exact(self, argument: Checks, exact: Exact) -> None:
         return None  # the test reads the player's holdings, the dice now and the round's participants
 
     def text(self, effect: If, words: Words) -> str:
         body = effect.if_
-        test = body.test
-        parts = [f"you have {bounds.words(r)}" for r in RESOURCES if (bounds := getattr(test, r)) is not None]
-        if test.dice is not None:
-            dice = test.dice
-            parts.append(f"{dice.words('die', 'dice')} {'shows' if dice.last == 1 else 'show'} {dice.face}")
-        if test.participants is not None:
-            players = test.participants
-            parts.append(f"{players.words('player', 'players')} {'is' if players.last == 1 else 'are'} in the round")
-        text = f"if {join(parts)}: {words.text(body.then) or 'nothing'}"
+        text = f"if {conditions_text(body.test)}: {words.text(body.then) or 'nothing'}"
         if body.else_:
             text += f", else {words.text(body.else_)}"
         return text
