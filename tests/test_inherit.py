@@ -148,3 +148,9 @@ def test_a_required_key_removed_by_null_points_at_the_null(tmp_path: Path, text:
 def test_cards_remove_names_the_entry_that_is_not_an_id(tmp_path: Path) -> None:
     path = child(tmp_path, "cards_remove: [dagger,\n  1]\n")
     assert problems(path) == [f"{path}:4: cards_remove.1: expected an id, got 1"]
+
+
+def test_a_null_inside_a_list_item_is_not_taken_for_an_inheritance_edit(tmp_path: Path) -> None:
+    """List items replace whole, so a null in a card's effect is just a missing value, said without the inheritance hint."""
+    path = child(tmp_path, "cards_add:\n  - {id: a, name: A, when: flash, effects: [{steal: null}]}\n")
+    assert problems(path) == [f"{path}:4: cards_add.0.effects.0.steal: expected a mapping of keys, got nothing"]

@@ -660,7 +660,8 @@ def _problems(model: type[BaseModel], doc: Document, errors: list[ErrorDetails])
             for key, message in err["ctx"]["problems"]:
                 problems.append(doc.problem(key, message))
         else:
-            key, message = data_path(doc.data, err["loc"], index), explain(err, model)
+            key = data_path(doc.data, err["loc"], index)
+            message = explain(err, model, inherits=not _in_a_list(doc.data, key))
             if err["type"] == "missing" and (gone := (*key, str(err["loc"][-1]))) in doc.removed:  # a null took it
                 key, message = list(gone), f"{message}: the null here removed the inherited one"
             problems.append(doc.problem(key, message))
@@ -703,8 +704,18 @@ def data_path(data: Any, loc: tuple[str | int, ...], index: dict[int, dict[str, 
 _MISSING = object()
 
 
-def explain(err: ErrorDetails, model: type[BaseModel]) -> str:
-    """A designer-facing message for one pydantic error of ``model``."""
+def _in_a_list(data: Any, key: list[str]) -> bool:
+    """Whether the key path passes through a list (whose items are replaced whole, never merged key by key)."""
+    node = data
+    for part in key:
+        if isinstance(node, list):
+            return True
+        node = node.get(next((k for k in node if str(k) == part), part)) if isinstance(node, dict) else None
+    return False
+
+
+def explain(err: ErrorDetails, model: type[BaseModel], *, inherits: bool = True) -> str:
+    """A designer-facing message for one pydantic error of ``model`` (``inherits``: where a null could remove a key)."""
     kind, value, ctx = err["type"], err.get("input"), err.get("ctx") or {}
     loc = err["loc"]
     if kind == "missing":
@@ -733,7 +744,7 @@ def explain(err: ErrorDetails, model: type[BaseModel]) -> str:
         return f"expected true or false, got {_show(value)}"
     if kind in ("string_type",):
         return f"expected text, got {_show(value)}"
-    nothing = " (null removes an inherited key, but there is none to remove here)" if value is None else ""
+    nothing = " (null removes an inherited key, but there is none to remove here)" if value is None and inherits else ""
     if kind in ("dict_type", "model_type", "model_attributes_type"):
         return f"expected a mapping of keys, got {_kind(value)}{nothing}"
     if kind in ("list_type", "tuple_type"):
