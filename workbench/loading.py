@@ -710,7 +710,11 @@ def _in_a_list(data: Any, key: list[str]) -> bool:
     for part in key:
         if isinstance(node, list):
             return True
-        node = node.get(next((k for k in node if str(k) == part), part)) if isinstance(node, dict) else None
+        if not isinstance(node, dict):
+            return False
+        node = (
+            node[part] if part in node else node.get(int(part)) if part.lstrip("-").isdigit() else None
+        )  # YAML keys: text or numbers
     return False
 
 

@@ -26,7 +26,7 @@ KeyPath = tuple[str | int, ...]
 class Model(BaseModel):
     """Base of every variant model: unknown keys are errors and values never change."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)  # keys only as designers write them: `else`, never `else_`
 
 
 class AmountsModel(Model):
