@@ -80,10 +80,14 @@ def test_success_chance_by_hand(roll: int, sides: int, bonus: int, expected: Fra
     assert success_chance(roll, sides, bonus) == expected
 
 
-def test_the_printed_odds_come_from_the_same_function() -> None:
+def test_the_printed_odds_are_the_exact_ones_rounded() -> None:
+    """Cards print chance_percent, odds prints success_chance: both agree with counting faces by hand."""
     for sides in (2, 6, 8, 20):
         for roll in range(1, sides + 1):
-            assert chance_percent(roll, sides) == round(100 * success_chance(roll, sides))
+            for bonus in (-3, 0, 2):
+                faces = sum(1 for raw in range(1, sides + 1) if min(sides, max(1, raw + bonus)) >= roll)
+                assert success_chance(roll, sides, bonus) == Fraction(faces, sides)
+                assert chance_percent(roll, sides, bonus) == round(100 * faces / sides)
 
 
 def test_without_rerolls_every_face_is_alike(tmp_path: Path) -> None:

@@ -660,8 +660,10 @@ def _problems(model: type[BaseModel], doc: Document, errors: list[ErrorDetails])
             for key, message in err["ctx"]["problems"]:
                 problems.append(doc.problem(key, message))
         else:
-            key = data_path(doc.data, err["loc"], index)
-            message = explain(err, model, inherits=not _in_a_list(doc.data, key))
+            steps = list(_walk(doc.data, err["loc"], index))
+            key = [part for part, _ in steps]
+            in_a_list = any(isinstance(holder, list) for _, holder in steps)  # list items are replaced whole, never merged
+            message = explain(err, model, inherits=not in_a_list)
             if err["type"] == "missing" and (gone := (*key, str(err["loc"][-1]))) in doc.removed:  # a null took it
                 key, message = list(gone), f"{message}: the null here removed the inherited one"
             problems.append(doc.problem(key, message))
@@ -669,17 +671,22 @@ def _problems(model: type[BaseModel], doc: Document, errors: list[ErrorDetails])
 
 
 def data_path(data: Any, loc: tuple[str | int, ...], index: dict[int, dict[str, Any]] | None = None) -> list[str]:
-    """Turn a pydantic ``loc`` into the key path that exists in the data.
+    """Turn a pydantic ``loc`` into the key path that exists in the data (see :func:`_walk`).
+
+    >>> data_path({"board": {2: [{"gain": {"hearst": 1}}]}}, ("board", 2, 0, "gain", "gain", "hearst", "[key]"))
+    ['board', '2', '0', 'gain', 'hearst']
+    """
+    return [part for part, _ in _walk(data, loc, index)]
+
+
+def _walk(data: Any, loc: tuple[str | int, ...], index: dict[int, dict[str, Any]] | None = None) -> Iterator[tuple[str, Any]]:
+    """The parts of a pydantic ``loc`` that exist in the data, each with the mapping or list it is found in.
 
     pydantic adds union tags and ``[key]`` markers to locations; walking the data keeps
     only the parts a designer wrote. ``index``, shared by the calls for one document's
     errors, keeps each mapping's keys by their text, so that many errors in one big
     mapping do not each search it.
-
-    >>> data_path({"board": {2: [{"gain": {"hearst": 1}}]}}, ("board", 2, 0, "gain", "gain", "hearst", "[key]"))
-    ['board', '2', '0', 'gain', 'hearst']
     """
-    path: list[str] = []
     node = data
     for part in loc:
         if isinstance(node, dict):
@@ -693,29 +700,14 @@ def data_path(data: Any, loc: tuple[str | int, ...], index: dict[int, dict[str, 
             match = by_text.get(str(part), _MISSING)
             if match is _MISSING:
                 continue
-            path.append(str(match))
+            yield str(match), node
             node = node[match]
         elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-            path.append(str(part))
+            yield str(part), node
             node = node[part]
-    return path
 
 
 _MISSING = object()
-
-
-def _in_a_list(data: Any, key: list[str]) -> bool:
-    """Whether the key path passes through a list (whose items are replaced whole, never merged key by key)."""
-    node = data
-    for part in key:
-        if isinstance(node, list):
-            return True
-        if not isinstance(node, dict):
-            return False
-        node = (
-            node[part] if part in node else node.get(int(part)) if part.lstrip("-").isdigit() else None
-        )  # YAML keys: text or numbers
-    return False
 
 
 def explain(err: ErrorDetails, model: type[BaseModel], *, inherits: bool = True) -> str:

@@ -34,7 +34,7 @@ from workbench.games.chance_it.effects import ZERO, Position, Valuer, Vector
 from workbench.games.chance_it.effects.chance import BONUS
 from workbench.games.chance_it.effects.steal import rob
 from workbench.games.chance_it.engine import BUY, CHANCE_IT, IN, OUT, Decider, Game, MarketMove, View
-from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules
+from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules, modifier
 from workbench.games.chance_it.schema import POLICIES, Persona
 from workbench.sim.stats import Moments
 
@@ -123,7 +123,7 @@ class _Model:
         the seat's own cards by how often each should fire.
         """
         rules, sides, count = self.rules, self.rules.sides, self.rules.dice_count
-        have = sum(card.modifiers.get(BONUS, 0) for card in tableau)
+        have = modifier(tableau, BONUS)
 
         def more(effects: Effects, face: int | None = None) -> Vector:
             return kinds.add(self.of(effects, face, have + bonus), self.of(effects, face, have), -1.0)
@@ -322,7 +322,7 @@ class HeuristicBot:
         )  # fmt: skip
         valuer = dataclasses.replace(
             model.valuer,
-            bonus=sum(card.modifiers.get(BONUS, 0) for card in me.tableau),
+            bonus=modifier(me.tableau, BONUS),
             position=Position((me.coins, me.hearts, me.stars), tuple((o.coins, o.hearts, o.stars) for o in others), view.dice),
         )
 

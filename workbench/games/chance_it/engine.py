@@ -19,7 +19,7 @@ from workbench.errors import IllegalDecision
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.chance import ChanceSource
 from workbench.games.chance_it.effects import EffectEvent, join
-from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules, compile_rules
+from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules, compile_rules, modifier
 from workbench.games.chance_it.schema import GUIDES, Variant
 
 IN, OUT, CHANCE_IT = GUIDES
@@ -112,7 +112,7 @@ class Player:
 
     def modifier(self, name: str) -> int:
         """The sum of a modifier (such as ``chance_bonus``) over the passive cards in the tableau."""
-        return sum(card.modifiers.get(name, 0) for card in self.tableau if card.modifiers)
+        return modifier(self.tableau, name)
 
     def copy(self) -> Player:
         """An independent copy (for lookahead)."""

@@ -151,7 +151,7 @@ class _Walk:
     """The exact outcome of a list of effects, noting the kinds that depend on the table (nested ones included)."""
 
     def __init__(self, sides: int):
-        self.sides = sides
+        self.exact = kinds.Exact(sides, self.of)
         self.missing: list[str] = []
         self.found = 0  # effects found to depend on the table so far (a kind found twice counts twice)
 
@@ -159,7 +159,7 @@ class _Walk:
         total: icepool.Die | None = kinds.NOTHING
         for _, argument, kind in effects:
             before = self.found
-            part = kind.exact(argument, kinds.Exact(self.sides, self.of))
+            part = kind.exact(argument, self.exact)
             if part is None:
                 if self.found == before:  # not for what it holds: itself
                     self.found += 1
@@ -175,7 +175,7 @@ def _tests(variant: Variant, rules: Rules) -> list[ChanceOdds]:
     """Every chance test in the variant, with each total bonus the passive cards can give (0 always)."""
     bonuses = {0}
     for card in variant.cards:
-        step = next((c.modifiers.get(BONUS, 0) for c in rules.cards if c.id == card.id), 0)
+        step = rules.by_id[card.id].modifiers.get(BONUS, 0)
         if step:
             bonuses = {total + step * k for total in bonuses for k in range(card.copies + 1)}
     sides = variant.dice.sides

@@ -378,7 +378,7 @@ def _sheets(cards: list[dict[str, Any]], geo: dict[str, Any], options: PrintOpti
 def _card_face(card: Card, variant: Variant, version: str) -> dict[str, Any]:
     sides = variant.dice.sides
     label, hint = timing(card)
-    where = "die" if card.face is not None else "passive" if card.when == "passive" else "card"
+    where = card.where
     kind = "die" if card.face is not None else card.when
     rows = effect_rows(card.effects, sides, where)
     return {

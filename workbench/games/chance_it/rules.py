@@ -7,6 +7,7 @@ argument), resources become indices, sheets become tuples.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,7 @@ from workbench.games.chance_it.effects import (
 )
 from workbench.games.chance_it.schema import Variant
 
-__all__ = ["COINS", "HEARTS", "STARS", "CardDef", "Effects", "Rules", "compile_rules"]
+__all__ = ["COINS", "HEARTS", "STARS", "CardDef", "Effects", "Rules", "compile_rules", "modifier"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -40,6 +41,11 @@ class CardDef:
 
     def __repr__(self) -> str:
         return f"CardDef({self.id})"
+
+
+def modifier(tableau: Iterable[CardDef], name: str) -> int:
+    """The sum of a modifier (such as ``chance_bonus``) over the passive cards of a tableau."""
+    return sum(card.modifiers.get(name, 0) for card in tableau if card.modifiers)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -332,6 +332,11 @@ class Card(Model):
         match = _DIE.match(self.when)
         return int(match.group(1)) if match else None
 
+    @property
+    def where(self) -> str:
+        """Where its effects stand, as effect kinds name it: ``die``, ``passive`` or ``card`` (flash or CHANCE IT)."""
+        return "die" if self.face is not None else "passive" if self.when == "passive" else "card"
+
 
 class Variant(Model):
     """A Chance It rules variant."""
@@ -415,8 +420,7 @@ class Variant(Model):
             first_index.setdefault(card.id, index)
             if card.face is not None and not 1 <= card.face <= sides:
                 yield ("cards", index, "when"), f"no face {card.face} on a {sides}-sided die"
-            where = "die" if card.face is not None else "passive" if card.when == "passive" else "card"
-            yield from self._check_effects(card.effects, ("cards", index, "effects"), where)
+            yield from self._check_effects(card.effects, ("cards", index, "effects"), card.where)
         rounds = self.tuning.targets.get("rounds_mean")
         if rounds is not None and rounds > self.end.max_rounds:
             yield (
