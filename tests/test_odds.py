@@ -46,7 +46,6 @@ def test_the_base_games_odds_are_the_hand_calculated_fractions() -> None:
     # two 6s on the roll: C(5, 2) (1/6)^2 (5/6)^3 = 1250/7776
     assert o.counts[6][2] == 10 * Fraction(1, 36) * Fraction(125, 216) == Fraction(625, 3888)
     # the 3 takes 2 hearts: 3 or more hearts means two or more dice at 3: 1 - (4/5)^5 - 5 (1/5) (4/5)^4
-    assert o.hearts_taken is not None and o.board is not None
     assert o.hearts_taken[3] == 1 - Fraction(1024, 3125) - 5 * Fraction(1, 5) * Fraction(256, 625) == Fraction(821, 3125)
     assert o.hearts_taken[1] == o.hearts_taken[2] == Fraction(2101, 3125)  # hearts go in twos
     # exactly one market action: one die of five at 6: 5 (1/5) (4/5)^4 = 256/625; no coin at all: (4/5)^5
@@ -97,14 +96,15 @@ def test_without_rerolls_every_face_is_alike(tmp_path: Path) -> None:
     assert set(o.fires.values()) == {Fraction(4651, 7776)} and set(o.resolved.values()) == {Fraction(1, 6)}
 
 
-def test_effects_that_depend_on_the_table_are_named_not_guessed() -> None:
+def test_effects_that_depend_on_the_table_are_left_out_and_named_not_guessed() -> None:
     data = base_data()
-    data["board"][3] = [{"others_lose": {"hearts": 1}}]
+    data["board"][3] = [{"others_lose": {"hearts": 1}}, {"lose": {"hearts": 2}}]
     data["board"][5] = [{"chance": {"roll": 4, "then": [{"steal": {"coins": 1}}]}}, {"gain": {"coins": 1}}]
     o = odds(Variant.model_validate(data))
-    assert o.board is None and o.hearts_taken is None
     assert o.inexact == {3: ["others_lose"], 5: ["steal"]}  # the steal inside the test, not the test
-    assert o.fires[3] == Fraction(2101, 3125)  # what does not depend on the board's outcome stays exact
+    # the rest is still exact: the 3 takes its 2 hearts and the 5 gives its coin, as in the base game
+    assert o.hearts_taken[3] == Fraction(821, 3125) and o.board["coins"][0] == Fraction(1024, 3125)
+    assert o.fires[3] == Fraction(2101, 3125)
 
 
 # --- the engine's dice agree -------------------------------------------------------------------------------------
@@ -183,6 +183,7 @@ def test_only_the_effects_themselves_are_named_as_depending_on_the_table() -> No
     data["board"][4] = [{"chance": {"roll": 4, "then": [{"chance": {"roll": 5, "else": [{"others_lose": {"hearts": 1}}]}}]}}]
     o = odds(Variant.model_validate(data))
     assert o.inexact == {2: ["steal"], 4: ["others_lose"]}  # never the chance tests around them
+    assert o.board["stars"] == {0: Fraction(1)}  # face 4's stars were replaced: nothing gives one now
 
 
 def test_twenty_dice_with_rich_faces_add_up_part_by_part() -> None:
@@ -194,7 +195,6 @@ def test_twenty_dice_with_rich_faces_add_up_part_by_part() -> None:
                      8: [{"lose": {"hearts": 1}}, {"gain": {"hearts": 1}}]}  # fmt: skip
     data["cards"] = []
     o = odds(Variant.model_validate(data))
-    assert o.board is not None
     # a die gives a coin at 5 and 2 at 7, each 1/8 + 1/8 * 1/7 = 1/7 (a 1 rerolls to 2..8): none in 20 dice
     assert o.board["coins"][0] == Fraction(5, 7) ** 20
     assert o.board["coins"][40] == Fraction(1, 7) ** 20

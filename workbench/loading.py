@@ -545,7 +545,7 @@ def _edit_list(doc: Document, key: str, error: type[WorkbenchError]) -> None:
             else:
                 result[same], origin[same] = item, (adding, index)
     if problems:
-        raise error(problems)
+        raise error(problems, UNCHECKED)
     below: dict[tuple[str, str], list[tuple[Key, Mark]]] = {}
     marks: dict[Key, Mark] = {}
     for k, mark in doc.marks.items():
@@ -603,7 +603,7 @@ def expand_includes(doc: Document, key: str, error: type[WorkbenchError]) -> Non
         doc.sources = (*doc.sources, file)
         expanded.extend(included.data)
     if problems:
-        raise error(problems)
+        raise error(problems, UNCHECKED)
     marks: dict[Key, Mark] = {}
     for k, mark in doc.marks.items():
         if not (len(k) > 1 and k[0] == key):
@@ -616,6 +616,10 @@ def expand_includes(doc: Document, key: str, error: type[WorkbenchError]) -> Non
                 marks[(key, places[k[0]], *k[1:])] = mark
     doc.data[key] = expanded
     doc.marks = marks
+
+
+#: Said after problems found while a file is put together (its includes and list edits): nothing else was checked yet.
+UNCHECKED = "the rest of the file is checked once these are fixed"
 
 
 def _kind(value: Any) -> str:

@@ -10,8 +10,8 @@ resolved at the face it first showed, then at each face it is rerolled to):
   gained, hearts lost, stars and market actions (amounts as written: a player loses only
   what it has), and the chance that it takes k or more hearts. Each effect kind says its
   own exact outcome (:meth:`~.effects.EffectKind.exact`); one that depends on the table
-  (the other players, the player's holdings, a decision) makes its face inexact, and
-  the report names it instead of guessing;
+  (the other players, the player's holdings, a decision) is left out of these figures
+  and named for its face, never guessed;
 - every chance test of the variant, with each total chance bonus the passive cards can give.
 
 The chance of a chance test comes from :func:`~.effects.success_chance`, the function the
@@ -55,10 +55,10 @@ class Odds:
     counts: dict[int, dict[int, Fraction]]  #: face -> how many dice show it on the roll -> chance
     resolved: dict[int, Fraction]  #: face -> chance that one die is resolved at it in a round
     fires: dict[int, Fraction]  #: face -> chance that at least one die is resolved at it in a round
-    #: part of the outcome (see kinds.OUTCOME) -> total for one participant -> chance; None when not exact
-    board: dict[str, dict[int, Fraction]] | None
-    inexact: dict[int, list[str]]  #: board face -> the effects whose outcome depends on the table
-    hearts_taken: dict[int, Fraction] | None  #: k -> chance that the board takes k or more hearts
+    #: part of the outcome (see kinds.OUTCOME) -> total for one participant -> chance (the inexact effects left out)
+    board: dict[str, dict[int, Fraction]]
+    inexact: dict[int, list[str]]  #: board face -> the effects left out: their outcome depends on the table
+    hearts_taken: dict[int, Fraction]  #: k -> chance that the board takes k or more hearts
     tests: list[ChanceOdds]
     cards: dict[str, tuple[int, Fraction]]  #: die card id -> (its face, the chance that its trigger fires in a round)
 
@@ -77,9 +77,9 @@ class Odds:
             "face_counts": {str(face): table(counts) for face, counts in self.counts.items()},
             "die_resolved_at": table(self.resolved),
             "round_resolves": table(self.fires),
-            "board": None if self.board is None else {part: table(dist) for part, dist in self.board.items()},
-            "inexact": {str(face): names for face, names in self.inexact.items()},
-            "hearts_taken_at_least": None if self.hearts_taken is None else table(self.hearts_taken),
+            "board": {part: table(dist) for part, dist in self.board.items()},
+            "left_out": {str(face): names for face, names in self.inexact.items()},
+            "hearts_taken_at_least": table(self.hearts_taken),
             "chance_tests": [{"where": t.where, "roll": t.roll, "success_by_bonus": table(t.success)} for t in self.tests],
             "cards": {card: {"face": face, **p(value)} for card, (face, value) in self.cards.items()},
         }
@@ -97,19 +97,14 @@ def odds(variant: Variant) -> Odds:
     inexact: dict[int, list[str]] = {}
     for face in faces:
         walk = _Walk(sides)
-        entry = walk.of(rules.board[face])
-        if entry is None:
+        entries[face] = walk.of(rules.board[face])
+        if walk.missing:
             inexact[face] = walk.missing
-        else:
-            entries[face] = entry
-    board: dict[str, dict[int, Fraction]] | None = None
-    hearts_taken: dict[int, Fraction] | None = None
-    if not inexact:
-        die = icepool.Die([_settle(rules, entries, face) for face in faces])
-        totals = [count @ die.marginals[i] for i in range(len(kinds.OUTCOME))]  # part by part: fast, and all we show
-        board = {part: _distribution(total) for part, total in zip(kinds.OUTCOME, totals)}
-        lost = totals[kinds.OUTCOME.index("hearts lost")]
-        hearts_taken = {k: Fraction((lost >= k).probability(True)) for k in range(1, HEARTS_TAKEN + 1)}
+    die = icepool.Die([_settle(rules, entries, face) for face in faces])
+    totals = [count @ die.marginals[i] for i in range(len(kinds.OUTCOME))]  # part by part: fast, and all we show
+    board = {part: _distribution(total) for part, total in zip(kinds.OUTCOME, totals)}
+    lost = totals[kinds.OUTCOME.index("hearts lost")]
+    hearts_taken = {k: Fraction((lost >= k).probability(True)) for k in range(1, HEARTS_TAKEN + 1)}
     cards = {card.id: (card.face, fires[card.face]) for card in rules.cards if card.kind == "die"}
     return Odds(variant.name, count, sides, counts, resolved, fires, board, inexact, hearts_taken, _tests(variant, rules), cards)
 
@@ -148,25 +143,20 @@ def _settle(rules: Rules, entries: dict[int, icepool.Die], face: int) -> icepool
 
 
 class _Walk:
-    """The exact outcome of a list of effects, noting the kinds that depend on the table (nested ones included)."""
+    """The exact outcome of a list of effects, leaving out (and naming) the kinds that depend on the table."""
 
     def __init__(self, sides: int):
         self.exact = kinds.Exact(sides, self.of)
         self.missing: list[str] = []
-        self.found = 0  # effects found to depend on the table so far (a kind found twice counts twice)
 
-    def of(self, effects: Effects) -> icepool.Die | None:
-        total: icepool.Die | None = kinds.NOTHING
+    def of(self, effects: Effects) -> icepool.Die:
+        total = kinds.NOTHING
         for _, argument, kind in effects:
-            before = self.found
-            part = kind.exact(argument, self.exact)
+            part = kind.exact(argument, self.exact)  # nested lists come back here: None is the kind's own
             if part is None:
-                if self.found == before:  # not for what it holds: itself
-                    self.found += 1
-                    if kind.tag not in self.missing:
-                        self.missing.append(kind.tag)
-                total = None
-            elif total is not None:
+                if kind.tag not in self.missing:
+                    self.missing.append(kind.tag)
+            else:
                 total = total + part
         return total
 
@@ -226,24 +216,22 @@ def odds_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[st
             ],
         )
     ]
-    if data["board"] is None:
-        names = "; ".join(f"face {face}: {', '.join(kinds_)}" for face, kinds_ in data["inexact"].items())
-        tables.append(("What the board gives one participant", ["not exact"], [[f"depends on the table ({names})"]]))
-    else:
-        tables.append(
-            (
-                "What the board gives one participant in a round, before cards (amounts as written)",
-                ["", "total: chance"],
-                [[part, spread(dist)] for part, dist in data["board"].items()],
-            )
+    left_out = "; ".join(f"face {face}: {', '.join(names)}" for face, names in data["left_out"].items())
+    unless = f", leaving out what depends on the table ({left_out})" if left_out else ""
+    tables.append(
+        (
+            f"What the board gives one participant in a round, before cards (amounts as written{unless})",
+            ["", "total: chance"],
+            [[part, spread(dist)] for part, dist in data["board"].items()],
         )
-        tables.append(
-            (
-                "The board takes k or more hearts from a participant in a round",
-                ["k", "chance"],
-                [[k, show(p)] for k, p in data["hearts_taken_at_least"].items()],
-            )
+    )
+    tables.append(
+        (
+            f"The board takes k or more hearts from a participant in a round{' (' + left_out + ' left out)' if left_out else ''}",
+            ["k", "chance"],
+            [[k, show(p)] for k, p in data["hearts_taken_at_least"].items()],
         )
+    )
     if data["chance_tests"]:
         tables.append(
             (
