@@ -129,7 +129,7 @@ class Checked(EffectEvent):
     test: str  #: the test as the card words it
 
     def text(self) -> str:
-        return f"seat {self.seat}'s test ({self.test}) {'holds' if self.holds else 'does not hold'}"
+        return f'seat {self.seat}\'s test "{self.test}" {"holds" if self.holds else "does not hold"}'
 
 
 def conditions_text(test: Test) -> str:
