@@ -25,7 +25,7 @@ from rich.text import Text
 from typer._click import exceptions as click_errors  # Typer's own copy of Click (tests/test_cli.py checks the use)
 from typer.core import TyperGroup
 
-from workbench import api
+from workbench import api, studies
 from workbench.errors import ScenarioError, UsageError, WorkbenchError, display_path
 from workbench.render.terminal import printable
 from workbench.sim.runner import Interrupted
@@ -75,9 +75,9 @@ err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 _debug = {"on": False}
 
 
-def say(text: str) -> None:
-    """Print a line on standard output (control characters escaped)."""
-    out.print(printable(text), markup=False)
+def say(text: str, *, wrap: bool = False) -> None:
+    """Print a line on standard output (control characters escaped); ``wrap`` folds prose to the terminal's width."""
+    out.print(printable(text), markup=False, soft_wrap=not wrap)
 
 
 def say_json(body: object, indent: int | None = None) -> None:
@@ -364,6 +364,65 @@ def _games_task(progress: Progress, label: str, total: int) -> Callable[[int], N
         progress.update(task, advance=finished, rate=f"{speed:,.0f} games/s")
 
     return advance
+
+
+_WORKERS = os.cpu_count() or 1
+
+
+@app.command()
+def compare(
+    variants: Annotated[
+        list[Path], typer.Argument(help="Two or more variant files; the first is the reference.", show_default=False)
+    ],
+    players: Annotated[
+        list[str], typer.Option("--players", "-p", help="Player count, or several: 3,4,5,6 (or repeat the option).")
+    ] = ["4"],  # noqa: B006 - Typer's default for a repeatable option; never mutated
+    games: Annotated[int, typer.Option("--games", "-g", help="Games per variant and player count.", min=1)] = 2000,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: game i of every variant uses the same streams.")] = 1,
+    bots: Annotated[
+        str, typer.Option("--bots", "-b", help="One bot per seat (random, heuristic, search or a persona); one fills every seat.")
+    ] = "heuristic",
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)] = _WORKERS,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Folder for compare.json and compare.html [default: reports/compare-<A>-vs-<B>]."),
+    ] = None,
+    personas: Annotated[
+        Path | None, typer.Option("--personas", help="A YAML file of bot personas (bots: {name: {policy: ...}}).")
+    ] = None,
+    every: Annotated[bool, typer.Option("--all", help="List every figure, not only those that changed significantly.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
+    ] = False,
+) -> None:
+    """Compare variants on the same games (paired): what changed, with intervals and a correction for many figures."""
+    default = Path("reports") / ("compare-" + "-vs-".join(v.stem for v in variants[:3]))
+    with _reported(), _progress() as progress:
+        comparison = studies.compare(
+            variants,
+            players=_player_counts(players),
+            games=games,
+            seed=seed,
+            bots=bots,
+            workers=workers,
+            personas=personas,
+            out=out_dir or default,
+            create_out=out_dir is None,
+            force=force,
+            progress=progress,
+        )
+    if not comparison.runs:
+        warn("interrupted before any game finished: nothing was written (earlier outputs are as they were)")
+        raise typer.Exit(130)
+    for line in comparison.letters():
+        say(line, wrap=True)
+    for title, headers, rows in comparison.tables(every):
+        _print_table(title, headers, rows)
+    say(f"significance: {comparison.correction}", wrap=True)
+    say(f"wrote {', '.join(display_path(p) for p in comparison.written)}", wrap=True)
+    if comparison.interrupted:
+        warn(f"interrupted: the outputs hold the games that finished ({comparison.runs[-1].games:,} at the last count)")
+        raise typer.Exit(130)
 
 
 @app.command("tune-stakes")

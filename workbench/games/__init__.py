@@ -25,6 +25,7 @@ from workbench.loading import (
     read_yaml,
     validate,
 )
+from workbench.sim.paired import Measure
 
 
 class Family(Protocol):
@@ -90,6 +91,10 @@ class Family(Protocol):
         record: tuple[Path, Path] | None = None,
     ) -> Any:
         """A picklable factory of the run's simulator (``play(index)``, ``new_tally()``); ``record`` = (folder, variant file)."""
+
+    def table_measure(self, variants: list[Any], players: int, bots: tuple[str, ...]) -> Measure:
+        """The per-game values behind the figures of ``summary.json`` and the statistics on them, for paired runs of
+        ``variants`` (the same columns for each)."""
 
     def summary_rows(self, summaries: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
         """The terminal table of one or more runs."""

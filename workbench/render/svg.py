@@ -346,6 +346,69 @@ def line_chart(
 
 
 @dataclass(frozen=True)
+class Interval:
+    """A value with its 95 % interval; ``strong`` draws it in the accent colour (a significant difference)."""
+
+    label: str
+    value: float
+    low: float
+    high: float
+    strong: bool = False
+
+
+def forest(
+    rows: Sequence[Interval],
+    *,
+    x_label: str = "",
+    percent: bool = False,
+    legend: tuple[str, str] = ("significant", "not significant"),
+    title: str = "",
+    label_width: int = 230,
+    width: int = 640,
+) -> str:
+    """A forest plot: one row per estimate, a dot with its interval whisker, around a dashed line at zero.
+
+    >>> svg = forest([Interval("rounds", 0.5, 0.2, 0.8, True), Interval("coins", -0.1, -0.3, 0.1)])
+    >>> svg.count('class="point"'), svg.count('class="whisker"')
+    (2, 2)
+    """
+    row, top, bottom, right = 22, 34, 46, 18
+    height = top + row * len(rows) + bottom
+    finite = [v for r in rows for v in (r.low, r.high, r.value) if math.isfinite(v)]
+    if not finite:
+        return _svg(width, height, title or x_label, [_text(width / 2, height / 2, "no data", fill=MUTED)])
+    reach = max(abs(v) for v in finite) * 1.08 or 1.0
+    ticks = nice_ticks(-reach, reach, 6)
+    x = _Scale(ticks[0], ticks[-1], label_width, width - right)
+    plot_bottom = top + row * len(rows)
+    body = [_rect(0, top + row * i, width, row, SHADE, "row") for i in range(1, len(rows), 2)]
+    for tick in ticks:
+        body.append(_line(x(tick), top, x(tick), plot_bottom, GRID))
+        body.append(_text(x(tick), plot_bottom + 17, _tick(tick, percent), size=SMALL, fill=MUTED))
+    body.append(
+        f'<line class="zero" x1="{x(0):.1f}" y1="{top - 4}" x2="{x(0):.1f}" y2="{plot_bottom:.1f}" '
+        f'stroke="{INK}" stroke-width="1.2" stroke-dasharray="5 4"/>'
+    )
+    for i, r in enumerate(rows):
+        y = top + row * (i + 0.5)
+        color = PALETTE[5] if r.strong else MUTED
+        body.append(_text(label_width - 8, y + 4.5, r.label, anchor="end", weight="bold" if r.strong else None))
+        if not math.isfinite(r.value):
+            body.append(_text(label_width + 8, y + 4.5, "no data", anchor="start", size=SMALL, fill=MUTED))
+            continue
+        body.append(_whisker_h(y, x(r.low), x(r.high), 8).replace(f'stroke="{INK}"', f'stroke="{color}"'))
+        body.append(f'<circle class="point" cx="{x(r.value):.1f}" cy="{y:.1f}" r="4" fill="{color}"/>')
+    if x_label:
+        body.append(_text(label_width + (width - right - label_width) / 2, height - 8, x_label, fill=MUTED))
+    at: float = label_width
+    for text, color in zip(legend, (PALETTE[5], MUTED)):
+        body.append(f'<circle cx="{at + 6}" cy="14" r="4" fill="{color}"/>')
+        body.append(_text(at + 16, 18, text, anchor="start", size=SMALL))
+        at += 40 + _text_width(text, SMALL)
+    return _svg(width, height, title or x_label, body)
+
+
+@dataclass(frozen=True)
 class _Scale:
     """A linear map from data values ``lo..hi`` to pixels ``a..b``."""
 

@@ -21,9 +21,10 @@ from workbench.games.chance_it.personas import load_personas
 from workbench.games.chance_it.record import SCRIPT_NAME
 from workbench.games.chance_it.scenario import Replay, Scenario, replay
 from workbench.games.chance_it.schema import Card, Persona, Variant, variant_file_schema
-from workbench.games.chance_it.sim import Simulator
+from workbench.games.chance_it.sim import Simulator, table_measure
 from workbench.games.chance_it.text import describe, summary_rows
 from workbench.loading import Document, validate
+from workbench.sim.paired import Measure
 from workbench.sim.seeding import stream
 
 
@@ -84,6 +85,10 @@ class ChanceIt:
         ``record`` = (folder, variant file) writes every game as a scenario script there.
         """
         return partial(Simulator, variant, players, bots, {name: personas[name] for name in set(bots)}, seed, record)
+
+    def table_measure(self, variants: list[Variant], players: int, bots: tuple[str, ...]) -> Measure:
+        """The per-game figures of ``simulate`` for paired runs of ``variants`` (every card of any of them)."""
+        return table_measure(players, bots, list(dict.fromkeys(card.id for v in variants for card in v.cards)))
 
     def summary_rows(self, summaries: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
         return summary_rows(summaries)

@@ -8,20 +8,22 @@ counts only, so merging chunks in any order gives the same summary.
 
 from __future__ import annotations
 
+import math
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from workbench.games.chance_it.basics import RESOURCES
+from workbench.games.chance_it.basics import COINS, RESOURCES
 from workbench.games.chance_it.bots import HeuristicBot, make_bot
 from workbench.games.chance_it.chance import ChanceSource, RandomChance
 from workbench.games.chance_it.engine import Decider, Game, compile_variant
 from workbench.games.chance_it.record import Recorder, script_name, script_text
 from workbench.games.chance_it.schema import GUIDES, Persona, Variant
+from workbench.sim.paired import Measure, Statistic, ratio
 from workbench.sim.seeding import stream
 from workbench.sim.stats import Histogram, Moments, rate, rounded
 
@@ -37,8 +39,36 @@ class Result:
     script: tuple[str, str] | None = None
 
 
+@dataclass(frozen=True)
+class Gift:
+    """What one seat gets before the first round, for a study by intervention: a card, or some coins.
+
+    The seat is ``index % players`` (so the gift rotates over the seats with the game
+    index). A card is an extra copy (the pile is not changed, so the games with and
+    without the gift deal the same cards): it goes into the seat's tableau, or, for a
+    flash card, its effects are applied at once, as if bought before the first round.
+    Coins come from the supply, as far as it goes.
+    """
+
+    card: str | None = None  #: the id of a card of the variant
+    coins: int = 0
+
+    def give(self, game: Game, seat: int, chance: ChanceSource, deciders: Sequence[Decider]) -> None:
+        """Hand the gift to ``seat`` of a game that has not started."""
+        player = game.players[seat]
+        if self.coins:
+            game.gain(player, COINS, self.coins)
+        if self.card is not None:
+            card = game.rules.by_id[self.card]
+            if card.kind == "flash":
+                game.apply_effects(card.effects, player, chance, deciders)
+                game.check_end()
+            else:
+                player.tableau.append(card)
+
+
 class Simulator:
-    """Plays game ``index`` of a run."""
+    """Plays game ``index`` of a run (with a seat's :class:`Gift` when given)."""
 
     def __init__(
         self,
@@ -48,8 +78,10 @@ class Simulator:
         personas: dict[str, Persona],
         seed: int,
         record: tuple[Path, Path] | None = None,
+        gift: Gift | None = None,
     ):
         self.rules = compile_variant(variant)
+        self.gift = gift
         self.players = players
         self.bots = bots
         self.personas = tuple(personas[name] for name in bots)
@@ -66,6 +98,8 @@ class Simulator:
             recorder = Recorder(chance, deciders)
             chance, deciders = recorder.chance, recorder.deciders
         game = Game(self.rules, self.players, chance, log=False)
+        if self.gift is not None:
+            self.gift.give(game, index % self.players, chance, deciders)
         game.play(chance, deciders)
         script = None
         if recorder is not None and self.record is not None:
@@ -308,3 +342,129 @@ class Tally:
 
 def _maybe(x: float | None) -> float | None:
     return None if x is None else rounded(x)
+
+
+# --- what a game measures, for paired runs (compare, cards, skill) ---------------------------------------------
+
+END_REASONS = ("stars", "last_standing", "all_eliminated", "max_rounds")
+
+
+def _credit_scale(players: int) -> int:
+    """A whole number that every share of a tied win (1/k) and half a game times: exact integer columns."""
+    return 2 * math.lcm(*range(1, players + 1))
+
+
+@dataclass(frozen=True)
+class TableMeasure:
+    """The per-game values behind the figures of ``simulate`` (picklable: it goes to the workers)."""
+
+    players: int
+    bots: tuple[str, ...]
+    columns: tuple[str, ...]
+
+    def __call__(self, arm: int, result: Result, index: int) -> list[int]:
+        values = table_values(result.game, self.bots)
+        return [values.get(name, 0) for name in self.columns]
+
+
+def table_values(game: Game, bots: tuple[str, ...]) -> dict[str, int]:
+    """One game's values: the columns of :func:`table_measure` (a card a variant lacks is simply absent)."""
+    players = len(game.players)
+    scale = _credit_scale(players)
+    winners = game.winners
+    values: dict[str, int] = {
+        "games": 1,
+        "rounds": game.round,
+        "no_winner": not winners,
+        "shared": len(winners) > 1,
+        f"end.{game.end_reason}": 1,
+    }
+    eliminated = [p.eliminated_round for p in game.players if p.eliminated_round is not None]
+    values["eliminations"] = len(eliminated)
+    values["eliminated"] = bool(eliminated)
+    values["first_elimination"] = min(eliminated) if eliminated else 0
+    for seat in range(players):
+        won = seat in winners
+        values[f"won.{seat}"] = won
+        values[f"credit.{seat}"] = scale // len(winners) if won else 0
+        values[f"bot.{bots[seat]}"] = values.get(f"bot.{bots[seat]}", 0) + won
+    values["first_seat"] = values["credit.0"] + (scale // 2 if not winners else 0)
+    for player in game.players:
+        for i, guide in enumerate(GUIDES):
+            values[f"picks.{guide}"] = values.get(f"picks.{guide}", 0) + player.picks[i]
+        values["picks.forced_in"] = values.get("picks.forced_in", 0) + player.forced_rounds
+        values["stakes.paid"] = values.get("stakes.paid", 0) + player.stakes_paid
+        values["stakes.hearts"] = values.get("stakes.hearts", 0) + player.stakes_hearts
+        values["stakes.received"] = values.get("stakes.received", 0) + player.stakes_received
+        for card_id in player.bought:
+            values[f"bought.{card_id}"] = values.get(f"bought.{card_id}", 0) + 1
+    values["picks"] = sum(values[f"picks.{guide}"] for guide in GUIDES)
+    for r, name in enumerate(RESOURCES):
+        values[f"peak.{name}"] = game.peak[r]
+        values[f"dry.{name}"] = game.dry[r]
+    return values
+
+
+def table_measure(players: int, bots: tuple[str, ...], card_ids: Sequence[str]) -> Measure:
+    """The figures of ``simulate`` that are per game, as paired statistics named by their ``summary.json`` paths.
+
+    Left out: the trajectory (per round, not per game), the most held at once (a
+    maximum), the bots' IN/OUT gap (their inner workings) and the card owners' win rates
+    (owners are not chosen at random: ``cards`` measures a card by intervention).
+    """
+    scale = _credit_scale(players)
+    names = sorted(set(bots))
+    columns = (
+        "games", "rounds", "no_winner", "shared", *(f"end.{reason}" for reason in END_REASONS),
+        "eliminations", "eliminated", "first_elimination",
+        *(f"{kind}.{seat}" for kind in ("won", "credit") for seat in range(players)),
+        *(f"bot.{name}" for name in names), "first_seat",
+        *(f"picks.{guide}" for guide in (*GUIDES, "forced_in")), "picks",
+        "stakes.paid", "stakes.hearts", "stakes.received",
+        *(f"bought.{card_id}" for card_id in card_ids),
+        *(f"{kind}.{name}" for name in RESOURCES for kind in ("peak", "dry")),
+    )  # fmt: skip
+    at = {name: i for i, name in enumerate(columns)}
+    games = at["games"]
+
+    def per_game(column: str, scale_: float = 1.0) -> Callable[[Any], float]:
+        return ratio(at[column], games, scale_)
+
+    credits = [at[f"credit.{seat}"] for seat in range(players)]
+
+    def balance(arm: Any) -> float:
+        rates = [arm[c] / scale for c in credits]
+        return 1 - (max(rates) - min(rates)) if arm[games] else math.nan
+
+    stats = [
+        *(Statistic(f"wins.by_seat.{seat}.rate", per_game(f"won.{seat}"), True) for seat in range(players)),
+        *(Statistic(f"wins.by_bot.{name}.rate", per_game(f"bot.{name}", bots.count(name)), True) for name in names),
+        Statistic("wins.no_winner.rate", per_game("no_winner"), True),
+        Statistic("wins.shared.rate", per_game("shared"), True),
+        Statistic("balance", balance),
+        Statistic("first_seat_advantage", per_game("first_seat", scale)),
+        *(Statistic(f"end_reasons.{reason}.rate", per_game(f"end.{reason}"), True) for reason in END_REASONS),
+        Statistic("rounds.mean", per_game("rounds")),
+        Statistic("eliminations.per_game.mean", per_game("eliminations")),
+        Statistic("eliminations.games_with_elimination.rate", per_game("eliminated"), True),
+        Statistic("eliminations.first_round.mean", ratio(at["first_elimination"], at["eliminated"])),
+        *(Statistic(f"guides.{g}.rate", ratio(at[f"picks.{g}"], at["picks"]), True) for g in (*GUIDES, "forced_in")),
+        Statistic("stakes.coins_paid_per_game.mean", per_game("stakes.paid")),
+        Statistic("stakes.hearts_paid_per_game.mean", per_game("stakes.hearts")),
+        Statistic("stakes.coins_received_per_game.mean", per_game("stakes.received")),
+        *(Statistic(f"cards.{card_id}.bought_per_game", per_game(f"bought.{card_id}")) for card_id in card_ids),
+        *(Statistic(f"components.{name}.most_held_per_game.mean", per_game(f"peak.{name}")) for name in RESOURCES),
+        *(Statistic(f"components.{name}.supply_ran_dry.rate", per_game(f"dry.{name}"), True) for name in RESOURCES),
+    ]
+    return Measure(columns, TableMeasure(players, bots, columns), tuple(stats))
+
+
+SEAT_COLUMNS = ("games", "won", *RESOURCES)
+
+
+def seat_measure(arm: int, result: Result, index: int) -> list[int]:
+    """The seat a gift goes to in game ``index`` (``index % players``): whether it won (alone or tied) and what it
+    holds at the end (nothing once eliminated)."""
+    game = result.game
+    seat = index % len(game.players)
+    return [1, seat in game.winners, *game.players[seat].res]

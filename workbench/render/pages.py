@@ -1,0 +1,195 @@
+"""The HTML pages of the studies (compare, cards, skill): one self-contained page each, the same for every family.
+
+A page is built from the study's JSON body alone (``compare.json`` and so on), so what
+the page shows is exactly what the JSON holds. Figures are named by their
+``summary.json`` paths; :func:`label` turns a path into words.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from workbench import GENERATOR
+from workbench.render.svg import Interval, Series, forest, line_chart
+
+#: How the start of a figure's path reads (the first match wins); the rest is shown with spaces for dots and underscores.
+_PREFIXES = (
+    ("wins.by_seat.", "win rate, seat "),
+    ("wins.by_bot.", "win rate, "),
+    ("wins.", ""),
+    ("end_reasons.", "ends: "),
+    ("guides.", "guide "),
+    ("eliminations.games_with_elimination", "games with an elimination"),
+    ("eliminations.first_round", "round of the first elimination"),
+    ("eliminations.per_game", "eliminations per game"),
+    ("stakes.", "stakes: "),
+    ("cards.", ""),
+    ("components.", ""),
+)
+
+
+def label(name: str) -> str:
+    """A figure's dotted path in words.
+
+    >>> label("wins.by_seat.0.rate"), label("guides.chance-it.rate"), label("cards.dagger.bought_per_game")
+    ('win rate, seat 0', 'guide chance-it', 'dagger bought per game')
+    """
+    text = name.removesuffix(".rate").removesuffix(".mean")
+    for prefix, words in _PREFIXES:
+        if text.startswith(prefix):
+            text = words + text[len(prefix) :]
+            break
+    return text.replace(".", " ").replace("_", " ")
+
+
+def number(value: float | None, percent: bool = False, signed: bool = False, unit: bool = True) -> str:
+    """A figure as the pages print it: rates in percent with one decimal (a difference in percentage points), other
+    values with three significant digits.
+
+    >>> number(0.1234, True), number(-0.012, True, signed=True), number(-0.012, True, True, False), number(11.274)
+    ('12.3%', '-1.2 pp', '-1.2', '11.3')
+    >>> number(None)
+    '–'
+    """
+    if value is None or not math.isfinite(value):
+        return "–"
+    if percent:
+        suffix = (" pp" if signed else "%") if unit else ""
+        return f"{value * 100:+.1f}{suffix}" if signed else f"{value * 100:.1f}{suffix}"
+    text = f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    return f"+{text}" if signed and value > 0 else text
+
+
+def interval(low: float | None, high: float | None, percent: bool, signed: bool = False) -> str:
+    """``low to high`` of an interval (the unit once, at the end).
+
+    >>> interval(-0.085, -0.019, True, True), interval(1.5, 2.25, False)
+    ('-8.5 to -1.9 pp', '1.5 to 2.25')
+    """
+    return f"{number(low, percent, signed, unit=False)} to {number(high, percent, signed)}"
+
+
+def p_value(p: float) -> str:
+    """A p-value as people read it.
+
+    >>> p_value(0.0349), p_value(1e-9), p_value(1.0)
+    ('0.035', '<0.0001', '1')
+    """
+    return "<0.0001" if p < 1e-4 else f"{p:.2g}"
+
+
+@cache
+def environment() -> jinja2.Environment:
+    """The Jinja2 environment of the study pages (autoescaped)."""
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("workbench.render", "templates"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
+def _page(template: str, **context: Any) -> str:
+    return environment().get_template(template).render(generator=GENERATOR, **context)
+
+
+def _value(figure: dict[str, Any], key: str = "value") -> float:
+    value = figure[key]
+    return math.nan if value is None else float(value)
+
+
+def _interval(tag: str, difference: dict[str, Any], scale: float) -> Interval:
+    """A reported difference as a row of a forest plot, divided by ``scale``."""
+    low, value, high = (_value(difference, key) / scale for key in ("low", "value", "high"))
+    return Interval(tag, value, low, high, difference["significant"])
+
+
+def render_compare(data: dict[str, Any], game_title: str) -> str:
+    """``compare.html`` from the body of ``compare.json``."""
+    names = [v["name"] for v in data["variants"]]
+    if len(set(names)) < len(names):  # two files with the same name: tell them apart by file
+        names = [f"{v['name']} ({v['file']})" for v in data["variants"]]
+    reference = names[0]
+    runs = []
+    for run in data["runs"]:
+        rows, rates, means = [], [], []
+        for s in run["statistics"]:
+            percent = s["percent"]
+            strong = any(d["significant"] for d in s["differences"])
+            rows.append(
+                {
+                    "label": label(s["name"]),
+                    "strong": strong,
+                    "cells": [number(v["value"], percent) for v in s["values"]],
+                    "differences": [
+                        {
+                            "value": number(d["value"], percent, signed=True),
+                            "interval": interval(d["low"], d["high"], percent, signed=True),
+                            "p": p_value(d["p_adjusted"]),
+                            "significant": d["significant"],
+                        }
+                        for d in s["differences"]
+                    ],
+                }
+            )
+            base = _value(s["values"][0])
+            for name, d in zip(names[1:], s["differences"]):
+                tag = label(s["name"]) + (f" ({name})" if len(names) > 2 else "")
+                if percent:
+                    rates.append(_interval(tag, d, 1.0))
+                elif base:
+                    means.append(_interval(tag, d, abs(base)))
+        significant = [str(row["label"]) for row in rows if row["strong"]]
+        headline = (
+            f"{len(significant)} of {len(rows)} figures changed significantly: {', '.join(significant)}."
+            if significant
+            else f"No figure changed significantly ({len(rows)} figures tested)."
+        )
+        runs.append(
+            {
+                "players": run["players"],
+                "games": f"{run['games']:,}",
+                "interrupted": run["interrupted"],
+                "headline": headline,
+                "rows": rows,
+                "rates_chart": Markup(forest(rates, x_label="difference (percentage points)", percent=True)),
+                "means_chart": Markup(forest(means, x_label="difference (share of the reference value)", percent=True)),
+                "rounds_chart": Markup(_rounds_overlay(names, run["summaries"])),
+            }
+        )
+    meta = [
+        ("Variants", ", ".join(f"{n} ({v['file']})" if v["file"] else n for n, v in zip(names, data["variants"]))),
+        ("Players", ", ".join(str(p) for p in data["players"])),
+        ("Seed", str(data["seed"])),
+        ("Bots", ", ".join(data["bots"])),
+    ]
+    warnings = ["The run was interrupted: the figures describe the games that finished."] if data["interrupted"] else []
+    return _page(
+        "compare.html.j2",
+        kind="comparison",
+        game_title=game_title,
+        title=" vs ".join(names),
+        meta=meta,
+        warnings=warnings,
+        correction=data["correction"]["about"],
+        reference=reference,
+        names=names,
+        runs=runs,
+        footer="Reproduce with the same files, options and seed; the result is the same for any number of workers.",
+    )
+
+
+def _rounds_overlay(names: list[str], summaries: list[dict[str, Any]]) -> str:
+    histograms = [{int(k): v for k, v in s["rounds"]["histogram"].items()} for s in summaries]
+    present = [k for h in histograms for k in h]
+    if not present:
+        return line_chart([], [])
+    xs = list(range(min(present), max(present) + 1))
+    series = [Series(name, [h.get(x, 0) / (sum(h.values()) or 1) for x in xs]) for name, h in zip(names, histograms)]
+    return line_chart(xs, series, x_label="rounds", y_label="share of games", percent=True)

@@ -1,0 +1,267 @@
+"""Paired games: several arms (variants, bots, a seat's gift) play the same game indices. Family-agnostic.
+
+Game ``i`` of every arm draws from the same seeded streams, so the arms share their
+luck (common random numbers) and a difference between them comes from what differs,
+not from chance. Each game gives every arm a row of integers (the family's per-game
+measures, in the same columns for every arm); the tally keeps their exact sums and
+cross sums, so merging chunks in any order gives the same figures, whatever the
+number of workers.
+
+Any figure that is a smooth function of the column means (a rate, a mean, a ratio of
+two sums, a difference between arms, a ratio of differences) gets its 95 % interval
+by the delta method from the covariance of the paired rows: a difference between two
+arms is judged against how the two vary *together* over the same games, which is what
+makes paired comparisons so much sharper than comparing two separate runs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from workbench.sim.runner import Factory
+from workbench.sim.stats import Z95, rounded
+
+#: A figure as a function of the column means of all arms (arm ``a``'s column ``c`` is ``means[a, c]``).
+Figure = Callable[[npt.NDArray[np.float64]], float]
+#: Rows are summed in blocks of this many (integers, exact), so a game costs a list append.
+_BLOCK = 256
+
+
+@dataclass
+class Sums:
+    """Exact integer sums of paired rows: the count, the sum of every column and of every product of two columns."""
+
+    width: int  #: columns per arm times arms
+    counted: int = 0  #: rows summed so far (see :attr:`n` for every row added)
+    total: npt.NDArray[np.int64] = field(init=False)
+    cross: npt.NDArray[np.int64] = field(init=False)
+    _rows: list[list[int]] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self.total = np.zeros(self.width, dtype=np.int64)
+        self.cross = np.zeros((self.width, self.width), dtype=np.int64)
+
+    def add(self, row: list[int]) -> None:
+        """Count one game's row (every arm's columns, arm after arm)."""
+        self._rows.append(row)
+        if len(self._rows) >= _BLOCK:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._rows:
+            block = np.array(self._rows, dtype=np.int64)
+            self.counted += len(self._rows)
+            self.total += block.sum(axis=0)
+            self.cross += block.T @ block
+            self._rows = []
+
+    def merge(self, other: Sums) -> None:
+        """Add the sums of other games of the same run."""
+        self._flush()
+        other._flush()
+        self.counted += other.counted
+        self.total += other.total
+        self.cross += other.cross
+
+    @property
+    def n(self) -> int:
+        """Rows added."""
+        return self.counted + len(self._rows)
+
+    def __getstate__(self) -> dict[str, Any]:
+        self._flush()  # a chunk crosses processes as sums, not rows
+        return self.__dict__
+
+    def moments(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """The column means and the covariance of the mean (the sample covariance over n)."""
+        self._flush()
+        n = self.counted
+        if n == 0:
+            return np.zeros(self.width), np.zeros((self.width, self.width))
+        mean = self.total / n
+        if n < 2:
+            return mean, np.zeros((self.width, self.width))
+        covariance = (self.cross - np.outer(self.total, self.total) / n) / (n - 1)
+        return mean, covariance / n
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A figure with its 95 % interval (delta method) and, for a difference, the two-sided p-value against zero."""
+
+    value: float
+    se: float
+    n: int
+
+    @property
+    def low(self) -> float:
+        return self.value - Z95 * self.se
+
+    @property
+    def high(self) -> float:
+        return self.value + Z95 * self.se
+
+    @property
+    def p(self) -> float:
+        """Two-sided normal p-value of ``value == 0`` (1 for an exact zero, 0 for a certain non-zero)."""
+        if self.se <= 0 or not math.isfinite(self.se):
+            return 1.0 if self.value == 0 or not math.isfinite(self.value) else 0.0
+        return math.erfc(abs(self.value) / self.se / math.sqrt(2))
+
+    def report(self) -> dict[str, Any]:
+        """As the JSON outputs give it."""
+        return {"value": rounded(self.value), "low": rounded(self.low), "high": rounded(self.high), "n": self.n}
+
+
+def estimate(sums: Sums, arms: int, figure: Figure) -> Estimate:
+    """A figure of the column means, with its standard error by the delta method (numerical gradient).
+
+    ``figure`` gets the means as an array of shape (arms, columns) and returns a float;
+    NaN (say, a ratio of zero sums) gives a NaN estimate.
+    """
+    mean, covariance = sums.moments()
+    shape = (arms, sums.width // arms)
+    value = float(figure(mean.reshape(shape)))
+    if not math.isfinite(value):
+        return Estimate(math.nan, math.nan, sums.n)
+    gradient = np.zeros(sums.width)
+    for column in np.flatnonzero(covariance.diagonal() > 0):
+        step = 1e-6 * max(1.0, abs(mean[column]))
+        up, down = mean.copy(), mean.copy()
+        up[column] += step
+        down[column] -= step
+        gradient[column] = (figure(up.reshape(shape)) - figure(down.reshape(shape))) / (2 * step)
+    variance = float(gradient @ covariance @ gradient)
+    return Estimate(value, math.sqrt(max(variance, 0.0)), sums.n)
+
+
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm-Bonferroni adjusted p-values (a test is significant at family-wise level alpha when its value <= alpha).
+
+    >>> holm([0.01, 0.04, 0.03])
+    [0.03, 0.06, 0.06]
+    >>> holm([])
+    []
+    """
+    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
+    adjusted = [1.0] * len(pvalues)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(pvalues) - rank) * pvalues[i]))
+        adjusted[i] = round(running, 12)
+    return adjusted
+
+
+def ratio(numerator: int, denominator: int, scale: float = 1.0) -> Callable[[npt.NDArray[np.float64]], float]:
+    """A figure of one arm's means (a row of the means array): mean(numerator) / mean(denominator) / scale."""
+
+    def value(arm: npt.NDArray[np.float64]) -> float:
+        below = arm[denominator] * scale
+        return float(arm[numerator] / below) if below else math.nan
+
+    return value
+
+
+def of_arm(figure: Callable[[npt.NDArray[np.float64]], float], arm: int) -> Figure:
+    """An arm's figure (``figure`` takes that arm's means)."""
+    return lambda means: figure(means[arm])
+
+
+def difference(figure: Callable[[npt.NDArray[np.float64]], float], arm: int, reference: int = 0) -> Figure:
+    """An arm's figure minus the reference arm's: the paired difference."""
+    return lambda means: figure(means[arm]) - figure(means[reference])
+
+
+# --- playing paired games through the runner ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PairedResult:
+    """One game index played by every arm: each arm's result and the paired row."""
+
+    results: list[Any]
+    row: list[int]
+    record: dict[str, Any] = field(default_factory=dict)
+    script: tuple[str, str] | None = None
+
+
+class PairedSimulator:
+    """Plays game ``index`` in every arm and measures it with ``measure(arm, result, index) -> columns``."""
+
+    def __init__(self, simulators: list[Any], measure: Callable[[int, Any, int], list[int]], width: int):
+        self.simulators = simulators
+        self.measure = measure
+        self.width = width
+
+    def play(self, index: int) -> PairedResult:
+        results = [simulator.play(index) for simulator in self.simulators]
+        row: list[int] = []
+        for arm, result in enumerate(results):
+            row.extend(self.measure(arm, result, index))
+        return PairedResult(results, row)
+
+    def new_tally(self) -> PairedTally:
+        return PairedTally([simulator.new_tally() for simulator in self.simulators], Sums(self.width * len(self.simulators)))
+
+
+@dataclass
+class PairedTally:
+    """Each arm's own tally (everything ``simulate`` reports) and the paired sums."""
+
+    arms: list[Any]
+    sums: Sums
+
+    @property
+    def games(self) -> int:
+        return self.sums.n
+
+    def add(self, result: PairedResult) -> None:
+        for tally, played in zip(self.arms, result.results):
+            tally.add(played)
+        self.sums.add(result.row)
+
+    def merge(self, other: PairedTally) -> None:
+        for tally, more in zip(self.arms, other.arms):
+            tally.merge(more)
+        self.sums.merge(other.sums)
+
+
+@dataclass(frozen=True)
+class PairedFactory:
+    """A picklable factory of :class:`PairedSimulator`: the arms' factories and the measure (a picklable callable)."""
+
+    arms: tuple[Factory, ...]
+    measure: Callable[[int, Any, int], list[int]]
+    width: int  #: columns per arm
+
+    def __call__(self) -> PairedSimulator:
+        return PairedSimulator([factory() for factory in self.arms], self.measure, self.width)
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """A figure of one arm, as a function of that arm's column means, named as in the family's ``summary.json``."""
+
+    name: str  #: dotted path of the figure in ``summary.json`` (``rounds.mean``, ``guides.in.rate``)
+    of: Callable[[npt.NDArray[np.float64]], float]
+    percent: bool = False  #: a rate (shown as a percentage)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """What a family measures in every game of a paired run: the columns (the same for every arm), the picklable
+    function filling them (``measure(arm, result, index)``) and the statistics built on them."""
+
+    columns: tuple[str, ...]
+    measure: Callable[[int, Any, int], list[int]]
+    statistics: tuple[Statistic, ...]
+
+    def column(self, name: str) -> int:
+        """The position of a column."""
+        return self.columns.index(name)
