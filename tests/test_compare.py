@@ -115,7 +115,12 @@ def test_a_variant_compared_with_itself_differs_in_nothing_and_each_value_is_wha
 def test_a_dearer_in_sheet_moves_the_guides_as_expected(tmp_path: Path) -> None:
     result = studies.compare([BASE, dearer_in(tmp_path)], players=[4], games=400, seed=3)
     by_name = {s.name: s for s in result.runs[0].statistics}
-    for name, sign in (("guides.in.rate", -1), ("guides.out.rate", +1), ("guides.chance-it.rate", -1), ("wins.no_winner.rate", +1)):
+    for name, sign in (
+        ("guides.in.rate", -1),
+        ("guides.out.rate", +1),
+        ("guides.chance-it.rate", -1),
+        ("wins.no_winner.rate", +1),
+    ):
         s = by_name[name]
         assert s.significant, name
         assert sign * s.differences[0].value > 0, name
