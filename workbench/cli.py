@@ -425,6 +425,62 @@ def compare(
         raise typer.Exit(130)
 
 
+@app.command()
+def cards(
+    variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
+    extra: Annotated[
+        Path | None,
+        typer.Option("--with", help="A card file: its cards join the market for this study (no file is edited) and are studied."),
+    ] = None,
+    only: Annotated[
+        list[str] | None, typer.Option("--card", "-c", help="Study only this card (repeat for several).", show_default=False)
+    ] = None,
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 4,
+    games: Annotated[int, typer.Option("--games", "-g", help="Games per card (and without one).", min=1)] = 2000,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: game i uses the same streams with and without a card.")] = 1,
+    bots: Annotated[
+        str, typer.Option("--bots", "-b", help="One bot per seat (random, heuristic, search or a persona); one fills every seat.")
+    ] = "heuristic",
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)] = _WORKERS,
+    out_dir: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Folder for cards.json and cards.html [default: reports/cards-<variant>].")
+    ] = None,
+    personas: Annotated[
+        Path | None, typer.Option("--personas", help="A YAML file of bot personas (bots: {name: {policy: ...}}).")
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
+    ] = False,
+) -> None:
+    """How strong is each card? Give it to one seat and play the same games with and without it (by intervention)."""
+    with _reported(), _progress() as progress:
+        strength = studies.cards(
+            variant,
+            extra=extra,
+            only=only or (),
+            players=players,
+            games=games,
+            seed=seed,
+            bots=bots,
+            workers=workers,
+            personas=personas,
+            out=out_dir or Path("reports") / f"cards-{variant.stem}",
+            create_out=out_dir is None,
+            force=force,
+            progress=progress,
+        )
+    if not strength.games:
+        warn("interrupted before any game finished: nothing was written (earlier outputs are as they were)")
+        raise typer.Exit(130)
+    _print_table(*strength.table())
+    _print_table(*strength.observed_table())
+    say(f"verdicts: {studies.CARD_RULE}", wrap=True)
+    say(f"wrote {', '.join(display_path(p) for p in strength.written)}", wrap=True)
+    if strength.interrupted:
+        warn(f"interrupted: the outputs hold the {strength.games:,} games that finished")
+        raise typer.Exit(130)
+
+
 @app.command("tune-stakes")
 def tune_stakes(
     variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],

@@ -15,8 +15,9 @@ In a notebook::
 from __future__ import annotations
 
 import json
+import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,9 +25,10 @@ from typing import Any
 from workbench import GENERATOR
 from workbench.api import Progress, VariantLike, _loaded, _reserve_inputs, _stopping, bot_tables, player_counts
 from workbench.errors import UsageError, display_path
-from workbench.games import Family
+from workbench.games import CardInfo, CardStudy, Family, Loaded, family_of_file
+from workbench.loading import did_you_mean
 from workbench.outputs import Outputs
-from workbench.render.pages import interval, label, number, p_value, render_compare
+from workbench.render.pages import interval, label, number, p_value, render_cards, render_compare
 from workbench.sim.paired import Estimate, Measure, PairedFactory, PairedTally, difference, estimate, holm, of_arm
 from workbench.sim.runner import Stop, run
 
@@ -311,4 +313,283 @@ def _corrected(runs: list[ComparedRun]) -> list[ComparedRun]:
     ]
 
 
-__all__ = ["Comparison", "compare"]
+# --- cards by intervention -----------------------------------------------------------------------------------
+
+#: How a card's coins-equivalent is judged against its price (the rule is printed with every verdict).
+CARD_RULE = (
+    "too strong when the whole 95 % interval of its coins-equivalent lies above 1.5 × price + 1 coins; too weak when "
+    "it lies below 2/3 × price; in line when it lies between those bounds; unclear when it straddles one (more games "
+    "narrow it)"
+)
+
+
+def card_verdict(cost: int, worth: Estimate) -> tuple[str, str]:
+    """The flag of a card whose coins-equivalent is ``worth`` (with its interval), and the evidence in words.
+
+    >>> card_verdict(1, Estimate(9.0, 1.0, 100))[0], card_verdict(6, Estimate(2.0, 0.5, 100))[0]
+    ('too strong', 'too weak')
+    >>> card_verdict(3, Estimate(4.0, 0.5, 100))[0], card_verdict(3, Estimate(4.0, 3.0, 100))[0]
+    ('in line', 'unclear')
+    """
+    high_bound, low_bound = 1.5 * cost + 1, round(2 * cost / 3, 2)
+    if worth.value != worth.value:  # NaN: the coins had no measurable effect
+        return "unclear", "the extra coins had no measurable effect on the win rate, so nothing converts to coins"
+    where = f"worth {worth.value:.1f} coins (95 % {worth.low:.1f} to {worth.high:.1f}) for a price of {cost}"
+    if worth.low > high_bound:
+        return "too strong", f"{where}: all above {high_bound:g}"
+    if worth.high < low_bound:
+        return "too weak", f"{where}: all below {low_bound:g}"
+    if worth.low >= low_bound and worth.high <= high_bound:
+        return "in line", f"{where}: within {low_bound:g} to {high_bound:g}"
+    return "unclear", f"{where}: the interval straddles {low_bound:g} or {high_bound:g}"
+
+
+@dataclass(frozen=True)
+class CardEffect:
+    """One card, given to a seat: what it did to that seat's game, against the same games without it."""
+
+    card: CardInfo
+    source: str  #: ``variant``, or the card file it came from
+    effects: dict[str, Estimate]  #: by the seat measure's statistic (``win_rate``, ``coins``, ...): card minus none
+    worth: Estimate  #: its coins-equivalent
+    flag: str
+    evidence: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.card.id,
+            "name": self.card.name,
+            "cost": self.card.cost,
+            "when": self.card.when,
+            "source": self.source,
+            "effect": {name: {**e.report(), "p": _p(e.p)} for name, e in self.effects.items()},
+            "coins_equivalent": self.worth.report(),
+            "flag": self.flag,
+            "evidence": self.evidence,
+        }
+
+
+@dataclass(frozen=True)
+class CardStrength:
+    """What :func:`cards` measured: each card's effect and coins-equivalent, and the market as the bots used it."""
+
+    family: Family
+    variant: dict[str, str | None]
+    extra: str | None  #: the card file given with ``--with``
+    players: int
+    seed: int
+    bots: list[str]
+    games: int
+    coins: int  #: coins given in the reference arm that prices a win
+    baseline: dict[str, Estimate]  #: the seat's figures without a gift
+    coin_effect: dict[str, Estimate]  #: what ``coins`` extra coins did
+    cards: list[CardEffect]
+    observed: dict[str, Any]  #: the market as it is, as ``simulate`` reports it (observational)
+    interrupted: bool
+    timing: dict[str, Any]
+    written: list[Path] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The body of ``cards.json``."""
+        return {
+            "generator": GENERATOR,
+            "game": self.family.game,
+            "variant": self.variant,
+            "with": self.extra,
+            "players": self.players,
+            "seed": self.seed,
+            "bots": self.bots,
+            "games": self.games,
+            "method": {
+                "gift": self.family.gift if isinstance(self.family, CardStudy) else "",
+                "pairing": "each card's games are the same game indices, seeds and seats as the games without it",
+                "coins_equivalent": (
+                    f"the card's effect on the seat's win rate divided by the effect of {self.coins} extra coins at the "
+                    f"start, times {self.coins} (delta-method 95 % interval)"
+                ),
+                "rule": CARD_RULE,
+            },
+            "baseline": {name: e.report() for name, e in self.baseline.items()},
+            "coins_given": self.coins,
+            "coin_effect": {name: {**e.report(), "p": _p(e.p)} for name, e in self.coin_effect.items()},
+            "cards": [card.to_dict() for card in self.cards],
+            "observed": {"about": OBSERVED, "cards": self.observed},
+            "interrupted": self.interrupted,
+            "timing": self.timing,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2) + "\n"
+
+    def table(self) -> tuple[str, list[str], list[list[str]]]:
+        """The terminal table: one row per card, strongest first."""
+        headers = ["card", "cost", "win rate ±", "95 % interval", "stars ±", "coins-equivalent", "verdict"]
+        rows = []
+        for c in sorted(self.cards, key=lambda c: -c.effects["win_rate"].value):
+            win = c.effects["win_rate"]
+            stars = c.effects.get("stars")
+            rows.append(
+                [
+                    c.card.id,
+                    str(c.card.cost),
+                    number(win.value, True, signed=True),
+                    interval(win.low, win.high, True, signed=True),
+                    number(stars.value, signed=True) if stars else "",
+                    f"{number(c.worth.value)} ({interval(c.worth.low, c.worth.high, False)})",
+                    c.flag,
+                ]
+            )
+        title = f"{self.players} players, {self.games:,} games per card: each card given to one seat, against the same games without it"
+        return title, headers, rows
+
+    def observed_table(self) -> tuple[str, list[str], list[list[str]]]:
+        """The market as it is (observational): how often the bots bought each card, and when."""
+        headers = ["card", "bought per game", "discarded", "mean round bought"]
+        rows = [
+            [
+                card_id,
+                number(t["bought_per_game"]),
+                f"{t['discarded']:,}",
+                number(t["round_bought"]["mean"]) if t["bought"] else "never bought",
+            ]
+            for card_id, t in self.observed.items()
+        ]
+        return f"The market as the bots used it ({self.games:,} games without a gift; observational)", headers, rows
+
+
+OBSERVED = (
+    "how often the bots bought each card and when, in the games without a gift; observational: buyers choose their "
+    "cards, so a buyer's win rate says little about the card (the intervention above does)"
+)
+
+
+def cards(
+    variant: str | os.PathLike[str],
+    *,
+    extra: str | os.PathLike[str] | None = None,
+    only: Sequence[str] = (),
+    players: int = 4,
+    games: int = 2000,
+    seed: int = 1,
+    bots: str | Sequence[str] = "heuristic",
+    workers: int = 1,
+    personas: str | os.PathLike[str] | None = None,
+    out: str | os.PathLike[str] | None = None,
+    force: bool = False,
+    create_out: bool = False,
+    progress: Progress | None = None,
+    stop: Stop | None = None,
+) -> CardStrength:
+    """Measure each card by intervention: one seat is given it, on the same games as without it.
+
+    ``extra`` (a card file) adds its cards to the market for this study (no file is
+    edited) and studies only them; ``only`` names the cards to study (default: every card
+    of the variant). Besides the games without a gift, a reference arm gives the seat as
+    many coins as the dearest card costs, which turns a card's effect on the win rate
+    into coins. ``out`` gets ``cards.json`` and ``cards.html``.
+    """
+    _check(games, workers)
+    path = Path(variant)
+    family, _ = family_of_file(path)
+    if not isinstance(family, CardStudy):
+        raise UsageError(f"{family.title} has no cards to study")
+    loaded = family.with_cards(path, Path(extra)) if extra is not None else _loaded(path)[0]
+    (count,) = player_counts(loaded, [players], path)
+    market = family.card_list(loaded.variant)
+    added = set() if extra is None else {c.id for c in market} - {c.id for c in family.card_list(_loaded(path)[0].variant)}
+    studied = [c for c in market if (c.id in only if only else extra is None or c.id in added)]
+    for name in only:
+        if name not in {c.id for c in market}:
+            raise UsageError(f"--card {name}: no such card{did_you_mean(name, [c.id for c in market])}")
+    if not studied:
+        raise UsageError("no card to study: the variant has no cards" if not market else "no card to study")
+    known = family.personas(loaded.variant, Path(personas) if personas is not None else None)
+    table = bot_tables(bots, [count], known)[count]
+    coins = max(1, *(c.cost for c in market))
+    with Outputs(force=force) as outputs:
+        _reserve_inputs(outputs, *loaded.sources, personas)
+        targets = _out_files(outputs, out, "cards", create_out)
+        outputs.ready()
+        arms = (
+            family.gifted(loaded.variant, count, table, known, seed),
+            family.gifted(loaded.variant, count, table, known, seed, coins=coins),
+            *(family.gifted(loaded.variant, count, table, known, seed, card=c.id) for c in studied),
+        )
+        measure = family.seat_measure()
+        factory = PairedFactory(arms, measure.measure, len(measure.columns))
+        with _stopping(stop) as halt:
+            tally, interrupted, timing = _played(factory, games, workers, f"{len(studied)} cards", progress, halt)
+            result = _card_strength(family, loaded, path, extra, count, seed, bots, coins, studied, added, measure, tally)
+            result = CardStrength(**{**result.__dict__, "interrupted": interrupted, "timing": timing})
+            if not tally.games:
+                return result
+            if targets is not None:
+                outputs.stage(targets[0], result.to_json())
+                outputs.stage(targets[1], render_cards(result.to_dict(), family.title))
+            written = outputs.commit()
+    return CardStrength(**{**result.__dict__, "written": written})
+
+
+def _card_strength(
+    family: CardStudy,
+    loaded: Loaded,
+    path: Path,
+    extra: str | os.PathLike[str] | None,
+    players: int,
+    seed: int,
+    bots: str | Sequence[str],
+    coins: int,
+    studied: list[CardInfo],
+    added: set[str],
+    measure: Measure,
+    tally: PairedTally,
+) -> CardStrength:
+    arms = len(tally.arms)
+    sums = tally.sums
+    stats = {s.name: s.of for s in measure.statistics}
+    win = stats["win_rate"]
+
+    def worth(arm: int) -> Callable[[Any], float]:
+        def value(means: Any) -> float:
+            bought = win(means[1]) - win(means[0])
+            return coins * (win(means[arm]) - win(means[0])) / bought if bought > 0 else math.nan
+
+        return value
+
+    coin_effect = {name: estimate(sums, arms, difference(of, 1)) for name, of in stats.items()}
+    effects = []
+    for i, card in enumerate(studied, start=2):
+        worth_ = estimate(sums, arms, worth(i))
+        if coin_effect["win_rate"].low <= 0:  # the coins did not surely help: no price can be read off them
+            worth_ = Estimate(math.nan, math.nan, worth_.n)
+        flag, evidence = card_verdict(card.cost, worth_)
+        effects.append(
+            CardEffect(
+                card,
+                display_path(Path(extra)) if extra is not None and card.id in added else "variant",
+                {name: estimate(sums, arms, difference(of, i)) for name, of in stats.items()},
+                worth_,
+                flag,
+                evidence,
+            )
+        )
+    observed = tally.arms[0].summary()["cards"]
+    return CardStrength(
+        family,
+        {"name": loaded.variant.name, "file": display_path(path)},
+        display_path(Path(extra)) if extra is not None else None,
+        players,
+        seed,
+        [bots] if isinstance(bots, str) else list(bots),
+        tally.games,
+        coins,
+        {name: estimate(sums, arms, of_arm(of, 0)) for name, of in stats.items()},
+        coin_effect,
+        effects,
+        observed,
+        False,
+        {},
+    )
+
+
+__all__ = ["CardStrength", "Comparison", "cards", "compare"]

@@ -137,14 +137,52 @@ class Tunable(Family, Protocol):
         """Put a tuning run's proposals into the variant file, changing only their lines."""
 
 
+@dataclass(frozen=True)
+class CardInfo:
+    """A card as a study names it."""
+
+    id: str
+    name: str
+    cost: int  #: its price in the family's money (coins)
+    when: str  #: when it is used, in the family's words
+
+
+@runtime_checkable
+class CardStudy(Family, Protocol):
+    """A family whose cards can be measured by intervention (``workbench cards``)."""
+
+    def with_cards(self, path: Path, extra: Path) -> Loaded:
+        """The variant of ``path`` with the cards of the file ``extra`` added to its market (no file is edited)."""
+
+    def card_list(self, variant: Any) -> list[CardInfo]:
+        """The variant's cards, in file order."""
+
+    def gifted(
+        self,
+        variant: Any,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Any],
+        seed: int,
+        card: str | None = None,
+        coins: int = 0,
+    ) -> Any:
+        """A picklable factory of the run's simulator where seat ``index % players`` of game ``index`` is given
+        ``card`` (or ``coins``) before the first round; :attr:`gift` says how."""
+
+    @property
+    def gift(self) -> str:
+        """How a card is given, in words for the report."""
+
+    def seat_measure(self) -> Measure:
+        """Per game, the gifted seat's result: columns ``games``, ``won`` and its holdings at the end; statistics
+        ``win_rate`` and one mean per holding."""
+
+
 def _families() -> dict[str, Family]:
     from workbench.games.chance_it import FAMILY as chance_it
 
     return {family.game: family for family in (chance_it,)}
-
-
-FAMILIES: dict[str, Family] = _families()
-INCLUDES: tuple[str, ...] = tuple(sorted({key for family in FAMILIES.values() for key in family.includes}))
 
 
 @dataclass(frozen=True)
@@ -192,6 +230,14 @@ def load_variant(path: Path, overrides: Document | None = None) -> Loaded:
     return Loaded(family, validate(family.variant_model, doc), Path(path), doc.sources)
 
 
+def load_variant_with(path: Path, key: str, extra: Path) -> Loaded:
+    """The variant of ``path`` with the items of the file ``extra`` added to its list ``key`` (as ``<key>_add: [file]``
+    in a child variant would do, with its problems located in that file); no file is edited."""
+    sub = Document({f"{key}_add": [extra.name]}, {}, extra)
+    expand_includes(sub, f"{key}_add", VariantError)
+    return load_variant(path, sub)
+
+
 def replay_scenario(path: Path) -> tuple[Family, Any] | None:
     """Load a scenario, its variant and overrides; replay it with the variant's family.
 
@@ -219,3 +265,8 @@ def replay_scenario(path: Path) -> tuple[Family, Any] | None:
             expand_includes(sub, f"{key}_add", ScenarioError)
     loaded = load_variant(path.parent / ref, sub)
     return loaded.family, loaded.family.replay(doc, loaded.variant)
+
+
+#: Every family by its ``game:`` value (built last: a family imports the helpers above).
+FAMILIES: dict[str, Family] = _families()
+INCLUDES: tuple[str, ...] = tuple(sorted({key for family in FAMILIES.values() for key in family.includes}))

@@ -193,3 +193,70 @@ def _rounds_overlay(names: list[str], summaries: list[dict[str, Any]]) -> str:
     xs = list(range(min(present), max(present) + 1))
     series = [Series(name, [h.get(x, 0) / (sum(h.values()) or 1) for x in xs]) for name, h in zip(names, histograms)]
     return line_chart(xs, series, x_label="rounds", y_label="share of games", percent=True)
+
+
+def render_cards(data: dict[str, Any], game_title: str) -> str:
+    """``cards.html`` from the body of ``cards.json``."""
+    holdings = [name for name in data["baseline"] if name != "win_rate"]
+    rows, wins, worths = [], [], []
+    for card in sorted(data["cards"], key=lambda c: -c["effect"]["win_rate"]["value"]):
+        win = card["effect"]["win_rate"]
+        worth = card["coins_equivalent"]
+        strong = card["flag"] in ("too strong", "too weak")
+        rows.append(
+            {
+                "name": f"{card['name']} ({card['id']})",
+                "when": card["when"],
+                "cost": card["cost"],
+                "win": number(win["value"], True, signed=True),
+                "win_interval": interval(win["low"], win["high"], True, signed=True),
+                "holdings": [number(card["effect"][name]["value"], signed=True) for name in holdings],
+                "worth": f"{number(worth['value'])} ({interval(worth['low'], worth['high'], False)})",
+                "flag": card["flag"],
+                "evidence": card["evidence"],
+                "strong": strong,
+            }
+        )
+        wins.append(_interval(card["id"], {**win, "significant": strong}, 1.0))
+        shifted = {key: (None if worth[key] is None else worth[key] - card["cost"]) for key in ("value", "low", "high")}
+        worths.append(_interval(card["id"], {**shifted, "significant": strong}, 1.0))
+    observed = [
+        [
+            card_id,
+            number(t["bought_per_game"]),
+            f"{t['bought']:,}",
+            f"{t['discarded']:,}",
+            number(t["round_bought"]["mean"]) if t["bought"] else "never bought",
+        ]
+        for card_id, t in data["observed"]["cards"].items()
+    ]
+    coin = data["coin_effect"]["win_rate"]
+    variant = data["variant"]
+    meta = [
+        ("Variant", f"{variant['name']} ({variant['file']})"),
+        *([("Cards from", data["with"])] if data["with"] else []),
+        ("Players", str(data["players"])),
+        ("Games per card", f"{data['games']:,}"),
+        ("Seed", str(data["seed"])),
+        ("Bots", ", ".join(data["bots"])),
+    ]
+    legend = ("too strong or too weak", "in line or unclear")
+    return _page(
+        "cards.html.j2",
+        kind="card strength",
+        game_title=game_title,
+        title=variant["name"],
+        meta=meta,
+        warnings=["The run was interrupted: the figures describe the games that finished."] if data["interrupted"] else [],
+        method=data["method"],
+        coins=data["coins_given"],
+        coin_effect=f"{number(coin['value'], True, signed=True)} ({interval(coin['low'], coin['high'], True, signed=True)})",
+        baseline=number(data["baseline"]["win_rate"]["value"], True),
+        holdings=holdings,
+        rows=rows,
+        win_chart=Markup(forest(wins, x_label="change in win rate (percentage points)", percent=True, legend=legend)),
+        worth_chart=Markup(forest(worths, x_label="coins-equivalent minus price (coins)", legend=legend)),
+        observed=observed,
+        observed_about=data["observed"]["about"],
+        footer="Reproduce with the same files, options and seed; the result is the same for any number of workers.",
+    )

@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from workbench.errors import ScenarioError
+from workbench.games import CardInfo, Loaded, load_variant_with
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.bots import BUILTIN, RandomBot
 from workbench.games.chance_it.chance import RandomChance
@@ -21,7 +22,7 @@ from workbench.games.chance_it.personas import load_personas
 from workbench.games.chance_it.record import SCRIPT_NAME
 from workbench.games.chance_it.scenario import Replay, Scenario, replay
 from workbench.games.chance_it.schema import Card, Persona, Variant, variant_file_schema
-from workbench.games.chance_it.sim import Simulator, table_measure
+from workbench.games.chance_it.sim import SEAT_MEASURE, Gift, Simulator, table_measure
 from workbench.games.chance_it.text import describe, summary_rows
 from workbench.loading import Document, validate
 from workbench.sim.paired import Measure
@@ -89,6 +90,34 @@ class ChanceIt:
     def table_measure(self, variants: list[Variant], players: int, bots: tuple[str, ...]) -> Measure:
         """The per-game figures of ``simulate`` for paired runs of ``variants`` (every card of any of them)."""
         return table_measure(players, bots, list(dict.fromkeys(card.id for v in variants for card in v.cards)))
+
+    gift = (
+        "one seat (seat i mod N in game i, so every seat takes its turn) gets the card before the first round, as an "
+        "extra copy (the market pile is unchanged, so both games deal the same cards): in its tableau, or, for a flash "
+        "card, its effects applied at once, as if bought before round 1"
+    )
+
+    def with_cards(self, path: Path, extra: Path) -> Loaded:
+        return load_variant_with(path, "cards", extra)
+
+    def card_list(self, variant: Variant) -> list[CardInfo]:
+        return [CardInfo(card.id, card.name, card.cost, card.when) for card in variant.cards]
+
+    def gifted(
+        self,
+        variant: Variant,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Persona],
+        seed: int,
+        card: str | None = None,
+        coins: int = 0,
+    ) -> Callable[[], Simulator]:
+        chosen = {name: personas[name] for name in set(bots)}
+        return partial(Simulator, variant, players, bots, chosen, seed, None, Gift(card, coins))
+
+    def seat_measure(self) -> Measure:
+        return SEAT_MEASURE
 
     def summary_rows(self, summaries: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
         return summary_rows(summaries)

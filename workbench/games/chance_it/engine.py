@@ -64,6 +64,7 @@ class Player:
 
     __slots__ = (
         "bought",
+        "bought_rounds",
         "discarded",
         "eliminated",
         "eliminated_round",
@@ -92,6 +93,7 @@ class Player:
         self.stakes_hearts = 0  # hearts paid as stakes for want of coins
         self.stakes_received = 0  # coins taken as an out-player
         self.bought: list[str] = []  # ids of the cards bought, in order
+        self.bought_rounds: list[int] = []  # the round of each purchase
         self.discarded: list[str] = []  # ids of the market cards discarded, in order
         self.eliminated_round: int | None = None
 
@@ -123,6 +125,7 @@ class Player:
         other.tableau = list(self.tableau)
         other.picks = list(self.picks)
         other.bought = list(self.bought)
+        other.bought_rounds = list(self.bought_rounds)
         other.discarded = list(self.discarded)
         other.guide = None
         return other
@@ -482,6 +485,7 @@ class Game:
             return None
         self.lose(player, COINS, card.cost)
         player.bought.append(card.id)
+        player.bought_rounds.append(self.round)
         self.log("buy", seat=player.seat, card=card.id, cost=card.cost)
         (self.discard if card.kind == "flash" else player.tableau).append(card)
         self.refill(chance)

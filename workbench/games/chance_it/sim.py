@@ -131,6 +131,7 @@ class Simulator:
 
 @dataclass
 class _CardTally:
+    rounds: Moments = field(default_factory=Moments)  # the round of each purchase
     bought: int = 0
     discarded: int = 0
     owner_seats: int = 0  # seat-games in which the seat bought the card
@@ -139,8 +140,10 @@ class _CardTally:
     other_wins: int = 0
 
     def merge(self, other: _CardTally) -> None:
+        self.rounds.merge(other.rounds)
         for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+            if name != "rounds":
+                setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 @dataclass
@@ -207,8 +210,9 @@ class Tally:
                 else:
                     tally.other_seats += 1
                     tally.other_wins += won
-            for card_id in player.bought:
+            for card_id, round_no in zip(player.bought, player.bought_rounds):
                 self.cards[card_id].bought += 1
+                self.cards[card_id].rounds.add(round_no)
             for card_id in player.discarded:
                 self.cards[card_id].discarded += 1
         self.stakes_paid.add(paid)
@@ -313,6 +317,7 @@ class Tally:
                     "bought": t.bought,
                     "discarded": t.discarded,
                     "bought_per_game": _maybe(t.bought / games if games else 0.0),
+                    "round_bought": t.rounds.report(),
                     "owner_win_rate": rate(t.owner_wins, t.owner_seats),
                     "non_owner_win_rate": rate(t.other_wins, t.other_seats),
                 }
@@ -459,12 +464,17 @@ def table_measure(players: int, bots: tuple[str, ...], card_ids: Sequence[str]) 
     return Measure(columns, TableMeasure(players, bots, columns), tuple(stats))
 
 
-SEAT_COLUMNS = ("games", "won", *RESOURCES)
-
-
 def seat_measure(arm: int, result: Result, index: int) -> list[int]:
     """The seat a gift goes to in game ``index`` (``index % players``): whether it won (alone or tied) and what it
     holds at the end (nothing once eliminated)."""
     game = result.game
     seat = index % len(game.players)
     return [1, seat in game.winners, *game.players[seat].res]
+
+
+#: The gifted seat's result: its win rate (a tied win counts) and its holdings at the end.
+SEAT_MEASURE = Measure(
+    ("games", "won", *RESOURCES),
+    seat_measure,
+    (Statistic("win_rate", ratio(1, 0), True), *(Statistic(name, ratio(2 + i, 0)) for i, name in enumerate(RESOURCES))),
+)

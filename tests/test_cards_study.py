@@ -1,0 +1,92 @@
+"""`workbench cards`: card strength by intervention (a seat is given the card), on paired games."""
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from workbench import api, studies
+from workbench.cli import app
+from workbench.games import CardStudy
+from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.engine import Game, compile_variant
+from workbench.games.chance_it.sim import Gift
+from workbench.sim.seeding import stream
+
+ROOT = Path(__file__).parent.parent
+BASE = ROOT / "variants" / "chance-it.yaml"
+LAB = ROOT / "variants" / "card-lab.yaml"
+runner = CliRunner()
+PLANTED = """\
+- {id: star-shower, name: Star Shower, when: flash, cost: 1, effects: [{gain: {stars: 5}}]}
+- {id: copper, name: Copper, when: die-3, cost: 6, effects: [{gain: {coins: 1}}]}
+"""
+
+
+def planted(folder: Path) -> Path:
+    path = folder / "planted.yaml"
+    path.write_text(PLANTED)
+    return path
+
+
+def test_a_gift_goes_to_one_seat_before_the_first_round(tmp_path: Path) -> None:
+    family = api.load_variant(BASE).family
+    assert isinstance(family, CardStudy)
+    variant = family.with_cards(BASE, planted(tmp_path)).variant
+    rules = compile_variant(variant)
+    chance = RandomChance(stream(1, 0, "chance"))
+    game = Game(rules, 4, chance, log=False)
+    Gift(card="star-shower").give(game, 2, chance, [])
+    Gift(card="copper", coins=3).give(game, 1, chance, [])
+    assert [p.res for p in game.players] == [[8, 8, 0], [11, 8, 0], [8, 8, 5], [8, 8, 0]]  # flash: applied at once
+    assert [c.id for c in game.players[1].tableau] == ["copper"] and game.players[2].tableau == []
+    assert len(game.pile) + len(game.market) == len(rules.deck)  # an extra copy: the pile is as it was
+
+
+def test_planted_cards_are_flagged_too_strong_and_too_weak(tmp_path: Path) -> None:
+    result = studies.cards(BASE, extra=planted(tmp_path), players=4, games=1500, seed=1, out=tmp_path / "out")
+    verdicts = {c.card.id: c for c in result.cards}
+    assert set(verdicts) == {"star-shower", "copper"}  # --with studies the file's cards
+    assert verdicts["star-shower"].flag == "too strong", verdicts["star-shower"].evidence
+    assert verdicts["copper"].flag == "too weak", verdicts["copper"].evidence
+    assert result.coins == 6  # the dearest card of the market (copper)
+    assert result.coin_effect["win_rate"].low > 0
+    body = json.loads((tmp_path / "out" / "cards.json").read_text())
+    assert body["with"].endswith("planted.yaml") and body["method"]["rule"] == studies.CARD_RULE
+    assert {c["source"] for c in body["cards"]} == {body["with"]}
+    assert "observational" in body["observed"]["about"] and "star-shower" in body["observed"]["cards"]
+    assert "<svg" in (tmp_path / "out" / "cards.html").read_text()
+    assert BASE.read_text().count("star-shower") == 0  # no file was edited
+
+
+def test_a_card_the_bots_never_buy_gets_a_measured_effect() -> None:
+    result = studies.cards(LAB, only=["mugger"], players=4, games=300, seed=2)
+    assert result.observed["mugger"]["bought"] == 0  # the bots never buy it ...
+    (mugger,) = result.cards
+    win = mugger.effects["win_rate"]
+    assert win.n == 300 and win.se > 0 and win.low < win.value < win.high  # ... yet its effect is measured
+
+
+def test_the_same_study_whatever_the_number_of_workers(tmp_path: Path) -> None:
+    one = studies.cards(BASE, only=["dagger"], games=40, seed=3, workers=1)
+    two = studies.cards(BASE, only=["dagger"], games=40, seed=3, workers=2)
+    strip = [{k: v for k, v in r.to_dict().items() if k != "timing"} for r in (one, two)]
+    assert strip[0] == strip[1]
+
+
+def test_cli_cards_fits_100_columns_and_refuses_bad_input(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["cards", str(BASE), "-c", "dagger", "-g", "30", "-w", "1", "-o", str(tmp_path / "o")], env={"COLUMNS": "100"}
+    )
+    assert result.exit_code == 0, result.output
+    assert max(len(line) for line in result.stdout.splitlines()) <= 100
+    assert "dagger" in result.stdout and "observational" in result.stdout
+    bad = runner.invoke(app, ["cards", str(BASE), "-c", "dager", "-o", str(tmp_path / "x")])
+    assert bad.exit_code == 1 and "did you mean 'dagger'" in bad.output
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("- {id: odd, name: Odd, when: flash, cost: 1, effects: [{gain: {gold: 1}}]}\n")
+    bad = runner.invoke(app, ["cards", str(BASE), "--with", str(broken), "-o", str(tmp_path / "x")])
+    assert bad.exit_code == 1 and "broken.yaml:1" in bad.output
+    missing = runner.invoke(app, ["cards", str(BASE), "--with", str(tmp_path / "none.yaml"), "-o", str(tmp_path / "x")])
+    assert missing.exit_code == 1 and "none.yaml" in missing.output and "Traceback" not in missing.output
+    assert not (tmp_path / "x").exists()
