@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from workbench import api, studies
 from workbench.cli import app
-from workbench.games import CardStudy
+from workbench.games import Studied
 from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.sim import Gift
@@ -31,7 +31,7 @@ def planted(folder: Path) -> Path:
 
 def test_a_gift_goes_to_one_seat_before_the_first_round(tmp_path: Path) -> None:
     family = api.load_variant(BASE).family
-    assert isinstance(family, CardStudy)
+    assert isinstance(family, Studied)
     variant = family.with_cards(BASE, planted(tmp_path)).variant
     rules = compile_variant(variant)
     chance = RandomChance(stream(1, 0, "chance"))

@@ -481,6 +481,57 @@ def cards(
         raise typer.Exit(130)
 
 
+@app.command()
+def skill(
+    variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 4,
+    games: Annotated[int, typer.Option("--games", "-g", help="Games per rung of the ladder.", min=1)] = 300,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: game i uses the same dice for every rung.")] = 1,
+    bots: Annotated[str, typer.Option("--bots", "-b", help="The field: the bot at every other seat.")] = "heuristic",
+    ladder: Annotated[
+        str | None,
+        typer.Option(
+            "--ladder", help="Bots to rank, weakest first, comma-separated [default: random,heuristic,search-4,search]."
+        ),
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)] = _WORKERS,
+    out_dir: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Folder for skill.json and skill.html [default: reports/skill-<variant>].")
+    ] = None,
+    personas: Annotated[
+        Path | None, typer.Option("--personas", help="A YAML file of bot personas (bots: {name: {policy: ...}}).")
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
+    ] = False,
+) -> None:
+    """Does skill matter? A ladder of bots of rising strength, each at one seat against the same field and dice."""
+    with _reported(), _progress() as progress:
+        result = studies.skill(
+            variant,
+            players=players,
+            games=games,
+            seed=seed,
+            bots=bots,
+            ladder=[name.strip() for name in ladder.split(",") if name.strip()] if ladder else (),
+            workers=workers,
+            personas=personas,
+            out=out_dir or Path("reports") / f"skill-{variant.stem}",
+            create_out=out_dir is None,
+            force=force,
+            progress=progress,
+        )
+    if not result.games:
+        warn("interrupted before any game finished: nothing was written (earlier outputs are as they were)")
+        raise typer.Exit(130)
+    _print_table(*result.table())
+    say(result.verdict(), wrap=True)
+    say(f"wrote {', '.join(display_path(p) for p in result.written)}", wrap=True)
+    if result.interrupted:
+        warn(f"interrupted: the outputs hold the {result.games:,} games that finished")
+        raise typer.Exit(130)
+
+
 @app.command("tune-stakes")
 def tune_stakes(
     variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],

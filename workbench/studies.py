@@ -25,12 +25,13 @@ from typing import Any
 from workbench import GENERATOR
 from workbench.api import Progress, VariantLike, _loaded, _reserve_inputs, _stopping, bot_tables, player_counts
 from workbench.errors import UsageError, display_path
-from workbench.games import CardInfo, CardStudy, Family, Loaded, family_of_file
+from workbench.games import CardInfo, Family, Loaded, Studied, family_of_file
 from workbench.loading import did_you_mean
 from workbench.outputs import Outputs
-from workbench.render.pages import interval, label, number, p_value, render_cards, render_compare
+from workbench.render.pages import interval, label, number, p_value, render_cards, render_compare, render_skill
 from workbench.sim.paired import Estimate, Measure, PairedFactory, PairedTally, difference, estimate, holm, of_arm
 from workbench.sim.runner import Stop, run
+from workbench.sim.stats import rounded
 
 #: Family-wise error rate of the significance calls (Holm's correction over every test of a study).
 ALPHA = 0.05
@@ -401,7 +402,7 @@ class CardStrength:
             "bots": self.bots,
             "games": self.games,
             "method": {
-                "gift": self.family.gift if isinstance(self.family, CardStudy) else "",
+                "gift": self.family.gift if isinstance(self.family, Studied) else "",
                 "pairing": "each card's games are the same game indices, seeds and seats as the games without it",
                 "coins_equivalent": (
                     f"the card's effect on the seat's win rate divided by the effect of {self.coins} extra coins at the "
@@ -491,8 +492,10 @@ def cards(
     _check(games, workers)
     path = Path(variant)
     family, _ = family_of_file(path)
-    if not isinstance(family, CardStudy):
+    if not isinstance(family, Studied):
         raise UsageError(f"{family.title} has no cards to study")
+    if extra is not None and not Path(extra).is_file():
+        raise UsageError(f"--with {display_path(Path(extra))}: no such card file")
     loaded = family.with_cards(path, Path(extra)) if extra is not None else _loaded(path)[0]
     (count,) = player_counts(loaded, [players], path)
     market = family.card_list(loaded.variant)
@@ -531,7 +534,7 @@ def cards(
 
 
 def _card_strength(
-    family: CardStudy,
+    family: Studied,
     loaded: Loaded,
     path: Path,
     extra: str | os.PathLike[str] | None,
@@ -592,4 +595,211 @@ def _card_strength(
     )
 
 
-__all__ = ["CardStrength", "Comparison", "cards", "compare"]
+# --- skill against luck --------------------------------------------------------------------------------------
+
+SKILL_ABOUT = (
+    "Each rung of the ladder takes one seat (seat i mod N in game i, so every seat takes its turn) against a field of "
+    "the same fixed bot, on the same games: the same dice and shuffles for every rung. In a game of pure luck every "
+    "rung would win its fair share, 1/N; the further the stronger bots climb above it, the more skill decides."
+)
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One bot of the ladder, at one seat against the field."""
+
+    name: str
+    persona: Any
+    win_rate: Estimate
+    over_fair: Estimate  #: win rate minus the fair share 1/N
+    over_field: Estimate  #: win rate minus the field bot's at the same seat in the same games (paired)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "bot": self.name,
+            "persona": _plain(self.persona),
+            "win_rate": self.win_rate.report(),
+            "over_fair_share": {**self.over_fair.report(), "p": _p(self.over_fair.p)},
+            "over_field": {**self.over_field.report(), "p": _p(self.over_field.p)},
+        }
+
+
+@dataclass(frozen=True)
+class Skill:
+    """What :func:`skill` measured: each rung's win rate against the field, and what it says about skill."""
+
+    family: Family
+    variant: dict[str, str | None]
+    players: int
+    seed: int
+    field_bot: str
+    games: int
+    rungs: list[Rung]
+    edge: Estimate  #: the strongest rung's win rate minus the fair share
+    spread: Estimate  #: strongest minus weakest rung, paired
+    table_figures: dict[str, Any]  #: the field alone, as ``simulate`` reports it (first-seat advantage, seats)
+    interrupted: bool
+    timing: dict[str, Any]
+    written: list[Path] = field(default_factory=list)
+
+    @property
+    def fair(self) -> float:
+        return 1 / self.players
+
+    def verdict(self) -> str:
+        """The summary figure in plain words."""
+        top, low = self.rungs[-1], self.rungs[0]
+        edge = self.edge
+        return (
+            f"The strongest bot ({top.name}) wins {number(top.win_rate.value, True)} of its games against "
+            f"{self.players - 1} {self.field_bot} bots, where luck alone would give {number(self.fair, True)}: "
+            f"{number(edge.value, True, signed=True)} over the fair share (95 % {interval(edge.low, edge.high, True, True)}). "
+            f"From the weakest rung ({low.name}) to the strongest, the win rate rises by "
+            f"{number(self.spread.value, True, signed=True)} (95 % {interval(self.spread.low, self.spread.high, True, True)})."
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The body of ``skill.json``."""
+        return {
+            "generator": GENERATOR,
+            "game": self.family.game,
+            "variant": self.variant,
+            "players": self.players,
+            "seed": self.seed,
+            "field": self.field_bot,
+            "games": self.games,
+            "about": SKILL_ABOUT,
+            "fair_share": rounded(self.fair),
+            "rungs": [r.to_dict() for r in self.rungs],
+            "skill_edge": {**self.edge.report(), "p": _p(self.edge.p), "about": "the strongest rung's win rate minus 1/N"},
+            "skill_spread": {**self.spread.report(), "p": _p(self.spread.p), "about": "strongest minus weakest rung"},
+            "verdict": self.verdict(),
+            "field_alone": {
+                "first_seat_advantage": self.table_figures["first_seat_advantage"],
+                "wins_by_seat": self.table_figures["wins"]["by_seat"],
+                "no_winner": self.table_figures["wins"]["no_winner"],
+            },
+            "interrupted": self.interrupted,
+            "timing": self.timing,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2) + "\n"
+
+    def table(self) -> tuple[str, list[str], list[list[str]]]:
+        """The terminal table: one row per rung, weakest first."""
+        headers = ["bot", "win rate", "95 % interval", "over fair share", f"over {self.field_bot} (paired)"]
+        rows = [
+            [
+                r.name,
+                number(r.win_rate.value, True),
+                interval(r.win_rate.low, r.win_rate.high, True),
+                number(r.over_fair.value, True, signed=True),
+                f"{number(r.over_field.value, True, signed=True)} ({interval(r.over_field.low, r.over_field.high, True, True)})",
+            ]
+            for r in self.rungs
+        ]
+        title = (
+            f"{self.players} players, {self.games:,} games per rung: one seat against {self.players - 1} {self.field_bot} bots"
+        )
+        return title, headers, rows
+
+
+def skill(
+    variant: VariantLike,
+    *,
+    players: int = 4,
+    games: int = 300,
+    seed: int = 1,
+    bots: str = "heuristic",
+    ladder: Sequence[str] = (),
+    workers: int = 1,
+    personas: str | os.PathLike[str] | None = None,
+    out: str | os.PathLike[str] | None = None,
+    force: bool = False,
+    create_out: bool = False,
+    progress: Progress | None = None,
+    stop: Stop | None = None,
+) -> Skill:
+    """Skill against luck: a ladder of bots of rising strength, each at one seat against a field of ``bots``.
+
+    ``ladder`` names the rungs, weakest first (default: the family's ladder, for Chance
+    It random, heuristic, search with 4 playouts, search with 16). ``out`` gets
+    ``skill.json`` and ``skill.html``.
+    """
+    _check(games, workers)
+    loaded, path = _loaded(variant)
+    family = loaded.family
+    if not isinstance(family, Studied):
+        raise UsageError(f"{family.title} has no bots to rank")
+    (count,) = player_counts(loaded, [players], path)
+    known = dict(family.personas(loaded.variant, Path(personas) if personas is not None else None))
+    table = bot_tables(bots, [count], known)[count]
+    if len(set(table)) > 1:
+        raise UsageError(f"--bots {bots}: the field is one bot at every seat")
+    default = family.ladder(known)
+    known = {**default, **known}  # the default rungs can be named too (search-4)
+    rungs = dict(default) if not ladder else {}
+    for name in ladder:
+        if name not in known:
+            raise UsageError(f"--ladder: unknown bot {name!r}{did_you_mean(name, known)}; known: {', '.join(sorted(known))}")
+        rungs[name] = known[name]
+    if len(rungs) < 2:
+        raise UsageError("--ladder: name at least two bots, weakest first")
+    with Outputs(force=force) as outputs:
+        _reserve_inputs(outputs, *loaded.sources, personas)
+        targets = _out_files(outputs, out, "skill", create_out)
+        outputs.ready()
+        arms = (
+            family.gifted(loaded.variant, count, table, known, seed),
+            *(family.gifted(loaded.variant, count, table, known, seed, seat_bot=name) for name in rungs),
+        )
+        measure = family.seat_measure()
+        factory = PairedFactory(arms, measure.measure, len(measure.columns))
+        with _stopping(stop) as halt:
+            tally, interrupted, timing = _played(factory, games, workers, f"{len(rungs)} bots", progress, halt)
+            win = next(s.of for s in measure.statistics if s.name == "win_rate")
+            fair = 1 / count
+            sums, width = tally.sums, len(tally.arms)
+            found = [
+                Rung(
+                    name,
+                    persona,
+                    estimate(sums, width, of_arm(win, i)),
+                    estimate(sums, width, _minus(of_arm(win, i), fair)),
+                    estimate(sums, width, difference(win, i)),
+                )
+                for i, (name, persona) in enumerate(rungs.items(), start=1)
+            ]
+            result = Skill(
+                family,
+                {"name": loaded.variant.name, "file": display_path(path) if path else None},
+                count,
+                seed,
+                table[0],
+                tally.games,
+                found,
+                found[-1].over_fair,
+                estimate(sums, width, difference(win, len(rungs), 1)),
+                tally.arms[0].summary(),
+                interrupted,
+                timing,
+            )
+            if not tally.games:
+                return result
+            if targets is not None:
+                outputs.stage(targets[0], result.to_json())
+                outputs.stage(targets[1], render_skill(result.to_dict(), family.title))
+            written = outputs.commit()
+    return Skill(**{**result.__dict__, "written": written})
+
+
+def _minus(figure: Callable[[Any], float], constant: float) -> Callable[[Any], float]:
+    return lambda means: figure(means) - constant
+
+
+def _plain(value: Any) -> Any:
+    return value.model_dump(mode="json", exclude_unset=True) if hasattr(value, "model_dump") else value
+
+
+__all__ = ["CardStrength", "Comparison", "Skill", "cards", "compare", "skill"]

@@ -148,8 +148,8 @@ class CardInfo:
 
 
 @runtime_checkable
-class CardStudy(Family, Protocol):
-    """A family whose cards can be measured by intervention (``workbench cards``)."""
+class Studied(Family, Protocol):
+    """A family whose cards and bots can be measured by intervention on one seat (``workbench cards``, ``skill``)."""
 
     def with_cards(self, path: Path, extra: Path) -> Loaded:
         """The variant of ``path`` with the cards of the file ``extra`` added to its market (no file is edited)."""
@@ -166,9 +166,14 @@ class CardStudy(Family, Protocol):
         seed: int,
         card: str | None = None,
         coins: int = 0,
+        seat_bot: str | None = None,
     ) -> Any:
         """A picklable factory of the run's simulator where seat ``index % players`` of game ``index`` is given
-        ``card`` (or ``coins``) before the first round; :attr:`gift` says how."""
+        ``card`` (or ``coins``) before the first round (:attr:`gift` says how), or is played by the bot ``seat_bot``
+        (a name of ``personas``) instead of its own."""
+
+    def ladder(self, personas: dict[str, Any]) -> dict[str, Any]:
+        """The default skill ladder (bots by name, weakest first), from the known ``personas``."""
 
     @property
     def gift(self) -> str:

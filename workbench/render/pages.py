@@ -15,7 +15,7 @@ import jinja2
 from markupsafe import Markup
 
 from workbench import GENERATOR
-from workbench.render.svg import Interval, Series, forest, line_chart
+from workbench.render.svg import Interval, Panel, Series, forest, hbar_chart, line_chart
 
 #: How the start of a figure's path reads (the first match wins); the rest is shown with spaces for dots and underscores.
 _PREFIXES = (
@@ -258,5 +258,54 @@ def render_cards(data: dict[str, Any], game_title: str) -> str:
         worth_chart=Markup(forest(worths, x_label="coins-equivalent minus price (coins)", legend=legend)),
         observed=observed,
         observed_about=data["observed"]["about"],
+        footer="Reproduce with the same files, options and seed; the result is the same for any number of workers.",
+    )
+
+
+def render_skill(data: dict[str, Any], game_title: str) -> str:
+    """``skill.html`` from the body of ``skill.json``."""
+    rungs = data["rungs"]
+    rows = [
+        [
+            r["bot"],
+            number(r["win_rate"]["value"], True),
+            interval(r["win_rate"]["low"], r["win_rate"]["high"], True),
+            f"{number(r['over_fair_share']['value'], True, signed=True)} ({interval(r['over_fair_share']['low'], r['over_fair_share']['high'], True, True)})",
+            f"{number(r['over_field']['value'], True, signed=True)} ({interval(r['over_field']['low'], r['over_field']['high'], True, True)})",
+        ]
+        for r in rungs
+    ]
+    series = Series(
+        "win rate",
+        [r["win_rate"]["value"] for r in rungs],
+        [r["win_rate"]["low"] for r in rungs],
+        [r["win_rate"]["high"] for r in rungs],
+    )
+    panel = Panel(
+        [series], x_label="win rate", percent=True, reference=data["fair_share"], reference_label="fair share", width=420
+    )
+    alone = data["field_alone"]
+    variant = data["variant"]
+    return _page(
+        "skill.html.j2",
+        kind="skill against luck",
+        game_title=game_title,
+        title=variant["name"],
+        meta=[
+            ("Variant", f"{variant['name']} ({variant['file']})"),
+            ("Players", str(data["players"])),
+            ("Field", data["field"]),
+            ("Games per rung", f"{data['games']:,}"),
+            ("Seed", str(data["seed"])),
+        ],
+        warnings=["The run was interrupted: the figures describe the games that finished."] if data["interrupted"] else [],
+        about=data["about"],
+        verdict=data["verdict"],
+        chart=Markup(hbar_chart([r["bot"] for r in rungs], [panel])),
+        rows=rows,
+        players=data["players"],
+        field=data["field"],
+        first_seat=number(alone["first_seat_advantage"], True),
+        no_winner=number(alone["no_winner"]["rate"], True),
         footer="Reproduce with the same files, options and seed; the result is the same for any number of workers.",
     )

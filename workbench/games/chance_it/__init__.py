@@ -112,9 +112,21 @@ class ChanceIt:
         seed: int,
         card: str | None = None,
         coins: int = 0,
+        seat_bot: str | None = None,
     ) -> Callable[[], Simulator]:
         chosen = {name: personas[name] for name in set(bots)}
-        return partial(Simulator, variant, players, bots, chosen, seed, None, Gift(card, coins))
+        gift = Gift(card, coins) if card is not None or coins else None
+        visitor = personas[seat_bot] if seat_bot is not None else None
+        return partial(Simulator, variant, players, bots, chosen, seed, None, gift, visitor)
+
+    def ladder(self, personas: dict[str, Persona]) -> dict[str, Persona]:
+        """The default skill ladder, weakest first: random, heuristic, then search with rising playouts."""
+        return {
+            "random": personas["random"],
+            "heuristic": personas["heuristic"],
+            "search-4": Persona(policy="search", playouts=4),
+            "search": personas["search"],
+        }
 
     def seat_measure(self) -> Measure:
         return SEAT_MEASURE

@@ -79,9 +79,11 @@ class Simulator:
         seed: int,
         record: tuple[Path, Path] | None = None,
         gift: Gift | None = None,
+        visitor: Persona | None = None,
     ):
         self.rules = compile_variant(variant)
         self.gift = gift
+        self.visitor = visitor  # plays seat ``index % players`` of game ``index`` instead of that seat's bot
         self.players = players
         self.bots = bots
         self.personas = tuple(personas[name] for name in bots)
@@ -91,7 +93,10 @@ class Simulator:
     def play(self, index: int) -> Result:
         """Play one game with its own chance and bot streams (and record it as a scenario when asked)."""
         chance: ChanceSource = RandomChance(stream(self.seed, index, "chance"))
-        bots = [make_bot(persona, stream(self.seed, index, "bot", seat)) for seat, persona in enumerate(self.personas)]
+        personas = list(self.personas)
+        if self.visitor is not None:
+            personas[index % self.players] = self.visitor
+        bots = [make_bot(persona, stream(self.seed, index, "bot", seat)) for seat, persona in enumerate(personas)]
         deciders: Sequence[Decider] = bots
         recorder = None
         if self.record is not None:

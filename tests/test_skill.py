@@ -1,0 +1,47 @@
+"""`workbench skill`: a ladder of bots, each at one seat against the same field and the same dice."""
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from workbench import studies
+from workbench.cli import app
+
+ROOT = Path(__file__).parent.parent
+BASE = ROOT / "variants" / "chance-it.yaml"
+runner = CliRunner()
+
+
+def test_a_bot_like_the_field_wins_exactly_what_the_field_wins_and_a_search_bot_climbs(tmp_path: Path) -> None:
+    result = studies.skill(BASE, players=4, games=60, seed=1, ladder=["random", "heuristic", "search-4"], out=tmp_path)
+    rungs = {r.name: r for r in result.rungs}
+    # the heuristic at the seat is the field's own bot with the same stream: the very same games
+    assert rungs["heuristic"].over_field.value == 0 and rungs["heuristic"].over_field.se == 0
+    assert rungs["search-4"].over_field.low > 0  # playouts beat the heuristic in the same games
+    assert result.edge == rungs["search-4"].over_fair
+    body = json.loads((tmp_path / "skill.json").read_text())
+    assert body["fair_share"] == 0.25 and [r["bot"] for r in body["rungs"]] == ["random", "heuristic", "search-4"]
+    assert "fair share" in body["verdict"] and "first_seat_advantage" in body["field_alone"]
+    page = (tmp_path / "skill.html").read_text()
+    assert "<svg" in page and "Ludii" in page and "TAG" in page
+
+
+def test_cli_skill_fits_100_columns_and_refuses_bad_input(tmp_path: Path) -> None:
+    ok = runner.invoke(
+        app,
+        ["skill", str(BASE), "-g", "12", "-w", "1", "--ladder", "random,heuristic", "-o", str(tmp_path / "o")],
+        env={"COLUMNS": "100"},
+    )
+    assert ok.exit_code == 0, ok.output
+    assert max(len(line) for line in ok.stdout.splitlines()) <= 100
+    assert "fair share" in ok.stdout
+    for args, message in (
+        (["--ladder", "random,nobody"], "unknown bot 'nobody'"),
+        (["--ladder", "random"], "at least two bots"),
+        (["-b", "random,heuristic,random,heuristic"], "one bot at every seat"),
+        (["-p", "9"], "--players 9"),
+    ):
+        bad = runner.invoke(app, ["skill", str(BASE), *args, "-o", str(tmp_path / "x")])
+        assert bad.exit_code == 1 and message in bad.output, (args, bad.output)
+    assert not (tmp_path / "x").exists()
