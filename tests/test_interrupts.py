@@ -26,6 +26,8 @@ from pathlib import Path
 import pytest
 from output_helpers import BASE, MANIFEST, Ran, assert_clean, assert_manifest_is_exact, files, leftovers, spawn
 
+from workbench.sim.runner import Stop
+
 pytestmark = pytest.mark.slow
 
 #: Random bots keep scripted games quick; 800 games in chunks of 50 take far longer than the wait for the first chunks.
@@ -368,3 +370,22 @@ def test_a_worker_that_dies_alone_stops_the_run_without_writing(start: Callable[
     assert ran.code == 1 and "a worker process died during the run" in ran.stderr, ran.stderr[-2000:]
     assert files(job.folder) == before
     assert job.group_is_gone()
+
+
+def test_a_signal_during_the_first_stop_request_returns_at_once() -> None:
+    """A second signal whose handler runs while the first is inside ``Event.set`` (holding its lock) must not wait for
+    that lock: it used to stack a frame per signal until a RecursionError (Ctrl-C held down, on a busy machine)."""
+    stop = Stop()
+    event = stop._requested
+    original = event.set
+    nested: list[bool] = []
+
+    def set_with_a_signal_inside() -> None:
+        with event._cond:  # type: ignore[attr-defined]  # what Event.set holds while it runs
+            stop.request(signal.SIGINT)  # the next signal's handler, run at this moment
+            nested.append(True)
+        original()
+
+    event.set = set_with_a_signal_inside  # type: ignore[method-assign]
+    stop.request(signal.SIGINT)
+    assert nested == [True] and stop() and stop.signal == signal.SIGINT

@@ -78,15 +78,25 @@ class Stop:
 
     def __init__(self) -> None:
         self.signal: int | None = None  #: the first signal received
+        self._asked = False
         self._requested = threading.Event()
 
     def __call__(self) -> bool:
         return self._requested.is_set()
 
     def request(self, signum: int = signal.SIGINT) -> None:
-        """Ask the run to stop (what a signal does)."""
+        """Ask the run to stop (what a signal does).
+
+        Only the first request touches the event: a signal handler can interrupt another one
+        inside ``Event.set`` while it holds the event's lock, and a second ``set`` there
+        would wait for that lock forever, stacking a handler frame per signal (Ctrl-C held
+        down ended in a RecursionError).
+        """
         if self.signal is None:
             self.signal = signum
+        if self._asked:
+            return
+        self._asked = True
         self._requested.set()
 
     @contextlib.contextmanager
