@@ -114,6 +114,7 @@ class Facts:
     received: int = 0  # stakes coins taken by out-players
     bought: list[list[str]] = field(default_factory=list)  # per seat
     discarded: Counter = field(default_factory=Counter)
+    bought_rounds: dict[str, list[int]] = field(default_factory=dict)  # card id -> the round of each purchase
     setup: list[int] = field(default_factory=list)  # held by the players right after setup
     gaps: list[int] = field(default_factory=list)  # heuristic bots' |value(IN) - value(OUT)| per free choice, thousandths
     peak: list[int] = field(default_factory=lambda: [0, 0, 0])  # most held, checked at step ends
@@ -215,6 +216,7 @@ def read_log(events: list[dict[str, Any]], variant, players: int) -> Facts:
         elif kind == "buy":
             change(seat, COINS, -event["cost"], gain=False)
             facts.bought[seat].append(event["card"])
+            facts.bought_rounds.setdefault(event["card"], []).append(event["round"])
         elif kind == "discard":
             facts.discarded[event["card"]] += 1
         elif kind == "eliminated":
@@ -314,6 +316,7 @@ def expected_summary(games: list[Facts], batch: Batch, card_ids: list[str]) -> d
             "bought": bought,
             "discarded": sum(g.discarded[cid] for g in games),
             "bought_per_game": round(bought / n, 4),
+            "round_bought": mean_report([r for g in games for r in g.bought_rounds.get(cid, [])]),
             "owner_win_rate": rate(sum(won for owned, won in owner if owned), sum(owned for owned, _ in owner)),
             "non_owner_win_rate": rate(sum(won for owned, won in owner if not owned), sum(not owned for owned, _ in owner)),
         }
