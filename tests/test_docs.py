@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from workbench import studies
 from workbench.games.chance_it import effects as kinds
 
 ROOT = Path(__file__).resolve().parent.parent
+VARIANTS = ROOT / "variants"
 
 
 def test_the_readme_holds_the_current_effect_table() -> None:
@@ -28,3 +32,21 @@ def test_the_effect_table_reads_as_the_issue_wrote_the_cards() -> None:
         "your chance rolls +1 (never above 6)",
     ):
         assert f"| {text} |" in table, text
+
+
+@pytest.mark.slow
+def test_the_readme_figures_of_the_paired_studies_reproduce() -> None:
+    """The figures quoted under "Answers on paired games" (seed 1, 2,000 games) come out of the current code."""
+    compared = studies.compare(
+        [VARIANTS / "chance-it.yaml", VARIANTS / "dearer-in.yaml"], players=[4], games=2000, seed=1, workers=2
+    )
+    run = compared.runs[0]
+    figures = {s.name: s for s in run.statistics}
+    assert (len(run.significant), len(run.statistics)) == (42, 52)
+    guide_in = figures["guides.in.rate"]
+    assert [round(v.value * 100, 1) for v in guide_in.values] == [48.5, 38.6]
+    assert round(figures["rounds.mean"].values[0].value, 2) == 11.27 and not figures["rounds.mean"].significant
+    strength = studies.cards(VARIANTS / "chance-it.yaml", extra=ROOT / "cards" / "planted.yaml", games=2000, seed=1, workers=2)
+    by_id = {c.card.id: c for c in strength.cards}
+    assert (round(by_id["star-shower"].worth.value, 1), by_id["star-shower"].flag) == (4.1, "too strong")
+    assert (round(by_id["copper"].worth.value, 1), by_id["copper"].flag) == (2.3, "too weak")
