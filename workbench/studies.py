@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench import GENERATOR
-from workbench.api import Progress, VariantLike, _loaded, _reserve_inputs, _stopping, bot_tables, player_counts
+from workbench.api import Progress, VariantLike, _loaded, _plain, _reserve_inputs, _stopping, bot_tables, player_counts
 from workbench.errors import UsageError, display_path
 from workbench.games import CardInfo, Family, Loaded, Studied, family_of_file
 from workbench.loading import did_you_mean
@@ -796,10 +796,6 @@ def skill(
 
 def _minus(figure: Callable[[Any], float], constant: float) -> Callable[[Any], float]:
     return lambda means: figure(means) - constant
-
-
-def _plain(value: Any) -> Any:
-    return value.model_dump(mode="json", exclude_unset=True) if hasattr(value, "model_dump") else value
 
 
 __all__ = ["CardStrength", "Comparison", "Skill", "cards", "compare", "skill"]
