@@ -156,6 +156,32 @@ def test_heuristic_avoids_a_deadly_roll_and_takes_a_rich_one() -> None:
     assert max(rich, key=rich.get) != "out"  # three stars and a heart for the taking
 
 
+def _guides_at_the_last_heart(dice: list[int]) -> list[str]:
+    """What four heuristic bots, each at its last heart, choose with these dice."""
+    game = Game(RULES, 4, RandomChance(random.Random(1)), log=False)
+    for player in game.players:
+        player.res[HEARTS] = 1
+    game.dice = tuple(sorted(dice))
+    bots = [HeuristicBot(BUILTIN["heuristic"], random.Random(seat)) for seat in range(4)]
+    return [bot.guide(game.views[seat], ("in", "out", "chance-it")) for seat, bot in enumerate(bots)]
+
+
+def test_a_table_at_its_last_heart_does_not_all_play_out_into_the_all_out_rule() -> None:
+    # Everybody OUT takes each player's last heart. Reading the others from their own holdings (level 1), each bot
+    # sees that nobody else will play IN and takes its chance IN: the 1 is rerolled, a 2 gives a heart back.
+    # (Judging the others from the dice alone, all four played OUT and were eliminated together.)
+    assert "out" not in _guides_at_the_last_heart([1, 2, 3, 4, 5])
+    assert _guides_at_the_last_heart([2, 2, 4, 5, 6]) == ["in"] * 4  # no 3: IN is safe
+
+
+def test_a_sure_death_is_worth_nothing_whatever_the_round_would_have_brought() -> None:
+    # Two 3s take 4 hearts: IN loses everything, its coin and market action too; OUT survives if anybody plays IN.
+    assert _guides_at_the_last_heart([2, 3, 3, 5, 6]) == ["out"] * 4
+    model = HeuristicBot(BUILTIN["heuristic"], random.Random(0)).model(RULES)
+    values = model.guide_values([3, 3, 5, 6, 6], coins=0, hearts=1, stars=0, tableau=(), alive=4, others=[0.5] * 3)
+    assert values["in"] == model.hearts_worth(0, 0.0)  # the loss of everything, and nothing else
+
+
 def test_outcome_weighs_a_chance_test_by_its_odds() -> None:
     card = RULES.by_id["jackpot"]  # chance 4+: +2 stars, else -1 heart
     coins, hearts, stars, markets, knives, rerolls = Valuer(sides=6, dice=5).of(card.effects)

@@ -8,7 +8,10 @@ A bot never sees the engine's chance source. Three policies:
   heart costs everything the bot holds. Since the dice are rolled before guides are
   chosen, the bot adds up what playing IN would bring with these dice (board effects,
   its cards, market actions, the stakes it expects to pay) and compares it with the coins
-  OUT would take; CHANCE IT adds its action and cards, less the risk of being forced IN.
+  OUT would take, or the heart everybody loses when all play OUT. How many others play IN
+  it reads at level 1: each other player is taken to choose as a plain heuristic player
+  would in its own position (so a table of players at their last heart is expected to
+  avoid OUT, not to play IN regardless); CHANCE IT adds its action and cards, less the risk of being forced IN.
   A card is worth what its effects are worth, times how often it should fire over the
   next ``horizon`` rounds. It buys the card whose worth beats its price by the most (never
   dipping below ``reserve`` coins) and otherwise discards the card most useful to others.
@@ -33,7 +36,7 @@ from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.effects import ZERO, Position, Valuer, Vector
 from workbench.games.chance_it.effects.chance import BONUS
 from workbench.games.chance_it.effects.steal import rob
-from workbench.games.chance_it.engine import BUY, CHANCE_IT, IN, OUT, Decider, Game, MarketMove, View
+from workbench.games.chance_it.engine import BUY, CHANCE_IT, IN, OUT, Decider, Game, MarketMove, PlayerView, View
 from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules, modifier
 from workbench.games.chance_it.schema import POLICIES, Persona
 from workbench.sim.stats import Moments
@@ -91,6 +94,7 @@ class _Model:
             self.card_worth[card.id] = now * self.often[card.id]
         self._typical = min(4, rules.max_players)  # a table size for judging dice in general
         self._pull: dict[tuple[int, ...], float] = {}  # dice -> how likely others play IN
+        self._level0: dict[tuple[object, ...], float] = {}  # a position and dice -> how likely it avoids OUT
         #: what being forced IN next round costs: the OUT choice it takes away, averaged over rolls
         self.forced_cost = self._forced_cost()
 
@@ -156,16 +160,17 @@ class _Model:
         stars: int,
         tableau: Sequence[CardDef],
         alive: int,
-        others: float | None = None,
+        others: Sequence[float] | None = None,
     ) -> dict[str, float]:
         """What each guide is worth in this position with these dice.
 
-        ``others`` is the chance that another player plays IN (by default judged from the dice).
+        ``others`` holds, for each other living player, the chance that it does not play OUT
+        (by default the same for all, judged from the dice alone).
         """
         rules, p = self.rules, self.p
-        p_in = self.others_play_in(dice) if others is None else others
-        others_in = round(p_in * (alive - 1))
-        everybody_out = (1 - p_in) ** (alive - 1)
+        chances = [self.others_play_in(dice)] * (alive - 1) if others is None else others
+        others_in = round(sum(chances))
+        everybody_out = math.prod(1 - chance for chance in chances)
         holding = p.star * stars + p.coin * coins
         knife = self.knife * others_in
 
@@ -192,7 +197,7 @@ class _Model:
             if self.rerolls[face]:
                 rerolls += self.rerolls[face]
                 worth, knives = worth + self.reroll_worth, knives + self.reroll_knives
-        value_in = worth + knife * knives + self.over_rerolls(hearts + change, rerolls, holding)
+        value_in = knife * knives + self.over_rerolls(hearts + change, rerolls, holding, worth)
 
         w, h, k = self.chance_it
         for card in tableau:
@@ -202,35 +207,66 @@ class _Model:
                     w, h, k = w + cw, h + ch, k + ck
                     break
         value_chance = (
-            worth
-            + w
-            + knife * (knives + k)
-            + self.over_rerolls(hearts + change + h, rerolls, holding)
+            knife * (knives + k)
+            + self.over_rerolls(hearts + change + h, rerolls, holding, worth + w)
             + p.chance_it
             - (1 - 0.8 ** (alive - 1)) * self.forced_cost  # another CHANCE IT forces both IN
         )
         return {IN: value_in, OUT: value_out, CHANCE_IT: value_chance}
 
-    def over_rerolls(self, hearts: float, rerolls: int, holding: float) -> float:
-        """The worth of ending with ``hearts`` plus what ``rerolls`` rerolled dice do to them, on average.
+    def over_rerolls(self, hearts: float, rerolls: int, holding: float, gains: float = 0.0) -> float:
+        """The worth of ending with ``hearts`` and ``gains`` plus what ``rerolls`` rerolled dice do to the hearts, on
+        average; a player left without hearts keeps nothing, the gains of the round included.
 
         One reroll is enumerated exactly (a heart-losing face matters); more are taken at their mean.
         """
         if not rerolls:
-            return self.hearts_worth(hearts, holding)
+            return self._ending(hearts, holding, gains)
         changes = self.reroll_hearts
         hearts += (rerolls - 1) * sum(changes) / len(changes)
-        return sum(self.hearts_worth(hearts + c, holding) for c in changes) / len(changes)
+        return sum(self._ending(hearts + c, holding, gains) for c in changes) / len(changes)
+
+    def _ending(self, hearts: float, holding: float, gains: float) -> float:
+        return self.hearts_worth(hearts, holding) + (gains if hearts > 0 else 0.0)
 
     def others_play_in(self, dice: Sequence[int]) -> float:
         """How likely another player is to play IN with these dice: how good they look from a plain position."""
         key = tuple(dice)
         chance = self._pull.get(key)
         if chance is None:
-            values = self.guide_values(dice, 5, 6, 0, (), self._typical, others=0.6)
-            lead = max(-50.0, min(50.0, values[IN] - values[OUT]))  # a logistic: no overflow on huge stakes
-            chance = self._pull[key] = 1 / (1 + math.exp(-lead))
+            values = self.guide_values(dice, 5, 6, 0, (), self._typical, others=[0.6] * (self._typical - 1))
+            chance = self._pull[key] = _pull(values[IN] - values[OUT])
         return chance
+
+    def read_others(self, dice: Sequence[int], others: Sequence[PlayerView], alive: int) -> list[float]:
+        """Level-1 reasoning: each other living player's chance of not playing OUT, judged from its own holdings.
+
+        Each other player is taken to choose as a plain (level-0) heuristic player would in
+        its position, with this bot's weights: one at its last heart sees that the all-OUT
+        rule would take that heart when everybody plays OUT. So a table where everybody is
+        low on hearts is no longer read as a table that will surely play IN (each bot then
+        played OUT, and the all-OUT rule eliminated them all at once). A player forced IN
+        plays IN.
+        """
+        level0: list[float] | None = None
+        chances = []
+        seen = self._level0
+        for other in others:
+            if other.forced_in:
+                chances.append(1.0)
+                continue
+            tableau = other.tableau
+            key = (tuple(dice), other.coins, other.hearts, other.stars, tableau, alive)
+            chance = seen.get(key)
+            if chance is None:  # the bots of a table share this model: each position is judged once a round
+                if level0 is None:
+                    level0 = [self.others_play_in(dice)] * (alive - 1)
+                values = self.guide_values(dice, other.coins, other.hearts, other.stars, tableau, alive, level0)
+                if len(seen) >= 4096:
+                    seen.clear()
+                chance = seen[key] = _pull(max(values[IN], values[CHANCE_IT]) - values[OUT])
+            chances.append(chance)
+        return chances
 
     def _forced_cost(self, samples: int = 200) -> float:
         """What losing the free choice of guide costs on average: E[best of IN and OUT] - E[IN]."""
@@ -270,10 +306,13 @@ class HeuristicBot:
         return max(options, key=lambda g: values[g])
 
     def guide_values(self, view: View) -> dict[str, float]:
-        """What each guide is worth to this seat, with this round's dice."""
+        """What each guide is worth to this seat, with this round's dice and the others' holdings (level 1)."""
         me = view.me
-        alive = sum(1 for other in view.players if not other.eliminated)
-        return self.model(view.rules).guide_values(view.dice, me.coins, me.hearts, me.stars, me.tableau, alive)
+        others = [other for other in view.players if not other.eliminated and other.seat != me.seat]
+        model = self.model(view.rules)
+        alive = len(others) + 1
+        chances = model.read_others(view.dice, others, alive)
+        return model.guide_values(view.dice, me.coins, me.hearts, me.stars, me.tableau, alive, chances)
 
     def market(self, view: View, options: tuple[MarketMove, ...]) -> MarketMove:
         return max(options, key=lambda move: self.move_value(view, move))
@@ -345,6 +384,11 @@ class HeuristicBot:
             return value + (2.0 * p.star if knocked else 0.0) + 0.1 * p.star * victim.stars
 
         return max(options, key=gain)
+
+
+def _pull(lead: float) -> float:
+    """How likely a player is to take an option that leads by ``lead`` (in stars): a logistic, safe on huge leads."""
+    return 1 / (1 + math.exp(-max(-50.0, min(50.0, lead))))
 
 
 @lru_cache(maxsize=64)
