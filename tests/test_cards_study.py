@@ -1,6 +1,7 @@
 """`workbench cards`: card strength by intervention (a seat is given the card), on paired games."""
 
 import json
+import math
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -11,6 +12,7 @@ from workbench.games import Studied
 from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.sim import Gift
+from workbench.sim.paired import Estimate
 from workbench.sim.seeding import stream
 
 ROOT = Path(__file__).parent.parent
@@ -90,3 +92,17 @@ def test_cli_cards_fits_100_columns_and_refuses_bad_input(tmp_path: Path) -> Non
     missing = runner.invoke(app, ["cards", str(BASE), "--with", str(tmp_path / "none.yaml"), "-o", str(tmp_path / "x")])
     assert missing.exit_code == 1 and "none.yaml" in missing.output and "Traceback" not in missing.output
     assert not (tmp_path / "x").exists()
+
+
+def test_too_few_games_give_no_verdict() -> None:
+    (dagger,) = studies.cards(BASE, only=["dagger"], games=4, seed=1).cards
+    assert (dagger.flag, dagger.evidence) == ("unclear", "only 4 games: too few for a verdict (at least 100)")
+
+
+def test_a_card_that_cannot_be_priced_says_why_in_valid_json() -> None:
+    nothing = Estimate(math.nan, math.nan, 500)
+    assert studies.card_verdict(3, nothing) == (
+        "unclear",
+        "the extra coins had no measurable effect on the win rate, so nothing converts to coins",
+    )
+    assert json.loads(json.dumps(nothing.report())) == {"value": None, "low": None, "high": None, "n": 500}

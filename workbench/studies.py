@@ -18,7 +18,7 @@ import json
 import math
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -283,7 +283,7 @@ def compare(
                 outputs.stage(targets[0], result.to_json())
                 outputs.stage(targets[1], render_compare(result.to_dict(), family.title))
             written = outputs.commit()
-    return Comparison(result.family, result.variants, counts, seed, result.bots, runs, written)
+    return replace(result, written=written)
 
 
 def _compared(count: int, tally: PairedTally, measure: Measure, interrupted: bool, timing: dict[str, Any]) -> ComparedRun:
@@ -324,16 +324,22 @@ CARD_RULE = (
 )
 
 
+#: Fewer games than this give no verdict: the normal intervals are not to be trusted on so few.
+VERDICT_GAMES = 100
+
+
 def card_verdict(cost: int, worth: Estimate) -> tuple[str, str]:
     """The flag of a card whose coins-equivalent is ``worth`` (with its interval), and the evidence in words.
 
-    >>> card_verdict(1, Estimate(9.0, 1.0, 100))[0], card_verdict(6, Estimate(2.0, 0.5, 100))[0]
+    >>> card_verdict(1, Estimate(9.0, 1.0, 500))[0], card_verdict(6, Estimate(2.0, 0.5, 500))[0]
     ('too strong', 'too weak')
-    >>> card_verdict(3, Estimate(4.0, 0.5, 100))[0], card_verdict(3, Estimate(4.0, 3.0, 100))[0]
+    >>> card_verdict(3, Estimate(4.0, 0.5, 500))[0], card_verdict(3, Estimate(4.0, 3.0, 500))[0]
     ('in line', 'unclear')
     """
     high_bound, low_bound = 1.5 * cost + 1, round(2 * cost / 3, 2)
-    if worth.value != worth.value:  # NaN: the coins had no measurable effect
+    if worth.n < VERDICT_GAMES:
+        return "unclear", f"only {worth.n} games: too few for a verdict (at least {VERDICT_GAMES})"
+    if math.isnan(worth.value):  # the coins had no measurable effect
         return "unclear", "the extra coins had no measurable effect on the win rate, so nothing converts to coins"
     where = f"worth {worth.value:.1f} coins (95 % {worth.low:.1f} to {worth.high:.1f}) for a price of {cost}"
     if worth.low > high_bound:
@@ -523,14 +529,14 @@ def cards(
         with _stopping(stop) as halt:
             tally, interrupted, timing = _played(factory, games, workers, f"{len(studied)} cards", progress, halt)
             result = _card_strength(family, loaded, path, extra, count, seed, bots, coins, studied, added, measure, tally)
-            result = CardStrength(**{**result.__dict__, "interrupted": interrupted, "timing": timing})
+            result = replace(result, interrupted=interrupted, timing=timing)
             if not tally.games:
                 return result
             if targets is not None:
                 outputs.stage(targets[0], result.to_json())
                 outputs.stage(targets[1], render_cards(result.to_dict(), family.title))
             written = outputs.commit()
-    return CardStrength(**{**result.__dict__, "written": written})
+    return replace(result, written=written)
 
 
 def _card_strength(
@@ -791,7 +797,7 @@ def skill(
                 outputs.stage(targets[0], result.to_json())
                 outputs.stage(targets[1], render_skill(result.to_dict(), family.title))
             written = outputs.commit()
-    return Skill(**{**result.__dict__, "written": written})
+    return replace(result, written=written)
 
 
 def _minus(figure: Callable[[Any], float], constant: float) -> Callable[[Any], float]:

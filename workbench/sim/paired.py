@@ -115,8 +115,12 @@ class Estimate:
         return math.erfc(abs(self.value) / self.se / math.sqrt(2))
 
     def report(self) -> dict[str, Any]:
-        """As the JSON outputs give it."""
-        return {"value": rounded(self.value), "low": rounded(self.low), "high": rounded(self.high), "n": self.n}
+        """As the JSON outputs give it (null where there is no value: JSON has no NaN)."""
+        return {"value": _finite(self.value), "low": _finite(self.low), "high": _finite(self.high), "n": self.n}
+
+
+def _finite(x: float) -> float | None:
+    return rounded(x) if math.isfinite(x) else None
 
 
 def estimate(sums: Sums, arms: int, figure: Figure) -> Estimate:
