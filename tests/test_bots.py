@@ -119,7 +119,8 @@ def test_a_bot_with_the_same_stream_makes_the_same_game() -> None:
 
 
 def test_lookahead_does_not_touch_the_real_game_or_its_chance() -> None:
-    chance = RandomChance(random.Random(1))
+    rng = random.Random(1)
+    chance = RandomChance(rng)
     game = Game(RULES, 4, chance)
     bots = [SearchBot(Persona(policy="search", playouts=2, depth=2), random.Random(s)) for s in range(4)]
     state_before = None
@@ -130,15 +131,15 @@ def test_lookahead_does_not_touch_the_real_game_or_its_chance() -> None:
 
         def guide(self, view, options):
             nonlocal state_before
-            state_before = (game.snapshot(events=False), chance.rng.getstate())
+            state_before = (game.snapshot(events=False), rng.getstate())
             choice = self.bot.guide(view, options)
-            assert (game.snapshot(events=False), chance.rng.getstate()) == state_before
+            assert (game.snapshot(events=False), rng.getstate()) == state_before
             return choice
 
         def market(self, view, options):
-            before = (game.snapshot(events=False), chance.rng.getstate())
+            before = (game.snapshot(events=False), rng.getstate())
             choice = self.bot.market(view, options)
-            assert (game.snapshot(events=False), chance.rng.getstate()) == before
+            assert (game.snapshot(events=False), rng.getstate()) == before
             return choice
 
         def use(self, view, options):
@@ -214,12 +215,13 @@ def play_lab(persona: Persona, players: int, seed: int) -> tuple[Game, Counter[s
 
     Every decision is also checked to leave the real game and its chance source as they were.
     """
-    chance = RandomChance(stream(seed, players, "chance"))
+    rng = stream(seed, players, "chance")
+    chance = RandomChance(rng)
     game = Game(LAB, players, chance, log=True)
     checker = game.after_step = Invariants(game)
 
     def state() -> Any:
-        return game.snapshot(events=False), chance.rng.getstate()
+        return game.snapshot(events=False), rng.getstate()
 
     deciders = [Checked(make_bot(persona, stream(seed, players, "bot", seat)), state) for seat in range(players)]
     game.play(chance, deciders)

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 from workbench import api, studies
 from workbench.cli import app
 from workbench.games import Studied
+from workbench.games.chance_it.bots import make_bot
 from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.sim import Gift
@@ -106,3 +107,29 @@ def test_a_card_that_cannot_be_priced_says_why_in_valid_json() -> None:
         "the extra coins had no measurable effect on the win rate, so nothing converts to coins",
     )
     assert json.loads(json.dumps(nothing.report())) == {"value": None, "low": None, "high": None, "n": 500}
+
+
+def test_a_gift_changes_no_round_roll_of_the_game() -> None:
+    """Each named point of chance has its own stream: whatever a gift does (chance tests, rerolls, a reshuffle
+    sooner), the games with and without it roll the same dice round after round, for as long as both last."""
+    family = api.load_variant(BASE).family
+    assert isinstance(family, Studied)
+    rules = compile_variant(family.with_cards(BASE, ROOT / "cards" / "planted.yaml").variant)
+    personas = family.personas(api.load_variant(BASE).variant)
+
+    def rolls(index: int, gift: Gift | None) -> list[list[int]]:
+        chance = RandomChance.streams(9, index)
+        game = Game(rules, 4, chance, log=True)
+        bots = [make_bot(personas["heuristic"], stream(9, index, "bot", seat)) for seat in range(4)]
+        if gift is not None:
+            gift.give(game, index % 4, chance, bots)
+        game.play(chance, bots)
+        return [event["dice"] for event in game.events or () if event["type"] == "roll"]
+
+    compared = 0
+    for index in range(30):
+        plain, gifted = rolls(index, None), rolls(index, Gift(card="fortune-teller"))
+        shared = min(len(plain), len(gifted))
+        assert plain[:shared] == gifted[:shared], index
+        compared += shared
+    assert compared > 200

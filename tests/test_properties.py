@@ -481,7 +481,7 @@ class GuardedChance(RandomChance):
         self.left -= 1
         if self.left < 0:
             raise EndlessRerolls
-        return self.die(sides)
+        return super().reroll(sides)
 
 
 def play_minimal(raw: dict, policy: str = "random", *, seed: int = 0, check: bool = True) -> Game:

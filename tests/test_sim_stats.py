@@ -2,7 +2,7 @@
 the statistics helpers of ``workbench/sim/stats.py`` against independent answers.
 
 Each batch is played twice, the way ``Simulator.play`` plays game ``i`` (the streams
-``stream(seed, i, "chance")`` and ``stream(seed, i, "bot", seat)``): once by the simulator
+``RandomChance.streams(seed, i)`` and ``stream(seed, i, "bot", seat)``): once by the simulator
 itself (no log) for the tally, once with ``log=True``. Every figure of the summary is then
 recomputed from the logged events only - never from the engine's per-game counters
 (``picks``, ``stakes_paid``, ``peak``, ``dry``, ``trajectory``, ...) - and compared number
@@ -91,7 +91,7 @@ class Batch:
 BATCHES = [
     Batch("4p-heuristic", "base", 4, ("heuristic",) * 4, seed=5),
     Batch("3p-mixed", "base", 3, ("random", "heuristic", "random"), seed=5),
-    Batch("5p-tight-supply", "tight", 5, ("heuristic", "random", "heuristic", "random", "heuristic"), seed=6),
+    Batch("5p-tight-supply", "tight", 5, ("heuristic", "random", "heuristic", "random", "heuristic"), seed=11),
 ]
 
 
@@ -412,7 +412,7 @@ class GapSpy:
 def play_logged(variant, batch: Batch, index: int, gaps: list[int]) -> list[dict[str, Any]]:
     """Game ``index`` exactly as ``Simulator.play`` plays it, but with the event log on (and heuristic gaps noted)."""
     rules = compile_variant(variant)
-    chance = RandomChance(stream(batch.seed, index, "chance"))
+    chance = RandomChance.streams(batch.seed, index)
     game = Game(rules, batch.players, chance, log=True)
     deciders = [make_bot(BUILTIN[name], stream(batch.seed, index, "bot", seat)) for seat, name in enumerate(batch.bots)]
     game.play(chance, [GapSpy(bot, gaps) if name == "heuristic" else bot for bot, name in zip(deciders, batch.bots)])

@@ -9,7 +9,7 @@ import random
 def stream(seed: int, *names: object) -> random.Random:
     """A ``random.Random`` that depends only on ``seed`` and ``names``.
 
-    Game ``i`` of a run with seed ``S`` uses ``stream(S, i, "chance")`` for its dice and
+    Game ``i`` of a run with seed ``S`` uses ``stream(S, i, "chance", point)`` for its dice and
     ``stream(S, i, "bot", seat)`` for each bot, so no stream ever shares state with another.
 
     >>> stream(1, 0, "chance").random() == stream(1, 0, "chance").random()

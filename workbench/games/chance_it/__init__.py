@@ -59,7 +59,7 @@ class ChanceIt:
         ]
 
     def play(self, variant: Variant, players: int, seed: int) -> dict[str, Any]:
-        chance = RandomChance(stream(seed, 0, "chance"))
+        chance = RandomChance.streams(seed, 0)
         game = Game(compile_variant(variant), players, chance)
         game.play(chance, [RandomBot(stream(seed, 0, "bot", seat)) for seat in range(players)])
         return game.snapshot()

@@ -1,8 +1,10 @@
 """Chance It in bulk: one seeded game per index, and the tally of what the rules did.
 
 Game ``i`` of a run with seed ``S`` draws its dice and shuffles from ``stream(S, i,
-"chance")`` and each bot from ``stream(S, i, "bot", seat)``: nothing else, so any
-split of the run over workers plays the very same games. The tally keeps integer
+"chance", point)``, one stream per named point (deal, roll, reroll, test, reshuffle),
+and each bot from ``stream(S, i, "bot", seat)``: nothing else, so any split of the run
+over workers plays the very same games, and two arms of a paired run roll the same
+dice round by round. The tally keeps integer
 counts only, so merging chunks in any order gives the same summary.
 """
 
@@ -92,7 +94,7 @@ class Simulator:
 
     def play(self, index: int) -> Result:
         """Play one game with its own chance and bot streams (and record it as a scenario when asked)."""
-        chance: ChanceSource = RandomChance(stream(self.seed, index, "chance"))
+        chance: ChanceSource = RandomChance.streams(self.seed, index)
         personas = list(self.personas)
         if self.visitor is not None:
             personas[index % self.players] = self.visitor
