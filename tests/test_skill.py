@@ -19,10 +19,11 @@ def test_a_bot_like_the_field_wins_exactly_what_the_field_wins_and_a_search_bot_
     # the heuristic at the seat is the field's own bot with the same stream: the very same games
     assert rungs["heuristic"].over_field.value == 0 and rungs["heuristic"].over_field.se == 0
     assert rungs["search-4"].over_field.low > 0  # playouts beat the heuristic in the same games
-    assert result.edge == rungs["search-4"].over_fair
+    assert result.edge == rungs["search-4"].over_field
+    assert result.equal == rungs["heuristic"].win_rate  # the yardstick: a field bot in the rotating seat
     body = json.loads((tmp_path / "skill.json").read_text())
-    assert body["fair_share"] == 0.25 and [r["bot"] for r in body["rungs"]] == ["random", "heuristic", "search-4"]
-    assert "fair share" in body["verdict"] and "first_seat_advantage" in body["field_alone"]
+    assert body["equal_share"]["n"] == 60 and [r["bot"] for r in body["rungs"]] == ["random", "heuristic", "search-4"]
+    assert "no better than the others" in body["verdict"] and "first_seat_advantage" in body["field_alone"]
     page = (tmp_path / "skill.html").read_text()
     assert "<svg" in page and "Ludii" in page and "TAG" in page
 
@@ -35,7 +36,7 @@ def test_cli_skill_fits_100_columns_and_refuses_bad_input(tmp_path: Path) -> Non
     )
     assert ok.exit_code == 0, ok.output
     assert max(len(line) for line in ok.stdout.splitlines()) <= 100
-    assert "fair share" in ok.stdout
+    assert "no better than the others" in ok.stdout
     for args, message in (
         (["--ladder", "random,nobody"], "unknown bot 'nobody'"),
         (["--ladder", "random"], "at least two bots"),

@@ -8,8 +8,8 @@ the games that finished, outputs checked before the first game and written atomi
 In a notebook::
 
     from workbench import studies
-    result = studies.compare(["variants/chance-it.yaml", "reports/short.yaml"], players=[4], games=2000)
-    [d.name for d in result.runs[0].significant]
+    result = studies.compare(["variants/chance-it.yaml", "variants/dearer-in.yaml"], players=[4], games=2000)
+    [s.label for s in result.runs[0].significant]
 """
 
 from __future__ import annotations
@@ -28,16 +28,18 @@ from workbench.errors import UsageError, display_path
 from workbench.games import CardInfo, Family, Loaded, Studied, family_of_file
 from workbench.loading import did_you_mean
 from workbench.outputs import Outputs
-from workbench.render.pages import interval, label, number, p_value, render_cards, render_compare, render_skill
+from workbench.render.pages import interval, number, p_value, render_cards, render_compare, render_skill
 from workbench.sim.paired import Estimate, Measure, PairedFactory, PairedTally, difference, estimate, holm, of_arm
 from workbench.sim.runner import Stop, run
-from workbench.sim.stats import rounded
 
 #: Family-wise error rate of the significance calls (Holm's correction over every test of a study).
 ALPHA = 0.05
+#: Fewer games than this give no test: the normal intervals are not to be trusted on so few.
+TEST_GAMES = 30
 CORRECTION = (
-    "Holm-Bonferroni over every difference tested in this comparison ({tests} tests: each statistic, variant and "
-    "player count), family-wise error rate {alpha:.0%}; the intervals are 95 % paired intervals, not corrected"
+    "Holm-Bonferroni over every difference tested in this comparison ({tests} tests: each figure, variant and "
+    "player count; balance, a maximum minus a minimum, and a difference that is zero in every game are not tested), "
+    "family-wise error rate {alpha:.0%}; the intervals are 95 % paired intervals, not corrected"
 )
 
 
@@ -60,12 +62,12 @@ def _played(
     factory: PairedFactory,
     games: int,
     workers: int,
-    label: str,
+    title: str,
     progress: Progress | None,
     halt: Stop,
 ) -> tuple[PairedTally, bool, dict[str, Any]]:
     """Play the paired games: the tally, whether a stop cut it short, and the timing."""
-    advance = progress(label, games) if progress is not None else None
+    advance = progress(title, games) if progress is not None else None
     result = run(factory, games, workers=workers, progress=advance, stop=halt)
     timing = {"workers": workers, "seconds": round(result.seconds, 3), "games_per_second": round(result.games_per_second, 1)}
     tally: PairedTally = result.tally
@@ -80,10 +82,12 @@ class Compared:
     """One statistic at one player count: each variant's value and each variant's difference from the first."""
 
     name: str  #: as in ``summary.json`` (``rounds.mean``, ``guides.in.rate``)
+    label: str  #: the figure in words
     percent: bool
+    tested: bool  #: False for a figure the delta method cannot judge (balance, a maximum): shown, not tested
     values: list[Estimate]  #: one per variant
     differences: list[Estimate]  #: variant i+1 minus variant 0
-    adjusted: list[float] = field(default_factory=list)  #: Holm-adjusted p-values of the differences
+    adjusted: list[float] = field(default_factory=list)  #: Holm-adjusted p-values of the differences (NaN: not tested)
 
     @property
     def significant(self) -> bool:
@@ -93,6 +97,7 @@ class Compared:
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
+            "label": self.label,
             "percent": self.percent,
             "values": [value.report() for value in self.values],
             "differences": [
@@ -102,8 +107,9 @@ class Compared:
         }
 
 
-def _p(p: float) -> float:
-    return float(f"{p:.4g}")
+def _p(p: float) -> float | None:
+    """A p-value for the JSON: four significant digits, null when nothing was tested."""
+    return None if math.isnan(p) else float(f"{p:.4g}")
 
 
 @dataclass(frozen=True)
@@ -124,7 +130,8 @@ class ComparedRun:
 
     def ordered(self) -> list[Compared]:
         """Significant changes first (smallest adjusted p first), then the rest in their usual order."""
-        return sorted(self.significant, key=lambda s: min(s.adjusted)) + [s for s in self.statistics if not s.significant]
+        first = sorted(self.significant, key=lambda s: min(p for p in s.adjusted if not math.isnan(p)))
+        return first + [s for s in self.statistics if not s.significant]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -151,7 +158,8 @@ class Comparison:
 
     @property
     def tests(self) -> int:
-        return sum(len(s.differences) for r in self.runs for s in r.statistics)
+        """Differences tested (and so counted by the correction)."""
+        return sum(not math.isnan(p) for r in self.runs for s in r.statistics for p in s.adjusted)
 
     @property
     def interrupted(self) -> bool:
@@ -193,7 +201,7 @@ class Comparison:
                     first = i == 0
                     rows.append(
                         [
-                            label(s.name) if first else "",
+                            s.label if first else "",
                             number(s.values[0].value, s.percent) if first else "",
                             chr(66 + i),
                             number(value.value, s.percent),
@@ -292,25 +300,21 @@ def _compared(count: int, tally: PairedTally, measure: Measure, interrupted: boo
     for statistic in measure.statistics:
         values = [estimate(tally.sums, arms, of_arm(statistic.of, a)) for a in range(arms)]
         differences = [estimate(tally.sums, arms, difference(statistic.of, a)) for a in range(1, arms)]
-        statistics.append(Compared(statistic.name, statistic.percent, values, differences))
+        tested = statistic.tested and tally.games >= TEST_GAMES
+        statistics.append(Compared(statistic.name, statistic.label, statistic.percent, tested, values, differences))
     summaries = [arm.summary() for arm in tally.arms]
     return ComparedRun(count, tally.games, interrupted, statistics, summaries, timing)
 
 
 def _corrected(runs: list[ComparedRun]) -> list[ComparedRun]:
-    """The runs with Holm-adjusted p-values over every difference of every run."""
-    flat = [d.p for r in runs for s in r.statistics for d in s.differences]
-    adjusted = iter(holm(flat))
+    """The runs with Holm-adjusted p-values over every difference tested in every run (NaN for the others: a
+    figure not tested, or a difference that is zero in every game)."""
+    flat = [d.p if s.tested else math.nan for r in runs for s in r.statistics for d in s.differences]
+    tested = [p for p in flat if not math.isnan(p)]
+    adjusted = iter(holm(tested))
+    corrected = iter([math.nan if math.isnan(p) else next(adjusted) for p in flat])
     return [
-        ComparedRun(
-            r.players,
-            r.games,
-            r.interrupted,
-            [Compared(s.name, s.percent, s.values, s.differences, [next(adjusted) for _ in s.differences]) for s in r.statistics],
-            r.summaries,
-            r.timing,
-        )
-        for r in runs
+        replace(r, statistics=[replace(s, adjusted=[next(corrected) for _ in s.differences]) for s in r.statistics]) for r in runs
     ]
 
 
@@ -380,7 +384,7 @@ class CardEffect:
 class CardStrength:
     """What :func:`cards` measured: each card's effect and coins-equivalent, and the market as the bots used it."""
 
-    family: Family
+    family: Studied
     variant: dict[str, str | None]
     extra: str | None  #: the card file given with ``--with``
     players: int
@@ -391,7 +395,7 @@ class CardStrength:
     baseline: dict[str, Estimate]  #: the seat's figures without a gift
     coin_effect: dict[str, Estimate]  #: what ``coins`` extra coins did
     cards: list[CardEffect]
-    observed: dict[str, Any]  #: the market as it is, as ``simulate`` reports it (observational)
+    observed: dict[str, Any]  #: the market as the bots used it without a gift (observational): see ``card_usage``
     interrupted: bool
     timing: dict[str, Any]
     written: list[Path] = field(default_factory=list)
@@ -408,13 +412,17 @@ class CardStrength:
             "bots": self.bots,
             "games": self.games,
             "method": {
-                "gift": self.family.gift if isinstance(self.family, Studied) else "",
+                "gift": self.family.gift,
                 "pairing": "each card's games are the same game indices, seeds and seats as the games without it",
                 "coins_equivalent": (
                     f"the card's effect on the seat's win rate divided by the effect of {self.coins} extra coins at the "
                     f"start, times {self.coins} (delta-method 95 % interval)"
                 ),
                 "rule": CARD_RULE,
+                "intervals": (
+                    "95 % for each card on its own, not corrected for the number of cards; the coins-equivalent "
+                    "takes the win rate to grow in proportion to the coins given"
+                ),
             },
             "baseline": {name: e.report() for name, e in self.baseline.items()},
             "coins_given": self.coins,
@@ -430,18 +438,16 @@ class CardStrength:
 
     def table(self) -> tuple[str, list[str], list[list[str]]]:
         """The terminal table: one row per card, strongest first."""
-        headers = ["card", "cost", "win rate ±", "95 % interval", "stars ±", "coins-equivalent", "verdict"]
+        headers = ["card", "cost", "win rate ±", "95 % interval", "coins-equivalent", "verdict"]
         rows = []
         for c in sorted(self.cards, key=lambda c: -c.effects["win_rate"].value):
             win = c.effects["win_rate"]
-            stars = c.effects.get("stars")
             rows.append(
                 [
                     c.card.id,
                     str(c.card.cost),
                     number(win.value, True, signed=True),
                     interval(win.low, win.high, True, signed=True),
-                    number(stars.value, signed=True) if stars else "",
                     f"{number(c.worth.value)} ({interval(c.worth.low, c.worth.high, False)})",
                     c.flag,
                 ]
@@ -558,19 +564,21 @@ def _card_strength(
     stats = {s.name: s.of for s in measure.statistics}
     win = stats["win_rate"]
 
+    coin_effect = {name: estimate(sums, arms, difference(of, 1)) for name, of in stats.items()}
+    priced = coin_effect["win_rate"].low > 0  # only coins that surely help put a price on a win
+
     def worth(arm: int) -> Callable[[Any], float]:
+        """The card's effect on the win rate over that of the coins, times the coins."""
+
         def value(means: Any) -> float:
             bought = win(means[1]) - win(means[0])
-            return coins * (win(means[arm]) - win(means[0])) / bought if bought > 0 else math.nan
+            return coins * (win(means[arm]) - win(means[0])) / bought if priced and bought > 0 else math.nan
 
         return value
 
-    coin_effect = {name: estimate(sums, arms, difference(of, 1)) for name, of in stats.items()}
     effects = []
     for i, card in enumerate(studied, start=2):
         worth_ = estimate(sums, arms, worth(i))
-        if coin_effect["win_rate"].low <= 0:  # the coins did not surely help: no price can be read off them
-            worth_ = Estimate(math.nan, math.nan, worth_.n)
         flag, evidence = card_verdict(card.cost, worth_)
         effects.append(
             CardEffect(
@@ -582,7 +590,7 @@ def _card_strength(
                 evidence,
             )
         )
-    observed = tally.arms[0].summary()["cards"]
+    observed = family.card_usage(tally.arms[0].summary())
     return CardStrength(
         family,
         {"name": loaded.variant.name, "file": display_path(path)},
@@ -605,8 +613,9 @@ def _card_strength(
 
 SKILL_ABOUT = (
     "Each rung of the ladder takes one seat (seat i mod N in game i, so every seat takes its turn) against a field of "
-    "the same fixed bot, on the same games: the same dice and shuffles for every rung. In a game of pure luck every "
-    "rung would win its fair share, 1/N; the further the stronger bots climb above it, the more skill decides."
+    "the same fixed bot, on the same games: the same dice and shuffles for every rung. The yardstick is what a field "
+    "bot wins in that seat in those games: the share of a player no better than the others (1/N, less the games "
+    "nobody wins, more the shared ones). The further the stronger bots climb above it, the more skill decides."
 )
 
 
@@ -617,7 +626,6 @@ class Rung:
     name: str
     persona: Any
     win_rate: Estimate
-    over_fair: Estimate  #: win rate minus the fair share 1/N
     over_field: Estimate  #: win rate minus the field bot's at the same seat in the same games (paired)
 
     def to_dict(self) -> dict[str, Any]:
@@ -625,7 +633,6 @@ class Rung:
             "bot": self.name,
             "persona": _plain(self.persona),
             "win_rate": self.win_rate.report(),
-            "over_fair_share": {**self.over_fair.report(), "p": _p(self.over_fair.p)},
             "over_field": {**self.over_field.report(), "p": _p(self.over_field.p)},
         }
 
@@ -640,28 +647,29 @@ class Skill:
     seed: int
     field_bot: str
     games: int
-    rungs: list[Rung]
-    edge: Estimate  #: the strongest rung's win rate minus the fair share
-    spread: Estimate  #: strongest minus weakest rung, paired
+    equal: Estimate  #: a field bot's win rate in the rotating seat: the share of a player as good as the others
+    rungs: list[Rung]  #: as the ladder lists them, the bottom (weakest) first
+    spread: Estimate  #: the top rung's win rate minus the bottom rung's, paired
     table_figures: dict[str, Any]  #: the field alone, as ``simulate`` reports it (first-seat advantage, seats)
     interrupted: bool
     timing: dict[str, Any]
     written: list[Path] = field(default_factory=list)
 
     @property
-    def fair(self) -> float:
-        return 1 / self.players
+    def edge(self) -> Estimate:
+        """The summary figure: the top rung's win rate over a field bot's in the same seat and games."""
+        return self.rungs[-1].over_field
 
     def verdict(self) -> str:
         """The summary figure in plain words."""
-        top, low = self.rungs[-1], self.rungs[0]
-        edge = self.edge
+        top, bottom, edge = self.rungs[-1], self.rungs[0], self.edge
         return (
-            f"The strongest bot ({top.name}) wins {number(top.win_rate.value, True)} of its games against "
-            f"{self.players - 1} {self.field_bot} bots, where luck alone would give {number(self.fair, True)}: "
-            f"{number(edge.value, True, signed=True)} over the fair share (95 % {interval(edge.low, edge.high, True, True)}). "
-            f"From the weakest rung ({low.name}) to the strongest, the win rate rises by "
-            f"{number(self.spread.value, True, signed=True)} (95 % {interval(self.spread.low, self.spread.high, True, True)})."
+            f"The top rung of the ladder ({top.name}) wins {number(top.win_rate.value, True)} of its games against "
+            f"{self.players - 1} {self.field_bot} bots; in the same seat and games a {self.field_bot} bot, no better "
+            f"than the others, wins {number(self.equal.value, True)}: {number(edge.value, True, signed=True)} "
+            f"(95 % {interval(edge.low, edge.high, True, True)}). From the bottom rung ({bottom.name}) to the top, "
+            f"the win rate changes by {number(self.spread.value, True, signed=True)} "
+            f"(95 % {interval(self.spread.low, self.spread.high, True, True)})."
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -675,10 +683,10 @@ class Skill:
             "field": self.field_bot,
             "games": self.games,
             "about": SKILL_ABOUT,
-            "fair_share": rounded(self.fair),
+            "equal_share": self.equal.report(),
             "rungs": [r.to_dict() for r in self.rungs],
-            "skill_edge": {**self.edge.report(), "p": _p(self.edge.p), "about": "the strongest rung's win rate minus 1/N"},
-            "skill_spread": {**self.spread.report(), "p": _p(self.spread.p), "about": "strongest minus weakest rung"},
+            "skill_edge": {**self.edge.report(), "p": _p(self.edge.p), "about": "the top rung's win rate minus equal_share"},
+            "skill_spread": {**self.spread.report(), "p": _p(self.spread.p), "about": "the top rung minus the bottom rung"},
             "verdict": self.verdict(),
             "field_alone": {
                 "first_seat_advantage": self.table_figures["first_seat_advantage"],
@@ -694,14 +702,14 @@ class Skill:
 
     def table(self) -> tuple[str, list[str], list[list[str]]]:
         """The terminal table: one row per rung, weakest first."""
-        headers = ["bot", "win rate", "95 % interval", "over fair share", f"over {self.field_bot} (paired)"]
+        headers = ["bot", "win rate", "95 % interval", f"over a {self.field_bot} bot in its seat", "95 % interval"]
         rows = [
             [
                 r.name,
                 number(r.win_rate.value, True),
                 interval(r.win_rate.low, r.win_rate.high, True),
-                number(r.over_fair.value, True, signed=True),
-                f"{number(r.over_field.value, True, signed=True)} ({interval(r.over_field.low, r.over_field.high, True, True)})",
+                number(r.over_field.value, True, signed=True),
+                interval(r.over_field.low, r.over_field.high, True, True),
             ]
             for r in self.rungs
         ]
@@ -765,16 +773,9 @@ def skill(
         with _stopping(stop) as halt:
             tally, interrupted, timing = _played(factory, games, workers, f"{len(rungs)} bots", progress, halt)
             win = next(s.of for s in measure.statistics if s.name == "win_rate")
-            fair = 1 / count
-            sums, width = tally.sums, len(tally.arms)
+            sums, arms_ = tally.sums, len(tally.arms)
             found = [
-                Rung(
-                    name,
-                    persona,
-                    estimate(sums, width, of_arm(win, i)),
-                    estimate(sums, width, _minus(of_arm(win, i), fair)),
-                    estimate(sums, width, difference(win, i)),
-                )
+                Rung(name, persona, estimate(sums, arms_, of_arm(win, i)), estimate(sums, arms_, difference(win, i)))
                 for i, (name, persona) in enumerate(rungs.items(), start=1)
             ]
             result = Skill(
@@ -784,9 +785,9 @@ def skill(
                 seed,
                 table[0],
                 tally.games,
+                estimate(sums, arms_, of_arm(win, 0)),
                 found,
-                found[-1].over_fair,
-                estimate(sums, width, difference(win, len(rungs), 1)),
+                estimate(sums, arms_, difference(win, len(rungs), 1)),
                 tally.arms[0].summary(),
                 interrupted,
                 timing,
@@ -798,10 +799,6 @@ def skill(
                 outputs.stage(targets[1], render_skill(result.to_dict(), family.title))
             written = outputs.commit()
     return replace(result, written=written)
-
-
-def _minus(figure: Callable[[Any], float], constant: float) -> Callable[[Any], float]:
-    return lambda means: figure(means) - constant
 
 
 __all__ = ["CardStrength", "Comparison", "Skill", "cards", "compare", "skill"]

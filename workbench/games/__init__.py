@@ -179,6 +179,10 @@ class Studied(Family, Protocol):
     def gift(self) -> str:
         """How a card is given, in words for the report."""
 
+    def card_usage(self, summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """How often the bots bought each card and when, from a run's summary: by card id, ``bought``,
+        ``discarded``, ``bought_per_game`` and ``round_bought`` (a mean with its interval)."""
+
     def seat_measure(self) -> Measure:
         """Per game, the gifted seat's result: columns ``games``, ``won`` and its holdings at the end; statistics
         ``win_rate`` and one mean per holding."""

@@ -1,8 +1,8 @@
 """The HTML pages of the studies (compare, cards, skill): one self-contained page each, the same for every family.
 
 A page is built from the study's JSON body alone (``compare.json`` and so on), so what
-the page shows is exactly what the JSON holds. Figures are named by their
-``summary.json`` paths; :func:`label` turns a path into words.
+the page shows is exactly what the JSON holds (figures come with their labels in words,
+which the family gives).
 """
 
 from __future__ import annotations
@@ -16,35 +16,6 @@ from markupsafe import Markup
 
 from workbench import GENERATOR
 from workbench.render.svg import Interval, Panel, Series, forest, hbar_chart, line_chart
-
-#: How the start of a figure's path reads (the first match wins); the rest is shown with spaces for dots and underscores.
-_PREFIXES = (
-    ("wins.by_seat.", "win rate, seat "),
-    ("wins.by_bot.", "win rate, "),
-    ("wins.", ""),
-    ("end_reasons.", "ends: "),
-    ("guides.", "guide "),
-    ("eliminations.games_with_elimination", "games with an elimination"),
-    ("eliminations.first_round", "round of the first elimination"),
-    ("eliminations.per_game", "eliminations per game"),
-    ("stakes.", "stakes: "),
-    ("cards.", ""),
-    ("components.", ""),
-)
-
-
-def label(name: str) -> str:
-    """A figure's dotted path in words.
-
-    >>> label("wins.by_seat.0.rate"), label("guides.chance-it.rate"), label("cards.dagger.bought_per_game")
-    ('win rate, seat 0', 'guide chance-it', 'dagger bought per game')
-    """
-    text = name.removesuffix(".rate").removesuffix(".mean")
-    for prefix, words in _PREFIXES:
-        if text.startswith(prefix):
-            text = words + text[len(prefix) :]
-            break
-    return text.replace(".", " ").replace("_", " ")
 
 
 def number(value: float | None, percent: bool = False, signed: bool = False, unit: bool = True) -> str:
@@ -74,12 +45,14 @@ def interval(low: float | None, high: float | None, percent: bool, signed: bool 
     return f"{number(low, percent, signed, unit=False)} to {number(high, percent, signed)}"
 
 
-def p_value(p: float) -> str:
-    """A p-value as people read it.
+def p_value(p: float | None) -> str:
+    """A p-value as people read it (None or NaN: not tested).
 
-    >>> p_value(0.0349), p_value(1e-9), p_value(1.0)
-    ('0.035', '<0.0001', '1')
+    >>> p_value(0.0349), p_value(1e-9), p_value(1.0), p_value(None)
+    ('0.035', '<0.0001', '1', 'not tested')
     """
+    if p is None or math.isnan(p):
+        return "not tested"
     return "<0.0001" if p < 1e-4 else f"{p:.2g}"
 
 
@@ -124,7 +97,7 @@ def render_compare(data: dict[str, Any], game_title: str) -> str:
             strong = any(d["significant"] for d in s["differences"])
             rows.append(
                 {
-                    "label": label(s["name"]),
+                    "label": s["label"],
                     "strong": strong,
                     "cells": [number(v["value"], percent) for v in s["values"]],
                     "differences": [
@@ -140,10 +113,10 @@ def render_compare(data: dict[str, Any], game_title: str) -> str:
             )
             base = _value(s["values"][0])
             for name, d in zip(names[1:], s["differences"]):
-                tag = label(s["name"]) + (f" ({name})" if len(names) > 2 else "")
+                tag = s["label"] + (f" ({name})" if len(names) > 2 else "")
                 if percent:
                     rates.append(_interval(tag, d, 1.0))
-                elif base:
+                elif math.isfinite(base) and base != 0:  # a change relative to a zero has no size
                     means.append(_interval(tag, d, abs(base)))
         significant = [str(row["label"]) for row in rows if row["strong"]]
         headline = (
@@ -270,8 +243,8 @@ def render_skill(data: dict[str, Any], game_title: str) -> str:
             r["bot"],
             number(r["win_rate"]["value"], True),
             interval(r["win_rate"]["low"], r["win_rate"]["high"], True),
-            f"{number(r['over_fair_share']['value'], True, signed=True)} ({interval(r['over_fair_share']['low'], r['over_fair_share']['high'], True, True)})",
-            f"{number(r['over_field']['value'], True, signed=True)} ({interval(r['over_field']['low'], r['over_field']['high'], True, True)})",
+            number(r["over_field"]["value"], True, signed=True),
+            interval(r["over_field"]["low"], r["over_field"]["high"], True, True),
         ]
         for r in rungs
     ]
@@ -281,8 +254,10 @@ def render_skill(data: dict[str, Any], game_title: str) -> str:
         [r["win_rate"]["low"] for r in rungs],
         [r["win_rate"]["high"] for r in rungs],
     )
+    equal = data["equal_share"]["value"]
+    field = data["field"]
     panel = Panel(
-        [series], x_label="win rate", percent=True, reference=data["fair_share"], reference_label="fair share", width=420
+        [series], x_label="win rate", percent=True, reference=equal, reference_label=f"a {field} bot in that seat", width=420
     )
     alone = data["field_alone"]
     variant = data["variant"]
@@ -294,7 +269,7 @@ def render_skill(data: dict[str, Any], game_title: str) -> str:
         meta=[
             ("Variant", f"{variant['name']} ({variant['file']})"),
             ("Players", str(data["players"])),
-            ("Field", data["field"]),
+            ("Field", field),
             ("Games per rung", f"{data['games']:,}"),
             ("Seed", str(data["seed"])),
         ],
@@ -303,8 +278,8 @@ def render_skill(data: dict[str, Any], game_title: str) -> str:
         verdict=data["verdict"],
         chart=Markup(hbar_chart([r["bot"] for r in rungs], [panel])),
         rows=rows,
-        players=data["players"],
-        field=data["field"],
+        equal=number(equal, True),
+        field=field,
         first_seat=number(alone["first_seat_advantage"], True),
         no_winner=number(alone["no_winner"]["rate"], True),
         footer="Reproduce with the same files, options and seed; the result is the same for any number of workers.",

@@ -37,7 +37,7 @@ _BLOCK = 256
 class Sums:
     """Exact integer sums of paired rows: the count, the sum of every column and of every product of two columns."""
 
-    width: int  #: columns per arm times arms
+    width: int  #: every arm's columns together
     counted: int = 0  #: rows summed so far (see :attr:`n` for every row added)
     total: npt.NDArray[np.int64] = field(init=False)
     cross: npt.NDArray[np.int64] = field(init=False)
@@ -85,9 +85,10 @@ class Sums:
         if n == 0:
             return np.zeros(self.width), np.zeros((self.width, self.width))
         mean = self.total / n
-        if n < 2:
-            return mean, np.zeros((self.width, self.width))
-        covariance = (self.cross - np.outer(self.total, self.total) / n) / (n - 1)
+        if n < 2:  # no spread can be seen in one game: nothing can be tested
+            return mean, np.full((self.width, self.width), math.nan)
+        total = self.total.astype(np.float64)  # the outer product of large sums would overflow int64
+        covariance = (self.cross - np.outer(total, total) / n) / (n - 1)
         return mean, covariance / n
 
 
@@ -108,10 +109,17 @@ class Estimate:
         return self.value + Z95 * self.se
 
     @property
+    def tested(self) -> bool:
+        """Whether ``value == 0`` can be tested: a spread was measured, and the value is not zero in every game."""
+        return math.isfinite(self.value) and math.isfinite(self.se) and (self.se > 0 or self.value != 0)
+
+    @property
     def p(self) -> float:
-        """Two-sided normal p-value of ``value == 0`` (1 for an exact zero, 0 for a certain non-zero)."""
-        if self.se <= 0 or not math.isfinite(self.se):
-            return 1.0 if self.value == 0 or not math.isfinite(self.value) else 0.0
+        """Two-sided normal p-value of ``value == 0`` (0 for a certain non-zero; NaN when not :attr:`tested`)."""
+        if not self.tested:
+            return math.nan
+        if self.se == 0:
+            return 0.0
         return math.erfc(abs(self.value) / self.se / math.sqrt(2))
 
     def report(self) -> dict[str, Any]:
@@ -134,6 +142,8 @@ def estimate(sums: Sums, arms: int, figure: Figure) -> Estimate:
     value = float(figure(mean.reshape(shape)))
     if not math.isfinite(value):
         return Estimate(math.nan, math.nan, sums.n)
+    if sums.n < 2:
+        return Estimate(value, math.nan, sums.n)
     gradient = np.zeros(sums.width)
     for column in np.flatnonzero(covariance.diagonal() > 0):
         step = 1e-6 * max(1.0, abs(mean[column]))
@@ -142,7 +152,10 @@ def estimate(sums: Sums, arms: int, figure: Figure) -> Estimate:
         down[column] -= step
         gradient[column] = (figure(up.reshape(shape)) - figure(down.reshape(shape))) / (2 * step)
     variance = float(gradient @ covariance @ gradient)
-    return Estimate(value, math.sqrt(max(variance, 0.0)), sums.n)
+    parts = float(gradient**2 @ covariance.diagonal())  # the variance the terms would have if they were independent
+    if variance <= 1e-10 * parts:  # what is left of terms that cancel exactly (arms identical in every game) is rounding
+        variance = 0.0
+    return Estimate(value, math.sqrt(variance), sums.n)
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:
@@ -198,10 +211,10 @@ class PairedResult:
 class PairedSimulator:
     """Plays game ``index`` in every arm and measures it with ``measure(arm, result, index) -> columns``."""
 
-    def __init__(self, simulators: list[Any], measure: Callable[[int, Any, int], list[int]], width: int):
+    def __init__(self, simulators: list[Any], measure: Callable[[int, Any, int], list[int]], per_arm: int):
         self.simulators = simulators
         self.measure = measure
-        self.width = width
+        self.per_arm = per_arm
 
     def play(self, index: int) -> PairedResult:
         results = [simulator.play(index) for simulator in self.simulators]
@@ -211,7 +224,7 @@ class PairedSimulator:
         return PairedResult(results, row)
 
     def new_tally(self) -> PairedTally:
-        return PairedTally([simulator.new_tally() for simulator in self.simulators], Sums(self.width * len(self.simulators)))
+        return PairedTally([simulator.new_tally() for simulator in self.simulators], Sums(self.per_arm * len(self.simulators)))
 
 
 @dataclass
@@ -242,10 +255,10 @@ class PairedFactory:
 
     arms: tuple[Factory, ...]
     measure: Callable[[int, Any, int], list[int]]
-    width: int  #: columns per arm
+    per_arm: int  #: columns per arm
 
     def __call__(self) -> PairedSimulator:
-        return PairedSimulator([factory() for factory in self.arms], self.measure, self.width)
+        return PairedSimulator([factory() for factory in self.arms], self.measure, self.per_arm)
 
 
 @dataclass(frozen=True)
@@ -255,6 +268,8 @@ class Statistic:
     name: str  #: dotted path of the figure in ``summary.json`` (``rounds.mean``, ``guides.in.rate``)
     of: Callable[[npt.NDArray[np.float64]], float]
     percent: bool = False  #: a rate (shown as a percentage)
+    label: str = ""  #: the figure in words (the name when empty)
+    tested: bool = True  #: False for a figure that is not smooth in the means (a maximum): shown, never tested
 
 
 @dataclass(frozen=True)
@@ -265,7 +280,3 @@ class Measure:
     columns: tuple[str, ...]
     measure: Callable[[int, Any, int], list[int]]
     statistics: tuple[Statistic, ...]
-
-    def column(self, name: str) -> int:
-        """The position of a column."""
-        return self.columns.index(name)

@@ -128,6 +128,10 @@ class ChanceIt:
             "search": personas["search"],
         }
 
+    def card_usage(self, summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        keys = ("bought", "discarded", "bought_per_game", "round_bought")
+        return {card_id: {key: figures[key] for key in keys} for card_id, figures in summary["cards"].items()}
+
     def seat_measure(self) -> Measure:
         return SEAT_MEASURE
 

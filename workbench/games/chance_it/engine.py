@@ -246,6 +246,10 @@ class View:
         return self._game.copy(rng)
 
 
+#: Why a game ends: a star goal reached, one player left, nobody left, the round limit.
+END_REASONS = ("stars", "last_standing", "all_eliminated", "max_rounds")
+
+
 class Game:
     """The explicit state of one game: players, supply, cards, round, result and event log."""
 

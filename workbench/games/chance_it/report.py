@@ -15,6 +15,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from workbench.games.chance_it import engine
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.text import Summary
 from workbench.render.svg import PALETTE, Panel, Series, bar_chart, hbar_chart, histogram, line_chart
@@ -24,12 +25,13 @@ from workbench.sim.stats import HistogramReport, MeanReport, RateReport
 TRAJECTORY_MIN_SHARE = 0.05
 
 #: How each end reason reads in the report, in the order shown.
-END_REASONS = {
-    "stars": "someone reached the star goal",
-    "last_standing": "one player left standing",
-    "all_eliminated": "everybody eliminated",
-    "max_rounds": "round limit reached",
-}
+END_REASONS = dict(
+    zip(
+        engine.END_REASONS,
+        ("someone reached the star goal", "one player left standing", "everybody eliminated", "round limit reached"),
+        strict=True,
+    )
+)
 
 #: Colours of the resources in charts (Okabe-Ito): coins orange, hearts reddish purple, stars blue.
 RESOURCE_COLORS = {"coins": PALETTE[1], "hearts": PALETTE[3], "stars": PALETTE[0]}

@@ -14,7 +14,7 @@ import math
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from typing import Any
 from workbench.games.chance_it.basics import COINS, RESOURCES
 from workbench.games.chance_it.bots import HeuristicBot, make_bot
 from workbench.games.chance_it.chance import ChanceSource, RandomChance
-from workbench.games.chance_it.engine import Decider, Game, compile_variant
+from workbench.games.chance_it.engine import END_REASONS, Decider, Game, compile_variant
 from workbench.games.chance_it.record import Recorder, script_name, script_text
 from workbench.games.chance_it.schema import GUIDES, Persona, Variant
 from workbench.sim.paired import Measure, Statistic, ratio
@@ -358,8 +358,6 @@ def _maybe(x: float | None) -> float | None:
 
 # --- what a game measures, for paired runs (compare, cards, skill) ---------------------------------------------
 
-END_REASONS = ("stars", "last_standing", "all_eliminated", "max_rounds")
-
 
 def _credit_scale(players: int) -> int:
     """A whole number that every share of a tied win (1/k) and half a game times: exact integer columns."""
@@ -370,17 +368,19 @@ def _credit_scale(players: int) -> int:
 class TableMeasure:
     """The per-game values behind the figures of ``simulate`` (picklable: it goes to the workers)."""
 
-    players: int
     bots: tuple[str, ...]
     columns: tuple[str, ...]
+    known: frozenset[str]
 
     def __call__(self, arm: int, result: Result, index: int) -> list[int]:
         values = table_values(result.game, self.bots)
-        return [values.get(name, 0) for name in self.columns]
+        if not values.keys() <= self.known:  # a value without a column would be lost without a word
+            raise ValueError(f"no column for {sorted(values.keys() - self.known)}")
+        return [values.get(name, 0) for name in self.columns]  # a count that stayed at zero is absent
 
 
 def table_values(game: Game, bots: tuple[str, ...]) -> dict[str, int]:
-    """One game's values: the columns of :func:`table_measure` (a card a variant lacks is simply absent)."""
+    """One game's values: the columns of :func:`table_measure` that are not zero (a card a variant lacks is absent)."""
     players = len(game.players)
     scale = _credit_scale(players)
     winners = game.winners
@@ -453,8 +453,8 @@ def table_measure(players: int, bots: tuple[str, ...], card_ids: Sequence[str]) 
         *(Statistic(f"wins.by_bot.{name}.rate", per_game(f"bot.{name}", bots.count(name)), True) for name in names),
         Statistic("wins.no_winner.rate", per_game("no_winner"), True),
         Statistic("wins.shared.rate", per_game("shared"), True),
-        Statistic("balance", balance),
-        Statistic("first_seat_advantage", per_game("first_seat", scale)),
+        Statistic("balance", balance, tested=False),  # a maximum minus a minimum: no interval by the delta method
+        Statistic("first_seat_advantage", per_game("first_seat", scale), True),
         *(Statistic(f"end_reasons.{reason}.rate", per_game(f"end.{reason}"), True) for reason in END_REASONS),
         Statistic("rounds.mean", per_game("rounds")),
         Statistic("eliminations.per_game.mean", per_game("eliminations")),
@@ -468,7 +468,38 @@ def table_measure(players: int, bots: tuple[str, ...], card_ids: Sequence[str]) 
         *(Statistic(f"components.{name}.most_held_per_game.mean", per_game(f"peak.{name}")) for name in RESOURCES),
         *(Statistic(f"components.{name}.supply_ran_dry.rate", per_game(f"dry.{name}"), True) for name in RESOURCES),
     ]
-    return Measure(columns, TableMeasure(players, bots, columns), tuple(stats))
+    named = tuple(replace(statistic, label=label(statistic.name)) for statistic in stats)
+    return Measure(columns, TableMeasure(bots, columns, frozenset(columns)), named)
+
+
+#: How the start of a figure's path reads (the first match wins); the rest is shown with spaces for dots and underscores.
+_PREFIXES = (
+    ("wins.by_seat.", "win rate, seat "),
+    ("wins.by_bot.", "win rate, "),
+    ("wins.", ""),
+    ("end_reasons.", "ends: "),
+    ("guides.", "guide "),
+    ("eliminations.games_with_elimination", "games with an elimination"),
+    ("eliminations.first_round", "round of the first elimination"),
+    ("eliminations.per_game", "eliminations per game"),
+    ("stakes.", "stakes: "),
+    ("cards.", ""),
+    ("components.", ""),
+)
+
+
+def label(name: str) -> str:
+    """A figure's dotted path in words.
+
+    >>> label("wins.by_seat.0.rate"), label("guides.chance-it.rate"), label("cards.dagger.bought_per_game")
+    ('win rate, seat 0', 'guide chance-it', 'dagger bought per game')
+    """
+    text = name.removesuffix(".rate").removesuffix(".mean")
+    for prefix, words in _PREFIXES:
+        if text.startswith(prefix):
+            text = words + text[len(prefix) :]
+            break
+    return text.replace(".", " ").replace("_", " ")
 
 
 def seat_measure(arm: int, result: Result, index: int) -> list[int]:
