@@ -250,8 +250,9 @@ def compare(
             what = display_path(other_path) if other_path else other.variant.name
             raise UsageError(f"{what} is a {other.family.title} variant; compare variants of one game ({family.title})")
     counts: list[int] = []
-    for variant, path in loaded:
+    for variant, path in loaded:  # every variant must take every count (the list is the same each time)
         counts = player_counts(variant, players, path)
+    # the same bot names at every table, each meaning what its own variant (and --personas) says
     known = [family.personas(variant.variant, Path(personas) if personas is not None else None) for variant, _ in loaded]
     tables = [bot_tables(bots, counts, table) for table in known]
     with Outputs(force=force) as outputs:

@@ -258,7 +258,7 @@ class _Model:
             tableau = other.tableau
             key = (tuple(dice), other.coins, other.hearts, other.stars, tableau, alive)
             chance = seen.get(key)
-            if chance is None:  # the bots of a table share this model: each position is judged once a round
+            if chance is None:  # the bots of a table share this model: a position with these dice is judged once
                 if level0 is None:
                     level0 = [self.others_play_in(dice)] * (alive - 1)
                 values = self.guide_values(dice, other.coins, other.hearts, other.stars, tableau, alive, level0)
