@@ -72,6 +72,7 @@ class _Model:
         self.reroll_worth = sum(w for w, _, _ in rerolled) / len(rerolled)
         self.reroll_knives = sum(k for _, _, k in rerolled) / len(rerolled)
         self.reroll_hearts = [h for _, h, _ in rerolled]
+        self.reroll_mean = sum(self.reroll_hearts) / len(self.reroll_hearts)
         self.chance_it = self.split(self.of(rules.chance_it))
         self.all_out = self.split(self.of(rules.all_out))
         p_face = 1 - ((sides - 1) / sides) ** count  # a face shows on at least one die
@@ -150,7 +151,8 @@ class _Model:
         p = self.p
         if hearts <= 0:
             return -holding - 10 * p.star
-        return p.heart * hearts - p.danger * max(0.0, p.min_hearts - hearts)
+        short = p.min_hearts - hearts  # the hot loop of every guide: no max() call
+        return p.heart * hearts - (p.danger * short if short > 0 else 0.0)
 
     def guide_values(
         self,
@@ -184,16 +186,19 @@ class _Model:
         pay = in_sheet[others_in]  # stakes come first
         change: float
         worth, change, knives, rerolls = -p.coin * min(pay, coins), -max(0, pay - coins), 0.0, 0
-        usable = [card for card in tableau if card.kind == "die"]
+        usable: dict[int, list[CardDef]] = {}  # die cards by face, the best first (each used once, on one die)
+        for card in tableau:
+            if card.kind == "die":
+                usable.setdefault(card.face, []).append(card)
+        for cards in usable.values():
+            cards.sort(key=lambda c: -self.card_now[c.id])
         for face in dice:
             w, h, k = self.face[face]
             worth, change, knives = worth + w, change + h, knives + k
-            if usable:
-                best = max((c for c in usable if c.face == face), key=lambda c: self.card_now[c.id], default=None)
-                if best is not None:
-                    usable.remove(best)
-                    w, h, k = self.card[best.id]
-                    worth, change, knives = worth + w, change + h, knives + k
+            waiting = usable.get(face)
+            if waiting:
+                w, h, k = self.card[waiting.pop(0).id]
+                worth, change, knives = worth + w, change + h, knives + k
             if self.rerolls[face]:
                 rerolls += self.rerolls[face]
                 worth, knives = worth + self.reroll_worth, knives + self.reroll_knives
@@ -223,8 +228,11 @@ class _Model:
         if not rerolls:
             return self._ending(hearts, holding, gains)
         changes = self.reroll_hearts
-        hearts += (rerolls - 1) * sum(changes) / len(changes)
-        return sum(self._ending(hearts + c, holding, gains) for c in changes) / len(changes)
+        hearts += (rerolls - 1) * self.reroll_mean
+        total = 0.0
+        for change in changes:
+            total += self._ending(hearts + change, holding, gains)
+        return total / len(changes)
 
     def _ending(self, hearts: float, holding: float, gains: float) -> float:
         return self.hearts_worth(hearts, holding) + (gains if hearts > 0 else 0.0)
