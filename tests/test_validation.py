@@ -1388,3 +1388,20 @@ def test_a_die_is_moved_once_per_face(tmp_path: Path) -> None:
     text = mutate("  1: [reroll_ones]", "  1: [reroll_ones,\n     reroll_ones]")
     problem = only(reject(tmp_path, text))
     check(problem, line_of(text, "     reroll_ones]"), "board.1.1", "face 1 already has reroll_ones: a die is moved once")
+
+
+def test_effects_nested_too_deep_are_refused_at_the_list_that_goes_too_far(tmp_path: Path) -> None:
+    def nested(levels: int) -> str:
+        inner = "{gain: {coins: 1}}"
+        for _ in range(levels):
+            inner = "{chance: {roll: 4, then: [" + inner + "]}}"
+        return inner
+
+    base = Path(__file__).parent.parent / "variants" / "chance-it.yaml"
+    head = f"name: Deep\nextends: {base}\ncards_add:\n"
+    fine = write(tmp_path, "fine.yaml", head + f"  - {{id: deep, name: Deep, when: flash, cost: 1, effects: [{nested(12)}]}}\n")
+    assert load_variant(fine).variant.name == "Deep"  # 12 levels: allowed
+    deep = head + f"  - {{id: deep, name: Deep, when: flash, cost: 1, effects: [{nested(200)}]}}\n"
+    problem = only(reject(tmp_path, deep))
+    assert problem.path == "cards_add.0.effects.0" + ".chance.then.0" * 12 + ".chance.then"
+    assert "nest 13 deep" in problem.message and "at most 12" in problem.message

@@ -445,13 +445,24 @@ class Variant(Model):
                 )
 
     def _check_effects(
-        self, effects: tuple[Effect, ...], key: KeyPath, where: str, *, face: int | None = None, repeat: int = 1
+        self,
+        effects: tuple[Effect, ...],
+        key: KeyPath,
+        where: str,
+        *,
+        face: int | None = None,
+        repeat: int = 1,
+        depth: int = 0,
     ) -> Iterator[tuple[KeyPath, str]]:
         """Each effect where it stands: its placement (board, passive card, anywhere), then its kind's own checks.
 
-        ``where`` is the list's place, ``face`` the board face of a list written directly on the board and
-        ``repeat`` how many times the effects around the list may apply it (see :class:`Site`).
+        ``where`` is the list's place, ``face`` the board face of a list written directly on the board,
+        ``repeat`` how many times the effects around the list may apply it (see :class:`Site`) and ``depth``
+        how many effects hold the list.
         """
+        if depth > MOST_NESTING and effects:
+            yield key, f"effects nest {depth} deep here; at most {MOST_NESTING} (nobody could read such a card at the table)"
+            return
         sides = self.dice.sides
         passives = sorted(tag for tag, kind in REGISTRY.items() if kind.placement == "passive")
         for index, effect in enumerate(effects):
@@ -469,7 +480,12 @@ class Variant(Model):
             else:  # an effect that cannot stand here is one problem: what it holds is not looked at
                 yield from kind.check(effect, path, site)
                 for below, items in kind.children(effect):
-                    yield from self._check_effects(items, path + below, where, repeat=repeat * kind.repeats(effect, site))
+                    repeats = repeat * kind.repeats(effect, site)
+                    yield from self._check_effects(items, path + below, where, repeat=repeats, depth=depth + 1)
+
+
+#: How deep effect lists may nest inside one another (``chance`` in ``choose`` in ``for_each`` ...).
+MOST_NESTING = 12
 
 
 def variant_file_schema() -> dict[str, Any]:
