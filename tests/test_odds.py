@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from workbench import api
 from workbench.cli import app
+from workbench.errors import UsageError
 from workbench.games import load_variant
 from workbench.games.chance_it.bots import RandomBot
 from workbench.games.chance_it.chance import RandomChance
@@ -207,3 +208,15 @@ def test_a_long_variant_name_still_fits_100_columns(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["odds", str(path)], env={"COLUMNS": "100"})
     assert result.exit_code == 0, result.output
     assert max(len(line) for line in result.output.splitlines()) <= 100
+
+
+def test_a_board_too_varied_to_sum_exactly_is_refused_before_the_work(tmp_path: Path) -> None:
+    lines = ["name: wide", f"extends: {ROOT / 'variants' / 'chance-it.yaml'}", "dice: {count: 10, sides: 20}", "cards: []"]
+    lines += ["board:", *(f"  {face}: [{{gain: {{coins: {3 ** (face % 12)}}}}}]" for face in range(1, 21))]
+    path = tmp_path / "wide.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(UsageError, match=r"coins amounts \(12 different, 1 to 177147\).*more than 100,000"):
+        api.odds(path)
+    small = "\n".join([*lines[:4], "board:", *(f"  {face}: [{{gain: {{coins: {face % 6}}}}}]" for face in range(1, 21))])
+    path.write_text(small + "\n")
+    assert api.odds(path)["dice"] == {"count": 10, "sides": 20}  # 10 dice of 20 faces with small amounts: fine

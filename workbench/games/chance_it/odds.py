@@ -20,6 +20,7 @@ printed cards use.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -27,6 +28,7 @@ from typing import Any
 
 import icepool
 
+from workbench.errors import UsageError
 from workbench.games.chance_it import effects as kinds
 from workbench.games.chance_it.effects.chance import BONUS, ChanceKind
 from workbench.games.chance_it.rules import Effects, Rules, compile_rules
@@ -101,12 +103,32 @@ def odds(variant: Variant) -> Odds:
         if walk.missing:
             inexact[face] = walk.missing
     die = icepool.Die([_settle(rules, entries, face) for face in faces])
-    totals = [count @ die.marginals[i] for i in range(len(kinds.OUTCOME))]  # part by part: fast, and all we show
+    marginals = [die.marginals[i] for i in range(len(kinds.OUTCOME))]
+    for part, marginal in zip(kinds.OUTCOME, marginals):
+        _check_size(part, marginal, count)
+    totals = [count @ marginal for marginal in marginals]  # part by part: fast, and all we show
     board = {part: _distribution(total) for part, total in zip(kinds.OUTCOME, totals)}
     lost = totals[kinds.OUTCOME.index("hearts lost")]
     hearts_taken = {k: Fraction((lost >= k).probability(True)) for k in range(1, HEARTS_TAKEN + 1)}
     cards = {card.id: (card.face, fires[card.face]) for card in rules.cards if card.kind == "die"}
     return Odds(variant.name, count, sides, counts, resolved, fires, board, inexact, hearts_taken, _tests(variant, rules), cards)
+
+
+#: The most different totals one part of the board may have over the roll: beyond, exact sums take too long.
+MOST_TOTALS = 100_000
+
+
+def _check_size(part: str, marginal: icepool.Die, count: int) -> None:
+    """Refuse, before the work, a board whose amounts of ``part`` are so varied that their sums over ``count`` dice
+    have more than :data:`MOST_TOTALS` values (every multiset of amounts can give its own total)."""
+    amounts = [int(outcome) for outcome in marginal.outcomes()]
+    multisets = math.comb(count + len(amounts) - 1, len(amounts) - 1)
+    span = count * (max(amounts) - min(amounts)) + 1
+    if min(multisets, span) > MOST_TOTALS:
+        raise UsageError(
+            f"odds: the board's {part} amounts ({len(amounts)} different, {min(amounts)} to {max(amounts)}) can add up "
+            f"to more than {MOST_TOTALS:,} different totals over {count} dice; too many to compute exactly"
+        )
 
 
 def _distribution(die: icepool.Die) -> dict[int, Fraction]:
