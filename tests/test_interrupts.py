@@ -389,3 +389,20 @@ def test_a_signal_during_the_first_stop_request_returns_at_once() -> None:
     event.set = set_with_a_signal_inside  # type: ignore[method-assign]
     stop.request(signal.SIGINT)
     assert nested == [True] and stop() and stop.signal == signal.SIGINT
+
+
+def test_ctrl_c_during_print_says_so(tmp_path: Path) -> None:
+    """Commands without a run of games (print here: seconds of PDF work) say "interrupted" too, not just exit 130."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "workbench", "print", str(BASE), "-o", str(tmp_path / "set.pdf")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3.0)  # past the start-up, inside the layout of the set
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    if process.returncode == 0:
+        pytest.skip("the set was printed before the signal (a fast machine)")
+    assert (process.returncode, err.strip().splitlines()[-1]) == (130, "interrupted")
+    assert not (tmp_path / "set.pdf").exists()

@@ -114,7 +114,10 @@ def _reported(failures: list[str] | None = None) -> Iterator[None]:
     except Interrupted:
         warn("interrupted: nothing was written (an unfinished comparison proves nothing)")
         raise typer.Exit(130) from None
-    except (KeyboardInterrupt, typer.Exit):
+    except KeyboardInterrupt:  # Typer would turn it into a silent exit 130
+        warn("interrupted")
+        raise typer.Exit(130) from None
+    except typer.Exit:
         raise
     except Exception as exc:  # noqa: BLE001 - the user gets one line, --debug gives the rest
         if _debug["on"]:
