@@ -75,3 +75,21 @@ def test_merge_keeps_the_line_marks_of_what_each_file_wrote() -> None:
     assert merged.marks[("end", "stars")] == (Path("o"), 2)
     assert merged.marks[("end", "max_rounds")] == (Path("b"), 4)
     assert ("cards", "1") not in merged.marks  # the replaced list's old entries are gone
+
+
+def test_numbers_are_read_as_yaml_1_2_writes_them(tmp_path: Path) -> None:
+    """PyYAML reads YAML 1.1: 010 would be eight, 1_0 ten and 1:20 eighty. A designer means ten, or made a typo."""
+    path = tmp_path / "numbers.yaml"
+    path.write_text("a: 010\nb: 1_0\nc: 1:20\nd: 0x10\ne: 0o17\nf: 1.5\ng: 1e3\nh: -3\ni: 0b11\nj: 2024-01-01\n")
+    assert read_yaml(path).data == {
+        "a": 10, "b": "1_0", "c": "1:20", "d": 16, "e": 15, "f": 1.5, "g": 1000.0, "h": -3, "i": "0b11", "j": "2024-01-01",
+    }  # fmt: skip
+
+
+def test_a_price_written_with_an_underscore_is_a_located_problem_not_ten(tmp_path: Path) -> None:
+    path = tmp_path / "v.yaml"
+    path.write_text(f"extends: {ROOT / 'variants' / 'chance-it.yaml'}\nname: typo\nstart: {{coins: 1_0, hearts: 8, stars: 0}}\n")
+    with pytest.raises(VariantError) as info:
+        load_variant(path)
+    (problem,) = info.value.problems
+    assert (problem.line, problem.path) == (3, "start.coins")
