@@ -18,11 +18,12 @@ from typing import Any
 
 import pytest
 import yaml
+from output_helpers import tunable_variant
 from typer.testing import CliRunner
 
-from workbench import __version__
+from workbench import __version__, api
 from workbench.cli import app
-from workbench.errors import VariantError
+from workbench.errors import VariantError, WorkbenchError
 from workbench.games import load_variant
 from workbench.games.chance_it import FAMILY, tune
 from workbench.games.chance_it.schema import TUNING_METRICS, Sheet
@@ -41,6 +42,7 @@ from workbench.games.chance_it.tune import (
     tune_stakes,
     write_back,
 )
+from workbench.outputs import OutputError
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"
@@ -1000,3 +1002,20 @@ def test_write_goes_through_a_symlinked_variant_to_the_real_file(full: Path, tmp
     sheet = load_variant(target).variant.stakes[3]
     assert sheet.provenance["command"].startswith(f"workbench tune-stakes {link} ")
     assert sheet.provenance["report"] == os.path.relpath(tmp_path / "p.html", real)
+
+
+def test_a_variant_that_cannot_be_written_after_the_tune_says_where_the_proposal_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    variant = tunable_variant(tmp_path / "v")
+    before = variant.read_bytes()
+
+    def full_disk(path: Path, data: bytes | str) -> None:
+        raise OutputError(path, "No space left on device")
+
+    monkeypatch.setattr(tune, "write_atomic", full_disk)  # the variant's write, after the proposal went in
+    with pytest.raises(WorkbenchError) as info:
+        api.tune_stakes(variant, [3], budget=100, seed=1, out=tmp_path / "p.yaml", write=True)
+    assert "No space left on device" in str(info.value.problems[0])
+    assert info.value.note == f"{variant} is unchanged; the proposal is in {tmp_path / 'p.yaml'}"
+    assert variant.read_bytes() == before and (tmp_path / "p.yaml").is_file()

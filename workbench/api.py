@@ -474,7 +474,11 @@ def tune_stakes(
                         f"{display_path(path)} changed on disk while the tuner ran; not written "
                         f"(the proposal is in {display_path(proposal) if proposal else 'the returned report'})"
                     )
-                family.write_sheets(real, report, os.path.relpath(page, real.parent) if page is not None else None)
+                try:
+                    family.write_sheets(real, report, os.path.relpath(page, real.parent) if page is not None else None)
+                except WorkbenchError as exc:  # the proposal is written already: say where, and that the variant is as it was
+                    where = display_path(proposal) if proposal else "the returned report"
+                    raise WorkbenchError(exc.problems, f"{display_path(path)} is unchanged; the proposal is in {where}") from None
                 written.append(path)
     return Tuning(report, command, family.tuning_warnings(report), written)
 
