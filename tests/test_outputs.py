@@ -53,7 +53,7 @@ from output_helpers import (
 
 from workbench import api
 from workbench.games.chance_it import FAMILY
-from workbench.outputs import write_atomic
+from workbench.outputs import read_manifest, write_atomic
 
 NO_SPACE = "No space left on device"
 
@@ -808,3 +808,8 @@ def test_every_file_a_variant_is_made_of_is_an_input_even_with_force(tmp_path: P
         ran = invoke("simulate", variant, "--games", HUGE, "--records", source, "--force")
         assert "the input" in assert_refused(ran, source.name)
         assert source.read_bytes() == before
+
+
+def test_a_manifest_nested_thousands_deep_is_treated_as_unreadable(tmp_path: Path) -> None:
+    (tmp_path / MANIFEST).write_text("[" * 100_000 + "]" * 100_000)
+    assert read_manifest(tmp_path) == {}

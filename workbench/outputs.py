@@ -139,7 +139,7 @@ def read_manifest(folder: Path) -> dict[str, str]:
     """The files the workbench wrote in ``folder``, by name, with their sha256 (empty when none or unreadable)."""
     try:
         body = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested thousands deep
         return {}
     files = body.get("files") if isinstance(body, dict) else None
     if not isinstance(files, dict):
