@@ -54,6 +54,7 @@ from output_helpers import (
 from workbench import api
 from workbench.games.chance_it import FAMILY
 from workbench.outputs import read_manifest, write_atomic
+from workbench.sim.runner import Stop
 
 NO_SPACE = "No space left on device"
 
@@ -813,3 +814,12 @@ def test_every_file_a_variant_is_made_of_is_an_input_even_with_force(tmp_path: P
 def test_a_manifest_nested_thousands_deep_is_treated_as_unreadable(tmp_path: Path) -> None:
     (tmp_path / MANIFEST).write_text("[" * 100_000 + "]" * 100_000)
     assert read_manifest(tmp_path) == {}
+
+
+def test_a_run_that_writes_nothing_leaves_no_folder_it_made(tmp_path: Path) -> None:
+    stop = Stop()
+    stop.request()  # stopped before the first game: nothing to write
+    result = api.simulate(BASE, games=10, out=tmp_path / "new" / "deeper", create_out=True, stop=stop)
+    assert result.written == [] and not (tmp_path / "new").exists()
+    done = api.simulate(BASE, games=10, out=tmp_path / "new" / "deeper", create_out=True)
+    assert (tmp_path / "new" / "deeper" / "summary.json") in done.written  # a folder that holds outputs stays

@@ -251,6 +251,7 @@ class Outputs:
     _missing: dict[Path, bool] = field(default_factory=dict)  #: folders to make when ready -> with their parents
     _seen: dict[Path, tuple[int, int] | None] = field(default_factory=dict)  #: each target as it was when checked
     _staged: list[_Staged] = field(default_factory=list)
+    _made: list[Path] = field(default_factory=list)  #: folders made by :meth:`ready`, outermost first
     _ready: bool = False
 
     def __enter__(self) -> Outputs:
@@ -377,10 +378,12 @@ class Outputs:
         if self._ready:
             return
         for folder, parents in self._missing.items():
+            new = [f for f in (folder, *folder.parents) if not f.exists()]
             try:
                 folder.mkdir(parents=parents, exist_ok=True)
             except OSError as exc:
                 raise OutputError(folder, _reason(exc)) from None
+            self._made.extend(reversed(new))
         for scripts in self.scripted.values():
             scripts.staging = Path(tempfile.mkdtemp(dir=scripts.folder, prefix=f"{STAGING_PREFIX}{os.getpid()}-"))
         self._ready = True
@@ -441,6 +444,9 @@ class Outputs:
         self._staged.clear()
         for scripts in self.scripted.values():
             scripts.discard()
+        for folder in reversed(self._made):  # folders made for a command that wrote nothing there go again
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only an empty folder: one that holds outputs (or anything else) stays
 
 
 #: Temporary files and staging folders carry the writing process's id, so one left by a killed run can be told
