@@ -197,3 +197,10 @@ def test_a_dearer_in_sheet_shortens_the_games_over_ten_thousand_games(tmp_path: 
     result = studies.compare([BASE, dearer_in(tmp_path)], players=[4], games=10_000, seed=1, workers=2)
     rounds = next(s for s in result.runs[0].statistics if s.name == "rounds.mean")
     assert rounds.significant and rounds.differences[0].high < 0
+
+
+def test_a_change_to_the_4_player_sheet_changes_nothing_at_3_players(tmp_path: Path) -> None:
+    """Only the 4-player sheet differs, and a 3-player game never uses it: the games are the same, move for move
+    (the bots once judged every table's dice with the 4-player sheet, so such a change leaked into 3-player games)."""
+    result = studies.compare([BASE, dearer_in(tmp_path)], players=[3], games=150, seed=2)
+    assert result.tests == 0 and all(d.value == 0 for s in result.runs[0].statistics for d in s.differences)

@@ -94,7 +94,7 @@ class _Model:
             )  # fmt: skip
             self.card_worth[card.id] = now * self.often[card.id]
         self._typical = min(4, rules.max_players)  # a table size for judging dice in general
-        self._pull: dict[tuple[int, ...], float] = {}  # dice -> how likely others play IN
+        self._pull: dict[tuple[int, ...], float] = {}  # dice and table size -> how likely others play IN
         self._level0: dict[tuple[object, ...], float] = {}  # a position and dice -> how likely it avoids OUT
         #: what being forced IN next round costs: the OUT choice it takes away, averaged over rolls
         self.forced_cost = self._forced_cost()
@@ -170,7 +170,7 @@ class _Model:
         (by default the same for all, judged from the dice alone).
         """
         rules, p = self.rules, self.p
-        chances = [self.others_play_in(dice)] * (alive - 1) if others is None else others
+        chances = [self.others_play_in(dice, alive)] * (alive - 1) if others is None else others
         others_in = round(sum(chances))
         everybody_out = math.prod(1 - chance for chance in chances)
         holding = p.star * stars + p.coin * coins
@@ -237,12 +237,13 @@ class _Model:
     def _ending(self, hearts: float, holding: float, gains: float) -> float:
         return self.hearts_worth(hearts, holding) + (gains if hearts > 0 else 0.0)
 
-    def others_play_in(self, dice: Sequence[int]) -> float:
-        """How likely another player is to play IN with these dice: how good they look from a plain position."""
-        key = tuple(dice)
+    def others_play_in(self, dice: Sequence[int], alive: int) -> float:
+        """How likely another player is to play IN with these dice at a table of ``alive``: how good they look from a
+        plain position (the sheet of that table size, so a change to another count's sheet changes nothing here)."""
+        key = (*dice, alive)
         chance = self._pull.get(key)
         if chance is None:
-            values = self.guide_values(dice, 5, 6, 0, (), self._typical, others=[0.6] * (self._typical - 1))
+            values = self.guide_values(dice, 5, 6, 0, (), alive, others=[0.6] * (alive - 1))
             chance = self._pull[key] = _pull(values[IN] - values[OUT])
         return chance
 
@@ -268,7 +269,7 @@ class _Model:
             chance = seen.get(key)
             if chance is None:  # the bots of a table share this model: a position with these dice is judged once
                 if level0 is None:
-                    level0 = [self.others_play_in(dice)] * (alive - 1)
+                    level0 = [self.others_play_in(dice, alive)] * (alive - 1)
                 values = self.guide_values(dice, other.coins, other.hearts, other.stars, tableau, alive, level0)
                 if len(seen) >= 4096:
                     seen.clear()
