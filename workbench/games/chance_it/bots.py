@@ -93,11 +93,10 @@ class _Model:
                 else persona.horizon  # a passive card counts every round
             )  # fmt: skip
             self.card_worth[card.id] = now * self.often[card.id]
-        self._typical = min(4, rules.max_players)  # a table size for judging dice in general
         self._pull: dict[tuple[int, ...], float] = {}  # dice and table size -> how likely others play IN
         self._level0: dict[tuple[object, ...], float] = {}  # a position and dice -> how likely it avoids OUT
-        #: what being forced IN next round costs: the OUT choice it takes away, averaged over rolls
-        self.forced_cost = self._forced_cost()
+        #: what being forced IN next round costs, by table size: the OUT choice it takes away, averaged over rolls
+        self._forced: dict[int, float] = {}
 
     def of(self, effects: Effects, face: int | None = None, bonus: int = 0) -> Vector:
         """The expected outcome of effects written for ``face`` (a die card or board face), with a chance ``bonus``."""
@@ -215,7 +214,7 @@ class _Model:
             knife * (knives + k)
             + self.over_rerolls(hearts + change + h, rerolls, holding, worth + w)
             + p.chance_it
-            - (1 - 0.8 ** (alive - 1)) * self.forced_cost  # another CHANCE IT forces both IN
+            - (1 - 0.8 ** (alive - 1)) * self.forced_cost(alive)  # another CHANCE IT forces both IN
         )
         return {IN: value_in, OUT: value_out, CHANCE_IT: value_chance}
 
@@ -277,16 +276,19 @@ class _Model:
             chances.append(chance)
         return chances
 
-    def _forced_cost(self, samples: int = 200) -> float:
-        """What losing the free choice of guide costs on average: E[best of IN and OUT] - E[IN]."""
-        rng = random.Random(0)  # fixed: the same persona and rules always give the same bot
-        rules, total = self.rules, 0.0
-        self.forced_cost = 0.0
-        for _ in range(samples):
-            dice = sorted(rng.randint(1, rules.sides) for _ in range(rules.dice_count))
-            values = self.guide_values(dice, 5, max(self.p.min_hearts + 1, 4), 5, (), self._typical)
-            total += max(values[IN], values[OUT]) - values[IN]
-        return total / samples
+    def forced_cost(self, alive: int, samples: int = 200) -> float:
+        """What losing the free choice of guide costs at a table of ``alive`` on average: E[best of IN and OUT] - E[IN]
+        over random rolls (computed once per table size; fixed rolls, so the same persona and rules give the same bot)."""
+        cost = self._forced.get(alive)
+        if cost is None:
+            self._forced[alive] = 0.0  # the CHANCE IT value below needs a cost: none while it is being measured
+            rng, rules, total = random.Random(0), self.rules, 0.0
+            for _ in range(samples):
+                dice = sorted(rng.randint(1, rules.sides) for _ in range(rules.dice_count))
+                values = self.guide_values(dice, 5, max(self.p.min_hearts + 1, 4), 5, (), alive)
+                total += max(values[IN], values[OUT]) - values[IN]
+            cost = self._forced[alive] = total / samples
+        return cost
 
 
 class HeuristicBot:
