@@ -35,7 +35,9 @@ def planted(folder: Path) -> Path:
 def test_a_gift_goes_to_one_seat_before_the_first_round(tmp_path: Path) -> None:
     family = api.load_variant(BASE).family
     assert isinstance(family, Studied)
-    variant = family.with_cards(BASE, planted(tmp_path)).variant
+    loaded, ids = family.with_cards(BASE, planted(tmp_path))
+    assert ids == ["star-shower", "copper"]
+    variant = loaded.variant
     rules = compile_variant(variant)
     chance = RandomChance(stream(1, 0, "chance"))
     game = Game(rules, 4, chance, log=False)
@@ -114,7 +116,7 @@ def test_a_gift_changes_no_round_roll_of_the_game() -> None:
     sooner), the games with and without it roll the same dice round after round, for as long as both last."""
     family = api.load_variant(BASE).family
     assert isinstance(family, Studied)
-    rules = compile_variant(family.with_cards(BASE, ROOT / "cards" / "planted.yaml").variant)
+    rules = compile_variant(family.with_cards(BASE, ROOT / "cards" / "planted.yaml")[0].variant)
     personas = family.personas(api.load_variant(BASE).variant)
 
     def rolls(index: int, gift: Gift | None) -> list[list[int]]:
@@ -133,3 +135,23 @@ def test_a_gift_changes_no_round_roll_of_the_game() -> None:
         assert plain[:shared] == gifted[:shared], index
         compared += shared
     assert compared > 200
+
+
+def test_a_card_file_that_redefines_a_card_studies_it_as_the_file_says(tmp_path: Path) -> None:
+    path = tmp_path / "mine.yaml"
+    path.write_text(
+        "- {id: dagger, name: Cheap Dagger, when: die-3, cost: 1, effects: [{others_lose: {hearts: 1}}]}\n"
+        "- {id: nugget, name: Nugget, when: flash, cost: 2, effects: [{gain: {coins: 3}}]}\n"
+    )
+    result = studies.cards(BASE, extra=path, games=20, seed=1)
+    studied = {c.card.id: c for c in result.cards}
+    assert set(studied) == {"dagger", "nugget"}  # the file's cards, the redefined one included
+    assert studied["dagger"].card.cost == 1 and studied["dagger"].source.endswith("mine.yaml")
+
+
+def test_the_reference_coins_are_what_the_supply_can_give(tmp_path: Path) -> None:
+    path = tmp_path / "dear.yaml"
+    path.write_text("- {id: palace, name: Palace, when: passive, cost: 300, effects: [{chance_bonus: 1}]}\n")
+    result = studies.cards(BASE, extra=path, games=10, seed=1)
+    # 37 coins in the box (25 of 1 and 12 of 5: 85 in value), 4 players start with 8: 53 left to give
+    assert result.coins == 85 - 4 * 8

@@ -204,3 +204,11 @@ def test_a_change_to_the_4_player_sheet_changes_nothing_at_3_players(tmp_path: P
     (the bots once judged every table's dice with the 4-player sheet, so such a change leaked into 3-player games)."""
     result = studies.compare([BASE, dearer_in(tmp_path)], players=[3], games=150, seed=2)
     assert result.tests == 0 and all(d.value == 0 for s in result.runs[0].statistics for d in s.differences)
+
+
+def test_a_bot_that_only_one_variant_defines_is_refused_naming_the_other(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(f"name: Mine\nextends: {BASE}\nbots: {{careful: {{policy: heuristic, min_hearts: 5}}}}\n")
+    result = runner.invoke(app, ["compare", str(mine), str(BASE), "--bots", "careful", "-o", str(tmp_path / "o")])
+    assert result.exit_code == 1
+    assert "unknown bot 'careful'" in result.output and "(in " in result.output and "chance-it.yaml" in result.output

@@ -46,8 +46,14 @@ def only(found: list[Problem]) -> Problem:
 
 def test_without_a_file_the_bots_are_the_built_in_ones_and_the_variants() -> None:
     personas, overridden = merge_personas(BUILTIN, VARIANT_BOTS)
-    assert sorted(personas) == ["cautious", "gambler", "greedy", "heuristic", "random", "search"]
+    assert sorted(personas) == ["cautious", "gambler", "greedy", "heuristic", "random", "search", "search-4"]
     assert personas["cautious"] == VARIANT_BOTS["cautious"] and overridden == ()
+    assert (personas["search-4"].policy, personas["search-4"].playouts) == ("search", 4)  # the skill ladder's rung
+
+
+def test_a_file_may_not_redefine_search_4_without_saying_so(tmp_path: Path) -> None:
+    with pytest.raises(VariantError, match="'search-4' is a built-in bot"):
+        merged(tmp_path, "bots:\n  search-4: {policy: random}\n")
 
 
 def test_a_file_adds_personas_with_new_names(tmp_path: Path) -> None:

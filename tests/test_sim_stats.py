@@ -91,7 +91,7 @@ class Batch:
 BATCHES = [
     Batch("4p-heuristic", "base", 4, ("heuristic",) * 4, seed=5),
     Batch("3p-mixed", "base", 3, ("random", "heuristic", "random"), seed=5),
-    Batch("5p-tight-supply", "tight", 5, ("heuristic", "random", "heuristic", "random", "heuristic"), seed=11),
+    Batch("5p-tight-supply", "tight", 5, ("heuristic", "random", "heuristic", "random", "heuristic"), seed=22),
 ]
 
 

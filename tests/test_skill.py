@@ -40,6 +40,9 @@ def test_cli_skill_fits_100_columns_and_refuses_bad_input(tmp_path: Path) -> Non
     for args, message in (
         (["--ladder", "random,nobody"], "unknown bot 'nobody'"),
         (["--ladder", "random"], "at least two bots"),
+        (["--ladder", "random,heuristic,random"], "random is named twice"),
+        (["--ladder", ""], "at least two bots, weakest first (got 0)"),
+        (["--ladder", ",,,"], "(got 0)"),
         (["-b", "random,heuristic,random,heuristic"], "one bot at every seat"),
         (["-p", "9"], "--players 9"),
     ):

@@ -399,7 +399,7 @@ def compare(
     ] = False,
 ) -> None:
     """Compare variants on the same games (paired): what changed, with intervals and a correction for many figures."""
-    default = Path("reports") / ("compare-" + "-vs-".join(v.stem for v in variants[:3]))
+    default = Path("reports") / ("compare-" + "-vs-".join(v.stem[:40] for v in variants[:3]))  # a name any system takes
     with _reported(), _progress() as progress:
         comparison = studies.compare(
             variants,
@@ -420,7 +420,10 @@ def compare(
     for line in comparison.letters():
         say(line, wrap=True)
     for title, headers, rows in comparison.tables(every):
-        _print_table(title, headers, rows)
+        if rows:
+            _print_table(title, headers, rows)
+        else:
+            say(f"{title}: none", wrap=True)
     say(f"significance: {comparison.correction}", wrap=True)
     say(f"wrote {', '.join(display_path(p) for p in comparison.written)}", wrap=True)
     if comparison.interrupted:
@@ -476,6 +479,8 @@ def cards(
         warn("interrupted before any game finished: nothing was written (earlier outputs are as they were)")
         raise typer.Exit(130)
     _print_table(*strength.table())
+    for line in strength.lines():
+        say(line, wrap=True)
     _print_table(*strength.observed_table())
     say(f"verdicts: {studies.CARD_RULE}", wrap=True)
     say(f"wrote {', '.join(display_path(p) for p in strength.written)}", wrap=True)
@@ -516,7 +521,7 @@ def skill(
             games=games,
             seed=seed,
             bots=bots,
-            ladder=[name.strip() for name in ladder.split(",") if name.strip()] if ladder else (),
+            ladder=[name.strip() for name in ladder.split(",") if name.strip()] if ladder is not None else None,
             workers=workers,
             personas=personas,
             out=out_dir or Path("reports") / f"skill-{variant.stem}",

@@ -36,6 +36,8 @@ from workbench.sim.runner import Stop, run
 ALPHA = 0.05
 #: Fewer games than this give no test: the normal intervals are not to be trusted on so few.
 TEST_GAMES = 30
+#: The bounds of a rate: its interval stops at 0 and 1.
+RATE = (0.0, 1.0)
 CORRECTION = (
     "Holm-Bonferroni over every difference tested in this comparison ({tests} tests: each figure, variant and "
     "player count; balance, a maximum minus a minimum, and a difference that is zero in every game are not tested), "
@@ -105,6 +107,11 @@ class Compared:
                 for d, adjusted in zip(self.differences, self.adjusted)
             ],
         }
+
+
+def _names(bots: str | Sequence[str]) -> list[str]:
+    """Bot names as given: one for every seat, or one per seat (``"random, heuristic"`` or a list)."""
+    return [name.strip() for name in bots.split(",")] if isinstance(bots, str) else list(bots)
 
 
 def _p(p: float) -> float | None:
@@ -192,7 +199,7 @@ class Comparison:
 
     def tables(self, every: bool = False) -> list[tuple[str, list[str], list[list[str]]]]:
         """The terminal tables, one per player count: the significant changes first, the rest only with ``every``."""
-        headers = ["figure", "A", "", "value", "− A", "95 % interval", "p (Holm)"]
+        headers = ["figure", "A", "vs", "value", "change", "95 % interval", "p (Holm)"]
         found = []
         for done in self.runs:
             rows = []
@@ -243,6 +250,8 @@ def compare(
     _check(games, workers)
     if len(variants) < 2:
         raise UsageError("compare: name at least two variant files (the first is the reference)")
+    if len(variants) > 26:
+        raise UsageError(f"compare: at most 26 variants at once (they are lettered A to Z), not {len(variants)}")
     loaded = [_loaded(v) for v in variants]
     family = loaded[0][0].family
     for other, other_path in loaded[1:]:
@@ -254,7 +263,13 @@ def compare(
         counts = player_counts(variant, players, path)
     # the same bot names at every table, each meaning what its own variant (and --personas) says
     known = [family.personas(variant.variant, Path(personas) if personas is not None else None) for variant, _ in loaded]
-    tables = [bot_tables(bots, counts, table) for table in known]
+    tables = []
+    for (variant, path), table in zip(loaded, known):
+        try:
+            tables.append(bot_tables(bots, counts, table))
+        except UsageError as exc:  # say which variant lacks the bot: the others may define it
+            what = display_path(path) if path is not None else repr(variant.variant.name)
+            raise UsageError(f"{exc.problems[0].message} (in {what})") from None
     with Outputs(force=force) as outputs:
         _reserve_inputs(outputs, *(source for variant, _ in loaded for source in variant.sources), personas)
         targets = _out_files(outputs, out, "compare", create_out)
@@ -282,7 +297,7 @@ def compare(
                 [{"name": v.variant.name, "file": display_path(p) if p else None} for v, p in loaded],
                 counts,
                 seed,
-                [bots] if isinstance(bots, str) else list(bots),
+                _names(bots),
                 runs,
                 [],
             )
@@ -299,7 +314,8 @@ def _compared(count: int, tally: PairedTally, measure: Measure, interrupted: boo
     arms = len(tally.arms)
     statistics = []
     for statistic in measure.statistics:
-        values = [estimate(tally.sums, arms, of_arm(statistic.of, a)) for a in range(arms)]
+        bounds = RATE if statistic.percent else (-math.inf, math.inf)
+        values = [estimate(tally.sums, arms, of_arm(statistic.of, a), bounds) for a in range(arms)]
         differences = [estimate(tally.sums, arms, difference(statistic.of, a)) for a in range(1, arms)]
         tested = statistic.tested and tally.games >= TEST_GAMES
         statistics.append(Compared(statistic.name, statistic.label, statistic.percent, tested, values, differences))
@@ -343,7 +359,7 @@ def card_verdict(cost: int, worth: Estimate) -> tuple[str, str]:
     """
     high_bound, low_bound = 1.5 * cost + 1, round(2 * cost / 3, 2)
     if worth.n < VERDICT_GAMES:
-        return "unclear", f"only {worth.n} games: too few for a verdict (at least {VERDICT_GAMES})"
+        return "unclear", f"only {worth.n} game{'s' if worth.n != 1 else ''}: too few for a verdict (at least {VERDICT_GAMES})"
     if math.isnan(worth.value):  # the coins had no measurable effect
         return "unclear", "the extra coins had no measurable effect on the win rate, so nothing converts to coins"
     where = f"worth {worth.value:.1f} coins (95 % {worth.low:.1f} to {worth.high:.1f}) for a price of {cost}"
@@ -456,6 +472,18 @@ class CardStrength:
         title = f"{self.players} players, {self.games:,} games per card: each card given to one seat, against the same games without it"
         return title, headers, rows
 
+    def lines(self) -> list[str]:
+        """What the terminal says besides the table: the reference the cards are priced by, and each verdict's reason."""
+        base, coins = self.baseline["win_rate"], self.coin_effect["win_rate"]
+        said = [
+            f"Without a gift the seat wins {number(base.value, True)} of its games; {self.coins} extra coins change that by "
+            f"{number(coins.value, True, signed=True)} ({interval(coins.low, coins.high, True, True)}), the yardstick of "
+            "the coins-equivalents."
+        ]
+        return said + [
+            f"{c.card.id}: {c.flag}, {c.evidence}" for c in sorted(self.cards, key=lambda c: -c.effects["win_rate"].value)
+        ]
+
     def observed_table(self) -> tuple[str, list[str], list[list[str]]]:
         """The market as it is (observational): how often the bots bought each card, and when."""
         headers = ["card", "bought per game", "discarded", "mean round bought"]
@@ -497,10 +525,11 @@ def cards(
     """Measure each card by intervention: one seat is given it, on the same games as without it.
 
     ``extra`` (a card file) adds its cards to the market for this study (no file is
-    edited) and studies only them; ``only`` names the cards to study (default: every card
-    of the variant). Besides the games without a gift, a reference arm gives the seat as
-    many coins as the dearest card costs, which turns a card's effect on the win rate
-    into coins. ``out`` gets ``cards.json`` and ``cards.html``.
+    edited; a card with the id of one of the variant's replaces it) and studies only them;
+    ``only`` names the cards to study (default: every card of the variant). Besides the
+    games without a gift, a reference arm gives the seat some coins (the family says how
+    many: for Chance It the dearest card's price, as far as the supply goes), which turns a
+    card's effect on the win rate into coins. ``out`` gets ``cards.json`` and ``cards.html``.
     """
     _check(games, workers)
     path = Path(variant)
@@ -509,10 +538,9 @@ def cards(
         raise UsageError(f"{family.title} has no cards to study")
     if extra is not None and not Path(extra).is_file():
         raise UsageError(f"--with {display_path(Path(extra))}: no such card file")
-    loaded = family.with_cards(path, Path(extra)) if extra is not None else _loaded(path)[0]
+    loaded, added = family.with_cards(path, Path(extra)) if extra is not None else (_loaded(path)[0], [])
     (count,) = player_counts(loaded, [players], path)
     market = family.card_list(loaded.variant)
-    added = set() if extra is None else {c.id for c in market} - {c.id for c in family.card_list(_loaded(path)[0].variant)}
     studied = [c for c in market if (c.id in only if only else extra is None or c.id in added)]
     for name in only:
         if name not in {c.id for c in market}:
@@ -521,7 +549,7 @@ def cards(
         raise UsageError("no card to study: the variant has no cards" if not market else "no card to study")
     known = family.personas(loaded.variant, Path(personas) if personas is not None else None)
     table = bot_tables(bots, [count], known)[count]
-    coins = max(1, *(c.cost for c in market))
+    coins = family.reference_coins(loaded.variant, count)
     with Outputs(force=force) as outputs:
         _reserve_inputs(outputs, *loaded.sources, personas)
         targets = _out_files(outputs, out, "cards", create_out)
@@ -534,7 +562,9 @@ def cards(
         measure = family.seat_measure()
         factory = PairedFactory(arms, measure.measure, len(measure.columns))
         with _stopping(stop) as halt:
-            tally, interrupted, timing = _played(factory, games, workers, f"{len(studied)} cards", progress, halt)
+            tally, interrupted, timing = _played(
+                factory, games, workers, f"{len(studied)} card{'s' if len(studied) != 1 else ''}", progress, halt
+            )
             result = _card_strength(family, loaded, path, extra, count, seed, bots, coins, studied, added, measure, tally)
             result = replace(result, interrupted=interrupted, timing=timing)
             if not tally.games:
@@ -556,7 +586,7 @@ def _card_strength(
     bots: str | Sequence[str],
     coins: int,
     studied: list[CardInfo],
-    added: set[str],
+    added: list[str],
     measure: Measure,
     tally: PairedTally,
 ) -> CardStrength:
@@ -598,10 +628,13 @@ def _card_strength(
         display_path(Path(extra)) if extra is not None else None,
         players,
         seed,
-        [bots] if isinstance(bots, str) else list(bots),
+        _names(bots),
         tally.games,
         coins,
-        {name: estimate(sums, arms, of_arm(of, 0)) for name, of in stats.items()},
+        {
+            name: estimate(sums, arms, of_arm(of, 0), RATE if name == "win_rate" else (-math.inf, math.inf))
+            for name, of in stats.items()
+        },
         coin_effect,
         effects,
         observed,
@@ -727,7 +760,7 @@ def skill(
     games: int = 300,
     seed: int = 1,
     bots: str = "heuristic",
-    ladder: Sequence[str] = (),
+    ladder: Sequence[str] | None = None,
     workers: int = 1,
     personas: str | os.PathLike[str] | None = None,
     out: str | os.PathLike[str] | None = None,
@@ -752,15 +785,16 @@ def skill(
     table = bot_tables(bots, [count], known)[count]
     if len(set(table)) > 1:
         raise UsageError(f"--bots {bots}: the field is one bot at every seat")
-    default = family.ladder(known)
-    known = {**default, **known}  # the default rungs can be named too (search-4)
-    rungs = dict(default) if not ladder else {}
-    for name in ladder:
+    names = list(family.ladder() if ladder is None else ladder)
+    twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
+    if twice is not None:
+        raise UsageError(f"--ladder: {twice} is named twice")
+    if len(names) < 2:
+        raise UsageError(f"--ladder: name at least two bots, weakest first (got {len(names)})")
+    for name in names:
         if name not in known:
             raise UsageError(f"--ladder: unknown bot {name!r}{did_you_mean(name, known)}; known: {', '.join(sorted(known))}")
-        rungs[name] = known[name]
-    if len(rungs) < 2:
-        raise UsageError("--ladder: name at least two bots, weakest first")
+    rungs = {name: known[name] for name in names}
     with Outputs(force=force) as outputs:
         _reserve_inputs(outputs, *loaded.sources, personas)
         targets = _out_files(outputs, out, "skill", create_out)
@@ -776,7 +810,7 @@ def skill(
             win = next(s.of for s in measure.statistics if s.name == "win_rate")
             sums, arms_ = tally.sums, len(tally.arms)
             found = [
-                Rung(name, persona, estimate(sums, arms_, of_arm(win, i)), estimate(sums, arms_, difference(win, i)))
+                Rung(name, persona, estimate(sums, arms_, of_arm(win, i), RATE), estimate(sums, arms_, difference(win, i)))
                 for i, (name, persona) in enumerate(rungs.items(), start=1)
             ]
             result = Skill(
@@ -786,7 +820,7 @@ def skill(
                 seed,
                 table[0],
                 tally.games,
-                estimate(sums, arms_, of_arm(win, 0)),
+                estimate(sums, arms_, of_arm(win, 0), RATE),
                 found,
                 estimate(sums, arms_, difference(win, len(rungs), 1)),
                 tally.arms[0].summary(),

@@ -151,8 +151,13 @@ class CardInfo:
 class Studied(Family, Protocol):
     """A family whose cards and bots can be measured by intervention on one seat (``workbench cards``, ``skill``)."""
 
-    def with_cards(self, path: Path, extra: Path) -> Loaded:
-        """The variant of ``path`` with the cards of the file ``extra`` added to its market (no file is edited)."""
+    def with_cards(self, path: Path, extra: Path) -> tuple[Loaded, list[str]]:
+        """The variant of ``path`` with the cards of the file ``extra`` added to its market (a card with the id of one
+        of the variant's replaces it; no file is edited), and the ids of the file's cards."""
+
+    def reference_coins(self, variant: Any, players: int) -> int:
+        """The coins a seat is given to price a card's effect in coins: what every card costs at most, as far as the
+        game can hand them over at the start."""
 
     def card_list(self, variant: Any) -> list[CardInfo]:
         """The variant's cards, in file order."""
@@ -172,8 +177,8 @@ class Studied(Family, Protocol):
         ``card`` (or ``coins``) before the first round (:attr:`gift` says how), or is played by the bot ``seat_bot``
         (a name of ``personas``) instead of its own."""
 
-    def ladder(self, personas: dict[str, Any]) -> dict[str, Any]:
-        """The default skill ladder (bots by name, weakest first), from the known ``personas``."""
+    def ladder(self) -> tuple[str, ...]:
+        """The default skill ladder: names of built-in bots, weakest first."""
 
     @property
     def gift(self) -> str:

@@ -32,7 +32,9 @@ def number(value: float | None, percent: bool = False, signed: bool = False, uni
     if percent:
         suffix = (" pp" if signed else "%") if unit else ""
         return f"{value * 100:+.1f}{suffix}" if signed else f"{value * 100:.1f}{suffix}"
-    text = f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    size = abs(value)
+    decimals = 0 if size >= 100 else 1 if size >= 10 else 2 if size >= 1 else 3  # about three digits: 12.0, not 12
+    text = "0" if value == 0 else f"{value:,.{decimals}f}" if size >= 0.01 else f"{value:.2g}"
     return f"+{text}" if signed and value > 0 else text
 
 
@@ -40,7 +42,7 @@ def interval(low: float | None, high: float | None, percent: bool, signed: bool 
     """``low to high`` of an interval (the unit once, at the end).
 
     >>> interval(-0.085, -0.019, True, True), interval(1.5, 2.25, False)
-    ('-8.5 to -1.9 pp', '1.5 to 2.25')
+    ('-8.5 to -1.9 pp', '1.50 to 2.25')
     """
     return f"{number(low, percent, signed, unit=False)} to {number(high, percent, signed)}"
 
@@ -119,10 +121,12 @@ def render_compare(data: dict[str, Any], game_title: str) -> str:
                 elif math.isfinite(base) and base != 0:  # a change relative to a zero has no size
                     means.append(_interval(tag, d, abs(base)))
         significant = [str(row["label"]) for row in rows if row["strong"]]
+        tested = sum(any(d["p_adjusted"] is not None for d in s["differences"]) for s in run["statistics"])
         headline = (
             f"{len(significant)} of {len(rows)} figures changed significantly: {', '.join(significant)}."
             if significant
-            else f"No figure changed significantly ({len(rows)} figures tested)."
+            else f"No figure changed significantly ({tested} of {len(rows)} figures tested"
+            + ("; the others are the same in every game)." if tested < len(rows) else ").")
         )
         runs.append(
             {
@@ -131,13 +135,13 @@ def render_compare(data: dict[str, Any], game_title: str) -> str:
                 "interrupted": run["interrupted"],
                 "headline": headline,
                 "rows": rows,
-                "rates_chart": Markup(forest(rates, x_label="difference (percentage points)", percent=True)),
+                "rates_chart": Markup(forest(rates, x_label="difference (percentage points)", percent=True, unit=" pp")),
                 "means_chart": Markup(forest(means, x_label="difference (share of the reference value)", percent=True)),
                 "rounds_chart": Markup(_rounds_overlay(names, run["summaries"])),
             }
         )
     meta = [
-        ("Variants", ", ".join(f"{n} ({v['file']})" if v["file"] else n for n, v in zip(names, data["variants"]))),
+        ("Variants", ", ".join(f"{v['name']} ({v['file']})" if v["file"] else v["name"] for v in data["variants"])),
         ("Players", ", ".join(str(p) for p in data["players"])),
         ("Seed", str(data["seed"])),
         ("Bots", ", ".join(data["bots"])),
@@ -227,7 +231,7 @@ def render_cards(data: dict[str, Any], game_title: str) -> str:
         baseline=number(data["baseline"]["win_rate"]["value"], True),
         holdings=holdings,
         rows=rows,
-        win_chart=Markup(forest(wins, x_label="change in win rate (percentage points)", percent=True, legend=legend)),
+        win_chart=Markup(forest(wins, x_label="change in win rate (percentage points)", percent=True, unit=" pp", legend=legend)),
         worth_chart=Markup(forest(worths, x_label="coins-equivalent minus price (coins)", legend=legend)),
         observed=observed,
         observed_about=data["observed"]["about"],
@@ -257,7 +261,13 @@ def render_skill(data: dict[str, Any], game_title: str) -> str:
     equal = data["equal_share"]["value"]
     field = data["field"]
     panel = Panel(
-        [series], x_label="win rate", percent=True, reference=equal, reference_label=f"a {field} bot in that seat", width=420
+        [series],
+        title="win rate at one seat",
+        x_label="win rate",
+        percent=True,
+        reference=equal,
+        reference_label=f"a {field} bot in that seat",
+        width=420,
     )
     alone = data["field_alone"]
     variant = data["variant"]

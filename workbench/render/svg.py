@@ -361,12 +361,16 @@ def forest(
     *,
     x_label: str = "",
     percent: bool = False,
+    unit: str = "",
     legend: tuple[str, str] = ("significant", "not significant"),
     title: str = "",
     label_width: int = 230,
     width: int = 640,
 ) -> str:
     """A forest plot: one row per estimate, a dot with its interval whisker, around a dashed line at zero.
+
+    ``percent`` shows the ticks as hundredths, followed by ``unit`` (``"%"`` by default; ``" pp"`` for a difference
+    of two rates).
 
     >>> svg = forest([Interval("rounds", 0.5, 0.2, 0.8, True), Interval("coins", -0.1, -0.3, 0.1)])
     >>> svg.count('class="point"'), svg.count('class="whisker"')
@@ -384,7 +388,8 @@ def forest(
     body = [_rect(0, top + row * i, width, row, SHADE, "row") for i in range(1, len(rows), 2)]
     for tick in ticks:
         body.append(_line(x(tick), top, x(tick), plot_bottom, GRID))
-        body.append(_text(x(tick), plot_bottom + 17, _tick(tick, percent), size=SMALL, fill=MUTED))
+        shown = f"{round(tick * 100, 6):g}{unit or '%'}" if percent else _tick(tick, False)
+        body.append(_text(x(tick), plot_bottom + 17, shown, size=SMALL, fill=MUTED))
     body.append(
         f'<line class="zero" x1="{x(0):.1f}" y1="{top - 4}" x2="{x(0):.1f}" y2="{plot_bottom:.1f}" '
         f'stroke="{INK}" stroke-width="1.2" stroke-dasharray="5 4"/>'

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from workbench.sim.runner import Factory
-from workbench.sim.stats import Z95, rounded
+from workbench.sim.stats import Z95
 
 #: A figure as a function of the column means of all arms (arm ``a``'s column ``c`` is ``means[a, c]``).
 Figure = Callable[[npt.NDArray[np.float64]], float]
@@ -99,14 +99,16 @@ class Estimate:
     value: float
     se: float
     n: int
+    floor: float = -math.inf  #: the least the figure can be (0 for a rate): the interval stops there
+    ceiling: float = math.inf  #: the most it can be (1 for a rate)
 
     @property
     def low(self) -> float:
-        return self.value - Z95 * self.se
+        return max(self.floor, self.value - Z95 * self.se)
 
     @property
     def high(self) -> float:
-        return self.value + Z95 * self.se
+        return min(self.ceiling, self.value + Z95 * self.se)
 
     @property
     def tested(self) -> bool:
@@ -128,22 +130,23 @@ class Estimate:
 
 
 def _finite(x: float) -> float | None:
-    return rounded(x) if math.isfinite(x) else None
+    return round(x, 6) if math.isfinite(x) else None
 
 
-def estimate(sums: Sums, arms: int, figure: Figure) -> Estimate:
+def estimate(sums: Sums, arms: int, figure: Figure, bounds: tuple[float, float] = (-math.inf, math.inf)) -> Estimate:
     """A figure of the column means, with its standard error by the delta method (numerical gradient).
 
     ``figure`` gets the means as an array of shape (arms, columns) and returns a float;
-    NaN (say, a ratio of zero sums) gives a NaN estimate.
+    NaN (say, a ratio of zero sums) gives a NaN estimate. ``bounds`` are the least and most
+    the figure can be (0 and 1 for a rate): the interval stops there.
     """
     mean, covariance = sums.moments()
     shape = (arms, sums.width // arms)
     value = float(figure(mean.reshape(shape)))
     if not math.isfinite(value):
-        return Estimate(math.nan, math.nan, sums.n)
+        return Estimate(math.nan, math.nan, sums.n, *bounds)
     if sums.n < 2:
-        return Estimate(value, math.nan, sums.n)
+        return Estimate(value, math.nan, sums.n, *bounds)
     gradient = np.zeros(sums.width)
     for column in np.flatnonzero(covariance.diagonal() > 0):
         step = 1e-6 * max(1.0, abs(mean[column]))
@@ -155,7 +158,7 @@ def estimate(sums: Sums, arms: int, figure: Figure) -> Estimate:
     parts = float(gradient**2 @ covariance.diagonal())  # the variance the terms would have if they were independent
     if variance <= 1e-10 * parts:  # what is left of terms that cancel exactly (arms identical in every game) is rounding
         variance = 0.0
-    return Estimate(value, math.sqrt(variance), sums.n)
+    return Estimate(value, math.sqrt(variance), sums.n, *bounds)
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:

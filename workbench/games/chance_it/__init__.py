@@ -24,7 +24,7 @@ from workbench.games.chance_it.scenario import Replay, Scenario, replay
 from workbench.games.chance_it.schema import Card, Persona, Variant, variant_file_schema
 from workbench.games.chance_it.sim import SEAT_MEASURE, Gift, Simulator, table_measure
 from workbench.games.chance_it.text import describe, summary_rows
-from workbench.loading import Document, validate
+from workbench.loading import Document, read_yaml, validate
 from workbench.sim.paired import Measure
 from workbench.sim.seeding import stream
 
@@ -97,8 +97,16 @@ class ChanceIt:
         "card, its effects applied at once, as if bought before round 1"
     )
 
-    def with_cards(self, path: Path, extra: Path) -> Loaded:
-        return load_variant_with(path, "cards", extra)
+    def with_cards(self, path: Path, extra: Path) -> tuple[Loaded, list[str]]:
+        loaded = load_variant_with(path, "cards", extra)
+        items = read_yaml(extra).data  # a list of valid cards: the variant loaded with them
+        return loaded, [str(item["id"]) for item in items]
+
+    def reference_coins(self, variant: Variant, players: int) -> int:
+        """The dearest card's price (at least 1), as far as the coins left in the supply after setup go."""
+        wanted = max([1, *(card.cost for card in variant.cards)])
+        total = variant.supply.total("coins")
+        return wanted if total is None else max(0, min(wanted, total - players * variant.start.coins))
 
     def card_list(self, variant: Variant) -> list[CardInfo]:
         return [CardInfo(card.id, card.name, card.cost, card.when) for card in variant.cards]
@@ -119,14 +127,9 @@ class ChanceIt:
         visitor = personas[seat_bot] if seat_bot is not None else None
         return partial(Simulator, variant, players, bots, chosen, seed, None, gift, visitor)
 
-    def ladder(self, personas: dict[str, Persona]) -> dict[str, Persona]:
-        """The default skill ladder, weakest first: random, heuristic, then search with rising playouts."""
-        return {
-            "random": personas["random"],
-            "heuristic": personas["heuristic"],
-            "search-4": Persona(policy="search", playouts=4),
-            "search": personas["search"],
-        }
+    def ladder(self) -> tuple[str, ...]:
+        """The default skill ladder, weakest first: random, heuristic, then search with 4 and 16 playouts."""
+        return ("random", "heuristic", "search-4", "search")
 
     def card_usage(self, summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
         keys = ("bought", "discarded", "bought_per_game", "round_bought")

@@ -38,10 +38,10 @@ from workbench.games.chance_it.effects.chance import BONUS
 from workbench.games.chance_it.effects.steal import rob
 from workbench.games.chance_it.engine import BUY, CHANCE_IT, IN, OUT, Decider, Game, MarketMove, PlayerView, View
 from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules, modifier
-from workbench.games.chance_it.schema import POLICIES, Persona
+from workbench.games.chance_it.schema import BUILTIN_BOTS, Persona
 from workbench.sim.stats import Moments
 
-BUILTIN: dict[str, Persona] = {name: Persona.model_validate({"policy": name}) for name in POLICIES}
+BUILTIN: dict[str, Persona] = {name: Persona.model_validate(body) for name, body in BUILTIN_BOTS.items()}
 #: An option a search bot weighs: a guide or a market move.
 Option = TypeVar("Option")
 

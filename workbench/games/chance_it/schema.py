@@ -220,6 +220,12 @@ class Tuning(Model):
 
 Weight = Annotated[float, Field(ge=-100, le=100)]
 POLICIES = ("random", "heuristic", "search")
+#: The built-in bots by name: each policy with its defaults, and a quicker search (4 playouts: a rung of the skill
+#: ladder). A personas file replaces one only when it says so (``overrides:``); a variant may not.
+BUILTIN_BOTS: dict[str, dict[str, Any]] = {
+    **{policy: {"policy": policy} for policy in POLICIES},
+    "search-4": {"policy": "search", "playouts": 4},
+}
 _SEARCH_ONLY = ("playouts", "depth")
 
 
@@ -277,7 +283,7 @@ class PersonaFile(Model):
         """Built-in names are replaced only when listed under overrides; every override is a persona of the file."""
         problems: list[tuple[KeyPath, str]] = []
         for name in self.bots:
-            if name in POLICIES and name not in self.overrides:
+            if name in BUILTIN_BOTS and name not in self.overrides:
                 message = f"'{name}' is a built-in bot; list it under overrides: to replace it, or give the persona another name"
                 problems.append((("bots", name), message))
         listed: set[str] = set()
@@ -411,7 +417,7 @@ class Variant(Model):
                 yield ("board", face, index), f"face {face} already has {first}: a die is moved once (remove one)"
         yield from self._check_effects(self.all_out, ("all_out",), "all_out")
         yield from self._check_effects(self.chance_it, ("chance_it",), "chance_it")
-        for name in sorted(set(self.bots) & set(POLICIES)):
+        for name in sorted(set(self.bots) & set(BUILTIN_BOTS)):
             yield ("bots", name), f"'{name}' is a built-in bot name; give the persona another name"
         first_index: dict[str, int] = {}
         for index, card in enumerate(self.cards):

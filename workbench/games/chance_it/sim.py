@@ -486,6 +486,11 @@ _PREFIXES = (
     ("cards.", ""),
     ("components.", ""),
 )
+#: Figures whose words are not their path's.
+_LABELS = {
+    **{f"components.{name}.most_held_per_game.mean": f"most {name} held by all players together" for name in RESOURCES},
+    **{f"components.{name}.supply_ran_dry.rate": f"{name} supply ran dry" for name in RESOURCES},
+}
 
 
 def label(name: str) -> str:
@@ -493,7 +498,11 @@ def label(name: str) -> str:
 
     >>> label("wins.by_seat.0.rate"), label("guides.chance-it.rate"), label("cards.dagger.bought_per_game")
     ('win rate, seat 0', 'guide chance-it', 'dagger bought per game')
+    >>> label("components.stars.most_held_per_game.mean")
+    'most stars held by all players together'
     """
+    if name in _LABELS:
+        return _LABELS[name]
     text = name.removesuffix(".rate").removesuffix(".mean")
     for prefix, words in _PREFIXES:
         if text.startswith(prefix):
