@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+import yaml
 
 from workbench.errors import VariantError
 from workbench.games import load_variant
@@ -77,13 +78,22 @@ def test_merge_keeps_the_line_marks_of_what_each_file_wrote() -> None:
     assert ("cards", "1") not in merged.marks  # the replaced list's old entries are gone
 
 
-def test_numbers_are_read_as_yaml_1_2_writes_them(tmp_path: Path) -> None:
+def test_numbers_are_read_as_people_mean_them(tmp_path: Path) -> None:
     """PyYAML reads YAML 1.1: 010 would be eight, 1_0 ten and 1:20 eighty. A designer means ten, or made a typo."""
     path = tmp_path / "numbers.yaml"
-    path.write_text("a: 010\nb: 1_0\nc: 1:20\nd: 0x10\ne: 0o17\nf: 1.5\ng: 1e3\nh: -3\ni: 0b11\nj: 2024-01-01\n")
+    path.write_text("a: 010\nb: 1_0\nc: 1:20\nd: 0x10\ne: 0o17\nf: 1.5\ng: 1.0e+3\nh: -3\ni: 0b11\nj: 2024-01-01\nk: 0E0\n")
     assert read_yaml(path).data == {
-        "a": 10, "b": "1_0", "c": "1:20", "d": 16, "e": 15, "f": 1.5, "g": 1000.0, "h": -3, "i": "0b11", "j": "2024-01-01",
+        "a": 10, "b": "1_0", "c": "1:20", "d": 16, "e": "0o17", "f": 1.5, "g": 1000.0, "h": -3, "i": "0b11",
+        "j": "2024-01-01", "k": "0E0",
     }  # fmt: skip
+
+
+def test_what_pyyaml_writes_as_text_reads_back_as_text(tmp_path: Path) -> None:
+    """The workbench's own files are written by PyYAML (YAML 1.1): a string it leaves unquoted must stay a string."""
+    texts = ["0E0", "1e3", "0o17", "1.5e3", "0b2", "+.5x", "12:5"]
+    path = tmp_path / "written.yaml"
+    path.write_text(yaml.safe_dump({"names": texts}))
+    assert read_yaml(path).data == {"names": texts}
 
 
 def test_a_price_written_with_an_underscore_is_a_located_problem_not_ten(tmp_path: Path) -> None:

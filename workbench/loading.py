@@ -305,10 +305,10 @@ class _MarkedConstructor(yaml.constructor.SafeConstructor):
         return super().construct_mapping(node, deep=deep)
 
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
-        """A whole number as YAML 1.2 writes it: decimal (leading zeros too), ``0o`` octal or ``0x`` hexadecimal."""
+        """A whole number: decimal (leading zeros too: 010 is ten) or ``0x`` hexadecimal."""
         text = str(node.value)
         try:
-            value = int(text[2:], 8) if text.startswith("0o") else int(text[2:], 16) if text.startswith("0x") else int(text, 10)
+            value = int(text[2:], 16) if text.startswith("0x") else int(text, 10)
         except ValueError:
             digits = str(node.value).lstrip("+-").replace("_", "")
             message = "this number is far too large" if digits.isdigit() else f"{node.value!r} is not a whole number"
@@ -343,15 +343,14 @@ if yaml.__with_libyaml__:
 _FastLoader: type[_MarkedFastLoader] | None = _MarkedFastLoader if yaml.__with_libyaml__ else None
 
 
-# Dates stay text: a variant has no dates, and "2024-13-45" should not be a crash. Numbers are read as YAML 1.2
-# reads them, not as PyYAML's YAML 1.1: 010 is ten (not eight), and 1_0, 1:20 (sixty-based) or 0b11 are text, which
-# validation then reports, instead of numbers nobody meant.
+# Dates stay text: a variant has no dates, and "2024-13-45" should not be a crash. Numbers are the plain ones of
+# YAML 1.1 (what PyYAML writes unquoted stays text, so our own files read back as written) read as people mean them:
+# 010 is ten, not eight, and 1_0, 1:20 (sixty-based) or 0b11 are text, which validation then reports, instead of
+# numbers nobody meant.
 _INT = "tag:yaml.org,2002:int"
 _FLOAT = "tag:yaml.org,2002:float"
-_INT_12 = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
-_FLOAT_12 = re.compile(
-    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
-)
+_INT_12 = re.compile(r"^(?:[-+]?[0-9]+|0x[0-9a-fA-F]+)$")
+_FLOAT_12 = re.compile(r"^(?:[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
 _RESOLVERS: dict[Any, list[tuple[str, re.Pattern[str]]]] = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag not in ("tag:yaml.org,2002:timestamp", _INT, _FLOAT)]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
