@@ -1405,3 +1405,13 @@ def test_effects_nested_too_deep_are_refused_at_the_list_that_goes_too_far(tmp_p
     problem = only(reject(tmp_path, deep))
     assert problem.path == "cards_add.0.effects.0" + ".chance.then.0" * 12 + ".chance.then"
     assert "nest 13 deep" in problem.message and "at most 12" in problem.message
+
+
+def test_an_option_written_beside_its_effect_is_said_to_belong_inside(tmp_path: Path) -> None:
+    base = Path(__file__).parent.parent / "variants" / "chance-it.yaml"
+    text = (
+        f"name: Heist\nextends: {base}\ncards_add:\n"
+        "  - {id: heist, name: Heist, when: flash, cost: 4, effects: [{steal: {stars: 2}, from: richest}]}\n"
+    )
+    problem = only(reject(tmp_path, text))
+    check(problem, 4, "cards_add.0.effects.0", "'from' belongs inside 'steal'", "{steal: {..., from: ...}}")

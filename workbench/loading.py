@@ -742,6 +742,14 @@ def explain(err: ErrorDetails, model: type[BaseModel], *, inherits: bool = True)
         names = sorted(_tags_of(type_at(model, loc)))
         name = value if isinstance(value, str) else (next(iter(value)) if isinstance(value, dict) and len(value) == 1 else None)
         if name is None:
+            known = [str(key) for key in value if key in names] if isinstance(value, dict) else []
+            if len(known) == 1 and isinstance(value, dict) and len(value) > 1:  # {steal: {...}, from: richest}
+                effect, stray = known[0], [str(key) for key in value if key != known[0]]
+                verb = "belongs" if len(stray) == 1 else "belong"
+                quoted = ", ".join(f"'{key}'" for key in stray)
+                return (
+                    f"an effect is a one-key mapping: {quoted} {verb} inside '{effect}' ({{{effect}: {{..., {stray[0]}: ...}}}})"
+                )
             return f"an effect is a name (market) or a one-key mapping ({{gain: {{hearts: 1}}}}), got {_kind(value)}"
         return f"unknown effect '{name}'{_hint(str(name), names, 'effects')}"
     if kind == "literal_error":
