@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from workbench import api, studies
 from workbench.cli import app
+from workbench.errors import UsageError
 from workbench.sim.paired import Sums, difference, estimate, holm, of_arm, ratio
 
 ROOT = Path(__file__).parent.parent
@@ -212,3 +213,10 @@ def test_a_bot_that_only_one_variant_defines_is_refused_naming_the_other(tmp_pat
     result = runner.invoke(app, ["compare", str(mine), str(BASE), "--bots", "careful", "-o", str(tmp_path / "o")])
     assert result.exit_code == 1
     assert "unknown bot 'careful'" in result.output and "(in " in result.output and "chance-it.yaml" in result.output
+
+
+def test_the_library_takes_one_player_count_and_refuses_odd_types_in_words() -> None:
+    assert studies.compare([BASE, BASE], players=4, games=5).counts == [4]
+    for options, message in (({"players": "4"}, "--players '4'"), ({"games": 2.5}, "--games 2.5")):
+        with pytest.raises(UsageError, match=message):
+            studies.compare([BASE, BASE], **({"players": [4], "games": 5} | options))

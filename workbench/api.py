@@ -213,8 +213,13 @@ class Simulation:
         return json.dumps(self.to_dict(), indent=2) + "\n"
 
 
-def player_counts(loaded: Loaded, counts: Sequence[int], path: Path | None = None) -> list[int]:
-    """The requested player counts, each checked against the variant (named by its file when given), without repeats."""
+def player_counts(loaded: Loaded, counts: int | Sequence[int], path: Path | None = None) -> list[int]:
+    """The requested player counts (one, or several), each checked against the variant (named by its file when
+    given), without repeats."""
+    if isinstance(counts, int):
+        counts = [counts]
+    if not all(isinstance(count, int) and not isinstance(count, bool) for count in counts):
+        raise UsageError(f"--players {counts!r}: expected whole numbers of players")
     low, high = loaded.family.player_range(loaded.variant)
     if not counts:
         raise UsageError("--players: name at least one player count")
@@ -252,7 +257,7 @@ def _stopping(stop: Stop | None) -> Iterator[Stop]:
 def simulate(
     variant: VariantLike,
     *,
-    players: Sequence[int] = (4,),
+    players: int | Sequence[int] = (4,),
     games: int = 1000,
     seed: int = 1,
     bots: str | Sequence[str] = "heuristic",

@@ -46,6 +46,9 @@ CORRECTION = (
 
 
 def _check(games: int, workers: int) -> None:
+    for option, value in (("--games", games), ("--workers", workers)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise UsageError(f"{option} {value!r}: expected a whole number")
     if games < 1:
         raise UsageError(f"--games {games}: play at least one game")
     if workers < 1:
@@ -228,7 +231,7 @@ class Comparison:
 def compare(
     variants: Sequence[VariantLike],
     *,
-    players: Sequence[int] = (4,),
+    players: int | Sequence[int] = (4,),
     games: int = 1000,
     seed: int = 1,
     bots: str | Sequence[str] = "heuristic",
