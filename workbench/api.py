@@ -243,6 +243,17 @@ def bot_tables(bots: str | Sequence[str], counts: list[int], known: dict[str, An
     return tables
 
 
+def check_run(games: int, workers: int) -> None:
+    """Refuse, before any work, a number of games or workers that cannot be played."""
+    for option, value in (("--games", games), ("--workers", workers)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise UsageError(f"{option} {value!r}: expected a whole number")
+    if games < 1:
+        raise UsageError(f"--games {games}: play at least one game")
+    if workers < 1:
+        raise UsageError(f"--workers {workers}: use at least one worker")
+
+
 @contextmanager
 def _stopping(stop: Stop | None) -> Iterator[Stop]:
     """The caller's stop, or one that SIGINT and SIGTERM set for the duration of the block."""
@@ -282,10 +293,7 @@ def simulate(
     the result and every output then describe the games that finished, marked interrupted;
     a run stopped before any game finished writes nothing.
     """
-    if games < 1:
-        raise UsageError(f"--games {games}: play at least one game")
-    if workers < 1:
-        raise UsageError(f"--workers {workers}: use at least one worker")
+    check_run(games, workers)
     loaded, path = _loaded(variant)
     family = loaded.family
     counts = player_counts(loaded, players, path)
@@ -552,6 +560,7 @@ __all__ = [
     "Tuning",
     "Validation",
     "bot_tables",
+    "check_run",
     "load_variant",
     "play",
     "player_counts",

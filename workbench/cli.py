@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -251,6 +251,32 @@ def _print_table(title: str, headers: list[str], rows: list[list[str]]) -> None:
     out.print(table, soft_wrap=False)  # a long title wraps to the table, never past the terminal
 
 
+#: Options several commands share, worded once.
+_WORKERS = os.cpu_count() or 1
+Workers = Annotated[int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)]
+Bots = Annotated[
+    str,
+    typer.Option("--bots", "-b", help="One bot per seat (random, heuristic, search or a persona); one name fills every seat."),
+]
+Personas = Annotated[Path | None, typer.Option("--personas", help="A YAML file of bot personas (bots: {name: {policy: ...}}).")]
+Force = Annotated[
+    bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
+]
+
+
+def _stopped_before_any_game() -> NoReturn:
+    warn("interrupted before any game finished: nothing was written (earlier outputs are as they were)")
+    raise typer.Exit(130)
+
+
+def _wrote(written: list[Path], interrupted: bool, finished: str) -> None:
+    """Say what a run wrote; a stopped run says so and exits 130 (its outputs hold the ``finished`` games)."""
+    say(f"wrote {', '.join(display_path(p) for p in written)}", wrap=True)
+    if interrupted:
+        warn(f"interrupted: the outputs hold the games that finished ({finished})")
+        raise typer.Exit(130)
+
+
 def _player_counts(values: list[str]) -> list[int]:
     """Player counts from ``--players`` given once or repeated, each a number or a list: ``-p 3,4 -p 6``."""
     try:
@@ -267,29 +293,18 @@ def simulate(
     ] = ["4"],  # noqa: B006 - Typer's default for a repeatable option; never mutated
     games: Annotated[int, typer.Option("--games", "-g", help="Games per player count.", min=1)] = 1000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run: game i depends only on (seed, i).")] = 1,
-    bots: Annotated[
-        str,
-        typer.Option(
-            "--bots", "-b", help="One bot per seat (random, heuristic, search or a persona); one name fills every seat."
-        ),
-    ] = "heuristic",
-    workers: Annotated[
-        int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)
-    ] = os.cpu_count() or 1,
+    bots: Bots = "heuristic",
+    workers: Workers = _WORKERS,
     out_dir: Annotated[
         Path | None,
         typer.Option("--out", "-o", help="Folder for summary.json and report.html [default: reports/<variant>]."),
     ] = None,
     records: Annotated[Path | None, typer.Option("--records", help="Also write one JSON line per game to this file.")] = None,
-    personas: Annotated[
-        Path | None, typer.Option("--personas", help="A YAML file of bot personas (bots: {name: {policy: ...}}).")
-    ] = None,
+    personas: Personas = None,
     record_scenarios: Annotated[
         Path | None, typer.Option("--record-scenarios", help="Write every game as a scenario script into this folder.")
     ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
-    ] = False,
+    force: Force = False,
 ) -> None:
     """Play many games with bots and report what the rules do: length, fairness, eliminations, cards."""
     with _reported(), _progress() as progress:
@@ -309,8 +324,7 @@ def simulate(
             progress=progress,
         )
     if not simulation.written and simulation.interrupted:
-        warn("interrupted before any game finished: nothing was written (earlier outputs are as they were)")
-        raise typer.Exit(130)
+        _stopped_before_any_game()
     runs = [run.to_dict() for run in simulation.runs]
     first = simulation.runs[0]
     _print_table(f"{first.variant}: {', '.join(dict.fromkeys(first.bots))}; seed {seed}", *simulation.family.summary_rows(runs))
@@ -369,9 +383,6 @@ def _games_task(progress: Progress, label: str, total: int) -> Callable[[int], N
     return advance
 
 
-_WORKERS = os.cpu_count() or 1
-
-
 @app.command()
 def compare(
     variants: Annotated[
@@ -382,21 +393,15 @@ def compare(
     ] = ["4"],  # noqa: B006 - Typer's default for a repeatable option; never mutated
     games: Annotated[int, typer.Option("--games", "-g", help="Games per variant and player count.", min=1)] = 2000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: game i of every variant uses the same streams.")] = 1,
-    bots: Annotated[
-        str, typer.Option("--bots", "-b", help="One bot per seat (random, heuristic, search or a persona); one fills every seat.")
-    ] = "heuristic",
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)] = _WORKERS,
+    bots: Bots = "heuristic",
+    workers: Workers = _WORKERS,
     out_dir: Annotated[
         Path | None,
         typer.Option("--out", "-o", help="Folder for compare.json and compare.html [default: reports/compare-<A>-vs-<B>]."),
     ] = None,
-    personas: Annotated[
-        Path | None, typer.Option("--personas", help="A YAML file of bot personas (bots: {name: {policy: ...}}).")
-    ] = None,
+    personas: Personas = None,
     every: Annotated[bool, typer.Option("--all", help="List every figure, not only those that changed significantly.")] = False,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
-    ] = False,
+    force: Force = False,
 ) -> None:
     """Compare variants on the same games (paired): what changed, with intervals and a correction for many figures."""
     default = Path("reports") / ("compare-" + "-vs-".join(v.stem[:40] for v in variants[:3]))  # a name any system takes
@@ -415,8 +420,7 @@ def compare(
             progress=progress,
         )
     if not comparison.runs:
-        warn("interrupted before any game finished: nothing was written (earlier outputs are as they were)")
-        raise typer.Exit(130)
+        _stopped_before_any_game()
     for line in comparison.letters():
         say(line, wrap=True)
     for title, headers, rows in comparison.tables(every):
@@ -425,10 +429,7 @@ def compare(
         else:
             say(f"{title}: none", wrap=True)
     say(f"significance: {comparison.correction}", wrap=True)
-    say(f"wrote {', '.join(display_path(p) for p in comparison.written)}", wrap=True)
-    if comparison.interrupted:
-        warn(f"interrupted: the outputs hold the games that finished ({comparison.runs[-1].games:,} at the last count)")
-        raise typer.Exit(130)
+    _wrote(comparison.written, comparison.interrupted, f"{comparison.runs[-1].games:,} games at the last count")
 
 
 @app.command()
@@ -444,19 +445,13 @@ def cards(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 4,
     games: Annotated[int, typer.Option("--games", "-g", help="Games per card (and without one).", min=1)] = 2000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: game i uses the same streams with and without a card.")] = 1,
-    bots: Annotated[
-        str, typer.Option("--bots", "-b", help="One bot per seat (random, heuristic, search or a persona); one fills every seat.")
-    ] = "heuristic",
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)] = _WORKERS,
+    bots: Bots = "heuristic",
+    workers: Workers = _WORKERS,
     out_dir: Annotated[
         Path | None, typer.Option("--out", "-o", help="Folder for cards.json and cards.html [default: reports/cards-<variant>].")
     ] = None,
-    personas: Annotated[
-        Path | None, typer.Option("--personas", help="A YAML file of bot personas (bots: {name: {policy: ...}}).")
-    ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
-    ] = False,
+    personas: Personas = None,
+    force: Force = False,
 ) -> None:
     """How strong is each card? Give it to one seat and play the same games with and without it (by intervention)."""
     with _reported(), _progress() as progress:
@@ -476,17 +471,13 @@ def cards(
             progress=progress,
         )
     if not strength.games:
-        warn("interrupted before any game finished: nothing was written (earlier outputs are as they were)")
-        raise typer.Exit(130)
+        _stopped_before_any_game()
     _print_table(*strength.table())
     for line in strength.lines():
         say(line, wrap=True)
     _print_table(*strength.observed_table())
     say(f"verdicts: {studies.CARD_RULE}", wrap=True)
-    say(f"wrote {', '.join(display_path(p) for p in strength.written)}", wrap=True)
-    if strength.interrupted:
-        warn(f"interrupted: the outputs hold the {strength.games:,} games that finished")
-        raise typer.Exit(130)
+    _wrote(strength.written, strength.interrupted, f"{strength.games:,} games")
 
 
 @app.command()
@@ -502,16 +493,12 @@ def skill(
             "--ladder", help="Bots to rank, weakest first, comma-separated [default: random,heuristic,search-4,search]."
         ),
     ] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)] = _WORKERS,
+    workers: Workers = _WORKERS,
     out_dir: Annotated[
         Path | None, typer.Option("--out", "-o", help="Folder for skill.json and skill.html [default: reports/skill-<variant>].")
     ] = None,
-    personas: Annotated[
-        Path | None, typer.Option("--personas", help="A YAML file of bot personas (bots: {name: {policy: ...}}).")
-    ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
-    ] = False,
+    personas: Personas = None,
+    force: Force = False,
 ) -> None:
     """Does skill matter? A ladder of bots of rising strength, each at one seat against the same field and dice."""
     with _reported(), _progress() as progress:
@@ -530,14 +517,10 @@ def skill(
             progress=progress,
         )
     if not result.games:
-        warn("interrupted before any game finished: nothing was written (earlier outputs are as they were)")
-        raise typer.Exit(130)
+        _stopped_before_any_game()
     _print_table(*result.table())
     say(result.verdict(), wrap=True)
-    say(f"wrote {', '.join(display_path(p) for p in result.written)}", wrap=True)
-    if result.interrupted:
-        warn(f"interrupted: the outputs hold the {result.games:,} games that finished")
-        raise typer.Exit(130)
+    _wrote(result.written, result.interrupted, f"{result.games:,} games")
 
 
 @app.command("tune-stakes")
@@ -552,9 +535,7 @@ def tune_stakes(
     ] = "heuristic",
     budget: Annotated[int, typer.Option("--budget", help="Games per tuned player count.", min=100)] = 30_000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: the same seed gives the same proposal.")] = 1,
-    workers: Annotated[
-        int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)
-    ] = os.cpu_count() or 1,
+    workers: Workers = _WORKERS,
     out_file: Annotated[
         Path | None,
         typer.Option(
@@ -569,9 +550,7 @@ def tune_stakes(
     replace_printed: Annotated[
         bool, typer.Option("--replace-printed", help="With --write, allow replacing a sheet marked `source: printed`.")
     ] = False,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
-    ] = False,
+    force: Force = False,
 ) -> None:
     """Propose the stakes sheets the box never printed: race candidate sheets until the game plays like the printed ones."""
     with _reported(), _progress() as progress:
@@ -645,9 +624,7 @@ def print_set(
         str | None,
         typer.Option("--only", help="Print only these parts: cards,guides,stakes,board,rules.", show_default=False),
     ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
-    ] = False,
+    force: Force = False,
 ) -> None:
     """Print a playtest set as PDF: market cards, guide cards, stakes sheets, action board and rule summary."""
     with _reported():

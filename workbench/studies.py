@@ -23,7 +23,17 @@ from pathlib import Path
 from typing import Any
 
 from workbench import GENERATOR
-from workbench.api import Progress, VariantLike, _loaded, _plain, _reserve_inputs, _stopping, bot_tables, player_counts
+from workbench.api import (
+    Progress,
+    VariantLike,
+    _loaded,
+    _plain,
+    _reserve_inputs,
+    _stopping,
+    bot_tables,
+    check_run,
+    player_counts,
+)
 from workbench.errors import UsageError, display_path
 from workbench.games import CardInfo, Family, Loaded, Studied, family_of_file
 from workbench.loading import did_you_mean
@@ -43,16 +53,6 @@ CORRECTION = (
     "player count; balance, a maximum minus a minimum, and a difference that is zero in every game are not tested), "
     "family-wise error rate {alpha:.0%}; the intervals are 95 % paired intervals, not corrected"
 )
-
-
-def _check(games: int, workers: int) -> None:
-    for option, value in (("--games", games), ("--workers", workers)):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise UsageError(f"{option} {value!r}: expected a whole number")
-    if games < 1:
-        raise UsageError(f"--games {games}: play at least one game")
-    if workers < 1:
-        raise UsageError(f"--workers {workers}: use at least one worker")
 
 
 def _out_files(outputs: Outputs, out: str | os.PathLike[str] | None, name: str, create: bool) -> tuple[Path, Path] | None:
@@ -250,7 +250,7 @@ def compare(
     comparison. ``out`` gets ``compare.json`` and ``compare.html``. A stop keeps the games
     that finished (the same prefix of game indices in every variant).
     """
-    _check(games, workers)
+    check_run(games, workers)
     if len(variants) < 2:
         raise UsageError("compare: name at least two variant files (the first is the reference)")
     if len(variants) > 26:
@@ -534,7 +534,7 @@ def cards(
     many: for Chance It the dearest card's price, as far as the supply goes), which turns a
     card's effect on the win rate into coins. ``out`` gets ``cards.json`` and ``cards.html``.
     """
-    _check(games, workers)
+    check_run(games, workers)
     path = Path(variant)
     family, _ = family_of_file(path)
     if not isinstance(family, Studied):
@@ -558,9 +558,9 @@ def cards(
         targets = _out_files(outputs, out, "cards", create_out)
         outputs.ready()
         arms = (
-            family.gifted(loaded.variant, count, table, known, seed),
-            family.gifted(loaded.variant, count, table, known, seed, coins=coins),
-            *(family.gifted(loaded.variant, count, table, known, seed, card=c.id) for c in studied),
+            family.simulator(loaded.variant, count, table, known, seed),
+            family.simulator(loaded.variant, count, table, known, seed, coins=coins),
+            *(family.simulator(loaded.variant, count, table, known, seed, card=c.id) for c in studied),
         )
         measure = family.seat_measure()
         factory = PairedFactory(arms, measure.measure, len(measure.columns))
@@ -778,7 +778,7 @@ def skill(
     It random, heuristic, search with 4 playouts, search with 16). ``out`` gets
     ``skill.json`` and ``skill.html``.
     """
-    _check(games, workers)
+    check_run(games, workers)
     loaded, path = _loaded(variant)
     family = loaded.family
     if not isinstance(family, Studied):
@@ -803,8 +803,8 @@ def skill(
         targets = _out_files(outputs, out, "skill", create_out)
         outputs.ready()
         arms = (
-            family.gifted(loaded.variant, count, table, known, seed),
-            *(family.gifted(loaded.variant, count, table, known, seed, seat_bot=name) for name in rungs),
+            family.simulator(loaded.variant, count, table, known, seed),
+            *(family.simulator(loaded.variant, count, table, known, seed, seat_bot=name) for name in rungs),
         )
         measure = family.seat_measure()
         factory = PairedFactory(arms, measure.measure, len(measure.columns))

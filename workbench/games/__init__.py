@@ -89,8 +89,16 @@ class Family(Protocol):
         personas: dict[str, Any],
         seed: int,
         record: tuple[Path, Path] | None = None,
+        *,
+        card: str | None = None,
+        coins: int = 0,
+        seat_bot: str | None = None,
     ) -> Any:
-        """A picklable factory of the run's simulator (``play(index)``, ``new_tally()``); ``record`` = (folder, variant file)."""
+        """A picklable factory of the run's simulator (``play(index)``, ``new_tally()``); ``record`` = (folder, variant file).
+
+        For a study by intervention, seat ``index % players`` of game ``index`` is given ``card`` or ``coins`` before
+        the first round, or is played by the bot ``seat_bot`` (a name of ``personas``) instead of its own.
+        """
 
     def table_measure(self, variants: list[Any], players: int, bots: tuple[str, ...]) -> Measure:
         """The per-game values behind the figures of ``summary.json`` and the statistics on them, for paired runs of
@@ -161,21 +169,6 @@ class Studied(Family, Protocol):
 
     def card_list(self, variant: Any) -> list[CardInfo]:
         """The variant's cards, in file order."""
-
-    def gifted(
-        self,
-        variant: Any,
-        players: int,
-        bots: tuple[str, ...],
-        personas: dict[str, Any],
-        seed: int,
-        card: str | None = None,
-        coins: int = 0,
-        seat_bot: str | None = None,
-    ) -> Any:
-        """A picklable factory of the run's simulator where seat ``index % players`` of game ``index`` is given
-        ``card`` (or ``coins``) before the first round (:attr:`gift` says how), or is played by the bot ``seat_bot``
-        (a name of ``personas``) instead of its own."""
 
     def ladder(self) -> tuple[str, ...]:
         """The default skill ladder: names of built-in bots, weakest first."""

@@ -8,13 +8,13 @@ which the family gives).
 from __future__ import annotations
 
 import math
-from functools import cache
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
 from workbench import GENERATOR
+from workbench.render import templates
 from workbench.render.svg import Interval, Panel, Series, forest, hbar_chart, line_chart
 
 
@@ -58,16 +58,9 @@ def p_value(p: float | None) -> str:
     return "<0.0001" if p < 1e-4 else f"{p:.2g}"
 
 
-@cache
 def environment() -> jinja2.Environment:
-    """The Jinja2 environment of the study pages (autoescaped)."""
-    return jinja2.Environment(
-        loader=jinja2.PackageLoader("workbench.render", "templates"),
-        autoescape=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined,
-    )
+    """The Jinja2 environment of these templates."""
+    return templates("workbench.render")
 
 
 def _page(template: str, **context: Any) -> str:

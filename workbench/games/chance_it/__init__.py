@@ -80,12 +80,20 @@ class ChanceIt:
         personas: dict[str, Persona],
         seed: int,
         record: tuple[Path, Path] | None = None,
+        *,
+        card: str | None = None,
+        coins: int = 0,
+        seat_bot: str | None = None,
     ) -> Callable[[], Simulator]:
         """A picklable factory of the simulator for one run (built again inside each worker).
 
-        ``record`` = (folder, variant file) writes every game as a scenario script there.
+        ``record`` = (folder, variant file) writes every game as a scenario script there;
+        ``card``, ``coins`` and ``seat_bot`` are a rotating seat's :class:`Gift` or bot.
         """
-        return partial(Simulator, variant, players, bots, {name: personas[name] for name in set(bots)}, seed, record)
+        chosen = {name: personas[name] for name in set(bots)}
+        gift = Gift(card, coins) if card is not None or coins else None
+        visitor = personas[seat_bot] if seat_bot is not None else None
+        return partial(Simulator, variant, players, bots, chosen, seed, record, gift, visitor)
 
     def table_measure(self, variants: list[Variant], players: int, bots: tuple[str, ...]) -> Measure:
         """The per-game figures of ``simulate`` for paired runs of ``variants`` (every card of any of them)."""
@@ -110,22 +118,6 @@ class ChanceIt:
 
     def card_list(self, variant: Variant) -> list[CardInfo]:
         return [CardInfo(card.id, card.name, card.cost, card.when) for card in variant.cards]
-
-    def gifted(
-        self,
-        variant: Variant,
-        players: int,
-        bots: tuple[str, ...],
-        personas: dict[str, Persona],
-        seed: int,
-        card: str | None = None,
-        coins: int = 0,
-        seat_bot: str | None = None,
-    ) -> Callable[[], Simulator]:
-        chosen = {name: personas[name] for name in set(bots)}
-        gift = Gift(card, coins) if card is not None or coins else None
-        visitor = personas[seat_bot] if seat_bot is not None else None
-        return partial(Simulator, variant, players, bots, chosen, seed, None, gift, visitor)
 
     def ladder(self) -> tuple[str, ...]:
         """The default skill ladder, weakest first: random, heuristic, then search with 4 and 16 playouts."""

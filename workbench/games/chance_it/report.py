@@ -9,7 +9,6 @@ interval is shown with it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 import jinja2
@@ -18,6 +17,7 @@ from markupsafe import Markup
 from workbench.games.chance_it import engine
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.text import Summary
+from workbench.render import templates
 from workbench.render.svg import PALETTE, Panel, Series, bar_chart, hbar_chart, histogram, line_chart
 from workbench.sim.stats import HistogramReport, MeanReport, RateReport
 
@@ -58,16 +58,9 @@ def render_report(summaries: list[Summary]) -> str:
     )
 
 
-@cache
 def environment() -> jinja2.Environment:
-    """The Jinja2 environment of this family's templates (autoescaped)."""
-    return jinja2.Environment(
-        loader=jinja2.PackageLoader("workbench.games.chance_it", "templates"),
-        autoescape=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined,
-    )
+    """The Jinja2 environment of these templates."""
+    return templates("workbench.games.chance_it")
 
 
 # Numbers as the page prints them.
