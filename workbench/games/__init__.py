@@ -60,8 +60,8 @@ class Family(Protocol):
     def play(self, variant: Any, players: int, seed: int) -> dict[str, Any]:
         """Play one seeded game with random bots; the final state with its event log."""
 
-    def replay(self, doc: Document, variant: Any) -> Any:
-        """Replay a scenario document against its (merged) variant."""
+    def replay(self, doc: Document, variant: Any, engine: str = "interpreter") -> Any:
+        """Replay a scenario document against its (merged) variant, with the interpreter or the batch engine."""
 
     def describe(self, event: dict[str, Any]) -> str:
         """One event of the log as a line of text."""
@@ -245,7 +245,7 @@ def load_variant_with(path: Path, key: str, extra: Path) -> Loaded:
     return load_variant(path, sub)
 
 
-def replay_scenario(path: Path) -> tuple[Family, Any] | None:
+def replay_scenario(path: Path, engine: str = "interpreter") -> tuple[Family, Any] | None:
     """Load a scenario, its variant and overrides; replay it with the variant's family.
 
     Returns the family and its replay result, or None for a variant file (scenario
@@ -271,7 +271,7 @@ def replay_scenario(path: Path) -> tuple[Family, Any] | None:
             expand_includes(sub, key, ScenarioError)
             expand_includes(sub, f"{key}_add", ScenarioError)
     loaded = load_variant(path.parent / ref, sub)
-    return loaded.family, loaded.family.replay(doc, loaded.variant)
+    return loaded.family, loaded.family.replay(doc, loaded.variant, engine)
 
 
 #: Every family by its ``game:`` value (built last: a family imports the helpers above).

@@ -187,8 +187,12 @@ class ChanceIt:
 
         return printing.render_pdf(variant, printing.print_options(variant, options), html)
 
-    def replay(self, doc: Document, variant: Variant) -> Replay:
+    def replay(self, doc: Document, variant: Variant, engine: str = "interpreter") -> Replay:
         scenario = validate(Scenario, doc, ScenarioError)
+        if engine == "batch":
+            from workbench.games.chance_it.batch.replay import replay_batch
+
+            return replay_batch(scenario, doc, compile_variant(variant))
         return replay(scenario, doc, compile_variant(variant))
 
     def describe(self, event: dict[str, Any]) -> str:

@@ -133,6 +133,22 @@ class Compiler:
 
 
 @dataclass(frozen=True)
+class Batch:
+    """What :meth:`EffectKind.batch` may use to write its row for the batch engine (:mod:`..batch.program`).
+
+    A row is an opcode of the engine (by name) and up to five whole numbers; nested lists,
+    (resource, amount) pairs, ``choose`` options and ``if`` conditions go into tables of
+    their own and the row holds where (first index and count, or a list's id).
+    """
+
+    op: Callable[..., tuple[int, ...]]  #: ``op(name, *numbers)``: the row (a name the engine lacks has no batch form)
+    list: Callable[[Effects], int]  #: a nested list of compiled effects -> its id
+    amounts: Callable[[Sequence[tuple[int, int]]], tuple[int, int]]  #: (resource, amount) pairs -> (first, count)
+    lists: Callable[[Sequence[Effects]], tuple[int, int]]  #: several nested lists (choose's options) -> (first, count)
+    conditions: Callable[[Sequence[tuple[int, int, int, int]]], tuple[int, int]]  #: ``if`` conditions -> (first, count)
+
+
+@dataclass(frozen=True)
 class Words:
     """What :meth:`EffectKind.text` and :meth:`EffectKind.icons` may use.
 
@@ -301,6 +317,12 @@ class EffectKind(ABC):
     @abstractmethod
     def compile(self, effect: Any, compiler: Compiler) -> Any:
         """The argument its ``apply`` is called with: plain values, nested lists compiled."""
+
+    @abstractmethod
+    def batch(self, argument: Any, batch: Batch) -> tuple[int, ...] | None:
+        """The compiled effect as a row of the batch engine (``batch.op(name, ...)``; nested lists through ``batch``),
+        or None when the engine has no form for it: a variant using it is then played by the interpreter, which
+        ``--engine auto`` says (and ``--engine batch`` refuses)."""
 
     @abstractmethod
     def value(self, argument: Any, valuer: Valuer) -> Vector:

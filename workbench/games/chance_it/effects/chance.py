@@ -12,6 +12,7 @@ from pydantic import Field
 from workbench.games.chance_it.basics import KeyPath, Model, Positive
 from workbench.games.chance_it.effects.base import (
     ZERO,
+    Batch,
     Compiler,
     Drawing,
     EffectEvent,
@@ -137,6 +138,10 @@ class ChanceKind(PlayerEffect):
     def compile(self, effect: Chance, compiler: Compiler) -> tuple[int, Effects, Effects, bool]:
         test = effect.chance
         return test.roll, compiler.effects(test.then), compiler.effects(test.else_), test.on_fail == "keep"
+
+    def batch(self, test: tuple[int, Effects, Effects, bool], batch: Batch) -> tuple[int, ...]:
+        need, then, otherwise, keep = test
+        return batch.op("chance", need, batch.list(then), batch.list(otherwise), int(keep))
 
     @staticmethod
     def apply(rnd: _Round, player: Player, test: tuple[int, Effects, Effects, bool]) -> None:

@@ -10,6 +10,7 @@ from pydantic import Field, Strict
 from workbench.games.chance_it.basics import Model
 from workbench.games.chance_it.effects.base import (
     NOTHING,
+    Batch,
     Compiler,
     Drawing,
     Exact,
@@ -49,6 +50,9 @@ class ChanceBonusKind(PassiveEffect):
 
     def compile(self, effect: ChanceBonus, compiler: Compiler) -> int:
         return effect.chance_bonus
+
+    def batch(self, bonus: int, batch: Batch) -> tuple[int, ...]:
+        return batch.op("chance_bonus", bonus)
 
     def modifiers(self, bonus: int) -> dict[str, int]:
         return {BONUS: bonus}

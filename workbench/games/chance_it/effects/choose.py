@@ -11,6 +11,7 @@ from pydantic import field_validator
 from workbench.games.chance_it.basics import KeyPath, Model
 from workbench.games.chance_it.effects.base import (
     ZERO,
+    Batch,
     Compiler,
     Drawing,
     EffectEvent,
@@ -81,6 +82,9 @@ class ChooseKind(PlayerEffect):
             tuple(compiler.effects(option) for option in effect.choose),
             tuple(said.text(option, " and ") or "nothing" for option in effect.choose),
         )
+
+    def batch(self, argument: Options, batch: Batch) -> tuple[int, ...]:
+        return batch.op("choose", *batch.lists(argument[0]))
 
     @staticmethod
     def apply(rnd: _Round, player: Player, argument: Options) -> None:

@@ -11,6 +11,7 @@ from pydantic import Field
 from workbench.games.chance_it.basics import KeyPath, Model, Positive
 from workbench.games.chance_it.effects.base import (
     ZERO,
+    Batch,
     Compiler,
     Drawing,
     EffectEvent,
@@ -92,6 +93,10 @@ class ForEachKind(PlayerEffect):
 
     def compile(self, effect: ForEach, compiler: Compiler) -> tuple[int, Effects]:
         return effect.for_each.face, compiler.effects(effect.for_each.effects)
+
+    def batch(self, argument: tuple[int, Effects], batch: Batch) -> tuple[int, ...]:
+        face, effects = argument
+        return batch.op("for_each", face, batch.list(effects))
 
     @staticmethod
     def apply(rnd: _Round, player: Player, argument: tuple[int, Effects]) -> None:

@@ -10,6 +10,7 @@ import icepool
 from workbench.games.chance_it.basics import RESOURCES, Amounts, AmountsModel
 from workbench.games.chance_it.effects.base import (
     ZERO,
+    Batch,
     Compiler,
     Drawing,
     EffectEvent,
@@ -70,6 +71,9 @@ class GainKind(PlayerEffect):
 
     def compile(self, effect: Gain, compiler: Compiler) -> tuple[tuple[int, int], ...]:
         return indexed(effect.gain)
+
+    def batch(self, amounts: tuple[tuple[int, int], ...], batch: Batch) -> tuple[int, ...]:
+        return batch.op("gain", *batch.amounts(amounts))
 
     @staticmethod
     def apply(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:

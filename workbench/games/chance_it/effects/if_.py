@@ -11,6 +11,7 @@ from pydantic import Field, model_validator
 from workbench.games.chance_it.basics import RESOURCES, Count, KeyPath, Model, Positive
 from workbench.games.chance_it.effects.base import (
     ZERO,
+    Batch,
     Compiler,
     Drawing,
     EffectEvent,
@@ -190,6 +191,10 @@ class IfKind(PlayerEffect):
     def compile(self, effect: If, compiler: Compiler) -> Checks:
         body = effect.if_
         return conditions(body.test), compiler.effects(body.then), compiler.effects(body.else_), conditions_text(body.test)
+
+    def batch(self, argument: Checks, batch: Batch) -> tuple[int, ...]:
+        test, then, otherwise, _ = argument
+        return batch.op("if", *batch.conditions(test), batch.list(then), batch.list(otherwise))
 
     @staticmethod
     def apply(rnd: _Round, player: Player, argument: Checks) -> None:

@@ -9,6 +9,7 @@ import icepool
 
 from workbench.games.chance_it.basics import RESOURCES, Amounts, AmountsModel
 from workbench.games.chance_it.effects.base import (
+    Batch,
     Compiler,
     Drawing,
     EffectEvent,
@@ -74,6 +75,9 @@ class LoseKind(PlayerEffect):
 
     def compile(self, effect: Lose, compiler: Compiler) -> tuple[tuple[int, int], ...]:
         return indexed(effect.lose)
+
+    def batch(self, amounts: tuple[tuple[int, int], ...], batch: Batch) -> tuple[int, ...]:
+        return batch.op("lose", *batch.amounts(amounts))
 
     apply = staticmethod(lose)
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import icepool
 
-from workbench.games.chance_it.effects.base import Compiler, Drawing, Exact, PlayerEffect, Valuer, Vector, Words, outcome
+from workbench.games.chance_it.effects.base import Batch, Compiler, Drawing, Exact, PlayerEffect, Valuer, Vector, Words, outcome
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -31,6 +31,9 @@ class MarketKind(PlayerEffect):
 
     def compile(self, effect: str, compiler: Compiler) -> None:
         return None
+
+    def batch(self, argument: None, batch: Batch) -> tuple[int, ...]:
+        return batch.op("market")
 
     @staticmethod
     def apply(rnd: _Round, player: Player, argument: None) -> None:

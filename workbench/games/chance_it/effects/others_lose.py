@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.games.chance_it.basics import HEARTS, Amounts, AmountsModel
 from workbench.games.chance_it.effects.base import (
+    Batch,
     Compiler,
     Drawing,
     Exact,
@@ -51,6 +52,9 @@ class OthersLoseKind(PlayerEffect):
 
     def compile(self, effect: OthersLose, compiler: Compiler) -> tuple[tuple[int, int], ...]:
         return indexed(effect.others_lose)
+
+    def batch(self, amounts: tuple[tuple[int, int], ...], batch: Batch) -> tuple[int, ...]:
+        return batch.op("others_lose", *batch.amounts(amounts))
 
     @staticmethod
     def apply(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:

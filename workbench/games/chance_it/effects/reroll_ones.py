@@ -10,6 +10,7 @@ import icepool
 from workbench.games.chance_it.basics import KeyPath
 from workbench.games.chance_it.effects.base import (
     NOTHING,
+    Batch,
     Compiler,
     DieEffect,
     Drawing,
@@ -68,6 +69,9 @@ class RerollOnesKind(DieEffect):
 
     def compile(self, effect: str, compiler: Compiler) -> None:
         return None
+
+    def batch(self, argument: None, batch: Batch) -> tuple[int, ...]:
+        return batch.op("reroll_ones")
 
     @staticmethod
     def apply(rnd: _Round, face: int, argument: None) -> None:

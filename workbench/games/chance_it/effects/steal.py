@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from pydantic import Field, PrivateAttr, model_serializer, model_validator
 
 from workbench.games.chance_it.basics import HEARTS, RESOURCES, Count, Model
 from workbench.games.chance_it.effects.base import (
     ZERO,
+    Batch,
     Compiler,
     Drawing,
     EffectEvent,
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
     from workbench.games.chance_it.engine import Game, Player, _Round
 
 Victims = Literal["each", "richest", "choose"]
+#: Whom a steal takes from, in the batch engine's numbering.
+VICTIMS: tuple[str, ...] = get_args(Victims)
 
 HAND = """
   <path d="M5 21V12.5C5 11.4 6.6 11.4 6.6 12.5V15M6.6 13V7.2C6.6 6.1 8.4 6.1 8.4 7.2V13M8.4 12V5.6C8.4 4.5 10.2 4.5 10.2 5.6V12M10.2 12.2V6.6C10.2 5.5 12 5.5 12 6.6V15.4C13.2 13.6 15.2 12.6 16 13.6C16.4 14.1 14.6 16.4 13.4 18.4C12.2 20.4 10.8 21 9 21Z" fill="#f3d2b3" stroke="#6b4226" stroke-width="1.1" stroke-linejoin="round"/>
@@ -128,6 +131,10 @@ class StealKind(PlayerEffect):
 
     def compile(self, effect: Steal, compiler: Compiler) -> tuple[str, tuple[tuple[int, int], ...]]:
         return effect.steal.from_, indexed(effect.steal.amounts)
+
+    def batch(self, argument: tuple[str, tuple[tuple[int, int], ...]], batch: Batch) -> tuple[int, ...]:
+        victims, amounts = argument
+        return batch.op("steal", *batch.amounts(amounts), VICTIMS.index(victims))
 
     @staticmethod
     def apply(rnd: _Round, player: Player, argument: tuple[str, tuple[tuple[int, int], ...]]) -> None:

@@ -1,0 +1,149 @@
+"""A compiled variant as the batch engine's arrays: effect rows, the board, the sheets, the cards, the supply.
+
+Every effect kind writes its own row (:meth:`EffectKind.batch`); a kind with no batch form,
+a modifier the engine does not read, or a table larger than the engine's fixed scratch
+makes :func:`compile_program` raise :class:`NoBatchForm` with the reason, which
+``--engine auto`` reports when it falls back to the interpreter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from workbench.games.chance_it.batch import kernel as k
+from workbench.games.chance_it.effects import Batch, Effects
+from workbench.games.chance_it.rules import Rules
+
+Ints = npt.NDArray[np.int64]
+
+
+class NoBatchForm(Exception):
+    """The variant (or the run) needs something the batch engine does not have; the message says what."""
+
+
+@dataclass(frozen=True, eq=False)
+class Program:
+    """The arrays of one variant (the kernel's ``R`` tuple) and what the Python side needs to read its results."""
+
+    rules: Rules
+    arrays: tuple[Any, ...]
+    card_ids: tuple[str, ...]
+    lists: int  #: how many effect lists (the size of the valuation table)
+
+    @property
+    def deck(self) -> int:
+        """Cards in the market pile."""
+        return len(self.rules.deck)
+
+
+class _Writer:
+    """Collects the rows and tables while the kinds write themselves (the :class:`Batch` they are given)."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[int, ...]] = []
+        self.lists: list[tuple[int, int]] = []
+        self.pairs: list[tuple[int, int]] = []
+        self.options: list[int] = []
+        self.conds: list[tuple[int, int, int, int]] = []
+        self.batch = Batch(op=self.op, list=self.list, amounts=self.amounts, lists=self.many, conditions=self.conditions)
+
+    def op(self, name: str, *numbers: int) -> tuple[int, ...]:
+        if name not in k.OPS:
+            raise NoBatchForm(f"the batch engine has no operation '{name}'")
+        if len(numbers) > 5:
+            raise NoBatchForm(f"'{name}' takes at most five numbers in the batch engine, got {len(numbers)}")
+        return (k.OPS.index(name), *numbers, *(0,) * (5 - len(numbers)))
+
+    def row(self, argument: Any, kind: Any) -> tuple[int, ...]:
+        row = kind.batch(argument, self.batch)
+        if row is None:
+            raise NoBatchForm(f"the effect kind '{kind.tag}' has no batch form")
+        return tuple(row)
+
+    def list(self, effects: Effects) -> int:
+        """Compile the nested lists first, so that a list's id is above every list it holds (the bots value bottom-up)."""
+        return self.rows([self.row(argument, kind) for _, argument, kind in effects])
+
+    def rows(self, rows: Sequence[tuple[int, ...]]) -> int:
+        self.lists.append((len(self.items), len(rows)))
+        self.items.extend(rows)
+        return len(self.lists) - 1
+
+    def amounts(self, pairs: Sequence[tuple[int, int]]) -> tuple[int, int]:
+        first = len(self.pairs)
+        self.pairs.extend(pairs)
+        return first, len(pairs)
+
+    def many(self, lists: Sequence[Effects]) -> tuple[int, int]:
+        ids = [self.list(effects) for effects in lists]
+        first = len(self.options)
+        self.options.extend(ids)
+        return first, len(ids)
+
+    def conditions(self, conds: Sequence[tuple[int, int, int, int]]) -> tuple[int, int]:
+        first = len(self.conds)
+        self.conds.extend(conds)
+        return first, len(conds)
+
+
+def _array(rows: Sequence[Any], width: int | None = None) -> Ints:
+    if width is None:
+        return np.array(rows, dtype=np.int64) if rows else np.zeros(0, dtype=np.int64)
+    return np.array(rows, dtype=np.int64).reshape(-1, width) if rows else np.zeros((0, width), dtype=np.int64)
+
+
+def compile_program(rules: Rules) -> Program:
+    """The batch engine's arrays for compiled rules; :class:`NoBatchForm` when it cannot play them."""
+    w = _Writer()
+    all_out = w.list(rules.all_out)
+    chance_it = w.list(rules.chance_it)
+    board = [w.list(effects) for effects in rules.board]
+    die_steps = [w.list(effects) for effects in rules.die_steps]
+    card_lists, passive, bonus = [], [], []
+    for card in rules.cards:
+        unknown = set(card.modifiers) - set(k.MODIFIERS)
+        if unknown:
+            raise NoBatchForm(f"card '{card.id}' has a modifier the batch engine does not read: {', '.join(sorted(unknown))}")
+        card_lists.append(w.list(card.effects))
+        passive.append(w.rows([w.row(argument, kind) for argument, kind in card.passive]))
+        bonus.append(card.modifiers.get(k.MODIFIERS[0], 0))
+    most = rules.max_players
+    out_sheet = np.zeros((most + 1, most + 1), dtype=np.int64)
+    in_sheet = np.zeros((most + 1, most + 1), dtype=np.int64)
+    for n, (outs, ins) in rules.stakes.items():
+        out_sheet[n, : len(outs)] = outs
+        in_sheet[n, : len(ins)] = ins
+    index = {card.id: i for i, card in enumerate(rules.cards)}
+    ri = np.zeros(k.R_SIZE, dtype=np.int64)
+    ri[k.R_DICE], ri[k.R_SIDES], ri[k.R_FORCED_AFTER] = rules.dice_count, rules.sides, rules.forced_in_after
+    ri[k.R_FACE_UP], ri[k.R_RESHUFFLE], ri[k.R_END_STARS] = rules.face_up, rules.reshuffle_discard, rules.end_stars
+    ri[k.R_MAX_ROUNDS], ri[k.R_DECK], ri[k.R_CARDS] = rules.max_rounds, len(rules.deck), len(rules.cards)
+    ri[k.R_ALL_OUT], ri[k.R_CHANCE_IT] = all_out, chance_it
+    arrays = (
+        ri,
+        _array(rules.start),
+        _array([-1 if total is None else total for total in rules.supply]),
+        out_sheet,
+        in_sheet,
+        _array(rules.tiebreak),
+        _array(board),
+        _array(die_steps),
+        _array(w.items, 6),
+        _array(w.pairs, 2),
+        _array(w.lists, 2),
+        _array(w.options),
+        _array(w.conds, 4),
+        _array([k.KINDS.index(card.kind) for card in rules.cards]),
+        _array([card.face for card in rules.cards]),
+        _array([card.cost for card in rules.cards]),
+        _array(card_lists),
+        _array(bonus),
+        _array([index[card.id] for card in rules.deck]),
+        _array(passive),
+    )
+    return Program(rules, arrays, tuple(index), len(w.lists))

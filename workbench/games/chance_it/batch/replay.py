@@ -1,0 +1,93 @@
+"""A scenario script replayed by the batch engine: its dice, rerolls, tests, reshuffles and choices as tapes.
+
+A script that does not fit the game (a choice the engine never asks, too few rerolls, an
+illegal move) stops the batch engine; the interpreter then replays it to say where, in
+the designer's words, so both engines give the same located error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.errors import ScenarioError
+from workbench.expect import count_checks, mismatches
+from workbench.games.chance_it.batch import Block, Engine, kernel, snapshot, tape_arrays
+from workbench.games.chance_it.engine import GUIDES
+from workbench.games.chance_it.rules import CardDef, Rules
+from workbench.games.chance_it.scenario import Replay, Scenario, ScriptedChance, _Script, replay
+from workbench.loading import Document
+
+_ACTIONS = {"buy": kernel.T_BUY, "discard": kernel.T_DISCARD, "use": kernel.T_USE, "choose": kernel.T_CHOOSE, "target": kernel.T_TARGET}
+
+
+def replay_batch(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
+    """Play the scripted rounds of ``scenario`` with the batch engine and check ``expect`` (its events aside: the batch
+    engine keeps no event log)."""
+    engine = Engine(rules, scenario.players)
+    ids = {card_id: i for i, card_id in enumerate(engine.program.card_ids)}
+    chance = ScriptedChance(_Script(scenario, doc, rules))  # the deal and any unscripted reshuffle, as the interpreter draws them
+    pile: list[CardDef] = list(rules.deck)
+    chance.deal(pile)
+    extra: list[list[int]] = []
+    while True:
+        block = Block(
+            np.zeros((1, kernel.O_SIZE), dtype=np.int64),
+            np.zeros((1, scenario.players, kernel.OS_SIZE), dtype=np.int64),
+            np.zeros((1, scenario.players, len(ids)), dtype=np.int64),
+            np.zeros((len(ids), 3), dtype=np.int64),
+            np.zeros(len(ids), dtype=np.int64),
+            np.zeros((rules.max_rounds + 1, 5), dtype=np.int64),
+            np.zeros(3, dtype=np.int64),
+        )
+        sums = (block.card_rounds, block.discarded, block.trajectory, block.gaps)
+        try:
+            tape = _tape(scenario, rules, ids, [ids[card.id] for card in pile], extra)
+            kernel.replay_tape(
+                engine.state, engine.program.arrays, engine.models, tape, sums, scenario.players, len(scenario.rounds),
+                block.game, block.seat, block.bought,
+            )  # fmt: skip
+        except kernel.NeedReshuffle:
+            state = engine.state
+            order = [engine.program.card_ids[c] for c in state[5][: state[0][kernel.G_PILE]]]
+            cards = [rules.by_id[card_id] for card_id in order]
+            chance.rng.shuffle(cards)
+            extra.append([ids[card.id] for card in reversed(cards)])
+            continue
+        except kernel.TapeError:
+            replay(scenario, doc, rules)  # raises the located error the interpreter finds
+            raise ScenarioError(
+                [doc.problem((), "the batch engine cannot follow this script, yet the interpreter can: please report it")]
+            ) from None
+        break
+    output = snapshot(engine.program, engine.state, block)
+    result = Replay(doc.path, output)
+    if scenario.expect is not None:
+        expected = {key: value for key, value in doc.data["expect"].items() if key != "events"}
+        result.checks = count_checks(expected)
+        result.failures = [doc.problem(("expect", *key), message) for key, message in mismatches(expected, output)]
+    return result
+
+
+def _tape(scenario: Scenario, rules: Rules, ids: dict[str, int], deal: list[int], extra: list[list[int]]) -> tuple[Any, ...]:
+    players = scenario.players
+    rolls, rerolls, tests, guides, choices, shuffles = [], [], [], [], [], []
+    sides = rules.sides
+    for scripted in scenario.rounds:
+        faces = (*scripted.roll, *scripted.rerolls, *scripted.chance)
+        if len(scripted.roll) != rules.dice_count or len(scripted.guides) != players or max(faces, default=1) > sides:
+            raise kernel.TapeError  # the interpreter words it
+        rolls.append(list(scripted.roll))
+        rerolls.append(list(scripted.rerolls))
+        tests.append(list(scripted.chance))
+        guides.append([-1 if guide is None else GUIDES.index(guide) for guide in scripted.guides])
+        choices.append([_choice(choice, ids) for choice in scripted.choices])
+        shuffles.append([[ids.get(card_id, -1) for card_id in order] for order in scripted.reshuffles])
+    return tape_arrays(deal, rolls, rerolls, tests, guides, choices, shuffles, extra, rules.dice_count)
+
+
+def _choice(choice: Any, ids: dict[str, int]) -> tuple[int, int, int]:
+    action = choice.action
+    value = getattr(choice, action)
+    return choice.seat, _ACTIONS[action], ids.get(value, -1) if action in ("buy", "discard", "use") else int(value)
