@@ -16,7 +16,9 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -142,6 +144,7 @@ class RunSummary:
     seed: int
     bots: tuple[str, ...]
     personas: dict[str, Any]  #: what each bot name at the table meant (its policy and parameters)
+    engine: str  #: ``batch`` or ``interpreter``: which played the games
     figures: dict[str, Any]  #: the family's figures (``games``, ``wins``, ``rounds``, ...), as in ``summary.json``
     interrupted: bool
     timing: dict[str, Any]  #: workers, seconds, games_per_second: the only part that differs between machines
@@ -169,6 +172,7 @@ class RunSummary:
             "seed": self.seed,
             "bots": list(self.bots),
             "personas": self.personas,
+            "engine": self.engine,
             **self.figures,
             "interrupted": self.interrupted,
             "timing": self.timing,
@@ -254,6 +258,51 @@ def check_run(games: int, workers: int) -> None:
         raise UsageError(f"--workers {workers}: use at least one worker")
 
 
+#: The engines a run may ask for: ``auto`` takes the batch engine when it can play the run, else the interpreter.
+ENGINES = ("auto", "batch", "interpreter")
+#: Where a command's remarks go (the CLI prints them; a notebook may pass ``print``).
+Notice = Callable[[str], None]
+
+
+def choose_engine(
+    family: Family, variant: Any, personas: Iterable[Any], requested: str, *, recording: bool = False
+) -> tuple[str, str]:
+    """The engine a run uses, and why the interpreter plays when ``auto`` could not take the batch engine.
+
+    ``--engine batch`` for a run the batch engine cannot play is refused before any work, with the reason.
+    """
+    if requested not in ENGINES:
+        raise UsageError(f"--engine {requested!r}: choose {', '.join(ENGINES[:-1])} or {ENGINES[-1]}")
+    if requested == "interpreter":
+        return "interpreter", ""
+    if recording:
+        blocker: str | None = "--records and --record-scenarios are written by the interpreter"
+    else:
+        blocker = family.batch_blocker(variant, list(personas))
+    if blocker is None:
+        return "batch", ""
+    if requested == "batch":
+        raise UsageError(f"--engine batch: {blocker}")
+    return "interpreter", blocker
+
+
+def ready_engine(family: Family, variant: Any, engine: str, why: str, notice: Notice | None) -> None:
+    """Say which engine plays; compile the batch engine here, before any worker starts (each inherits it)."""
+    say = notice or (lambda text: None)
+    say(f"engine: {engine}" + (f" ({why})" if why else ""))
+    if engine != "batch":
+        return
+    started = time.perf_counter()
+    slow = threading.Timer(1.0, say, ("compiling the batch engine, once (it takes a minute or so)...",))
+    slow.start()
+    try:
+        compiled = family.warm_batch(variant)
+    finally:
+        slow.cancel()
+    if compiled:
+        say(f"compiling the batch engine, once: {time.perf_counter() - started:.0f} s")
+
+
 @contextmanager
 def _stopping(stop: Stop | None) -> Iterator[Stop]:
     """The caller's stop, or one that SIGINT and SIGTERM set for the duration of the block."""
@@ -279,7 +328,9 @@ def simulate(
     record_scenarios: str | os.PathLike[str] | None = None,
     force: bool = False,
     create_out: bool = False,
+    engine: str = "auto",
     progress: Progress | None = None,
+    notice: Notice | None = None,
     stop: Stop | None = None,
 ) -> Simulation:
     """Play ``games`` games at each player count with bots and measure what the rules do.
@@ -291,7 +342,8 @@ def simulate(
     makes the missing folders of ``out``: for the default place). The outputs replace the
     earlier ones together, at the end. SIGINT or SIGTERM (or ``stop``) ends the run early:
     the result and every output then describe the games that finished, marked interrupted;
-    a run stopped before any game finished writes nothing.
+    a run stopped before any game finished writes nothing. ``engine`` is ``auto`` (the batch
+    engine when it can play the run), ``batch`` or ``interpreter``; ``notice`` hears which.
     """
     check_run(games, workers)
     loaded, path = _loaded(variant)
@@ -299,6 +351,9 @@ def simulate(
     counts = player_counts(loaded, players, path)
     known = family.personas(loaded.variant, Path(personas) if personas is not None else None)
     tables = bot_tables(bots, counts, known)
+    seated = [known[name] for name in dict.fromkeys(name for table in tables.values() for name in table)]
+    recording = records is not None or record_scenarios is not None
+    engine, why = choose_engine(family, loaded.variant, seated, engine, recording=recording)
     with Outputs(force=force) as outputs:
         _reserve_inputs(outputs, *loaded.sources, personas)
         summary_file = report_file = None
@@ -314,18 +369,19 @@ def simulate(
             record = (Path(record_scenarios), path)  # where the scripts go, the variant file they name
         records_file = outputs.file(Path(records), "--records") if records is not None else None
         outputs.ready()
+        ready_engine(family, loaded.variant, engine, why, notice)
         summaries = []
         with _stopping(stop) as halt:  # signals during the commit too only ask to stop: the set goes in whole
             with _records(outputs, records_file) as handle:
                 for count, table in tables.items():
                     if halt():  # a stop between two player counts: the next one does not start
                         break
-                    factory = family.simulator(loaded.variant, count, table, known, seed, record)
+                    factory = family.simulator(loaded.variant, count, table, known, seed, record, engine=engine)
                     advance = progress(f"{count} players", games) if progress is not None else None
                     adds = scripts.add if scripts is not None else None
                     result = run(factory, games, workers=workers, records=handle, scripts=adds, progress=advance, stop=halt)
                     if result.games:  # a count stopped before its first game has nothing to say
-                        summaries.append(_summary(loaded, path, count, table, seed, result, workers, known))
+                        summaries.append(_summary(loaded, path, count, table, seed, result, workers, known, engine))
                     if result.interrupted:
                         break
             if not summaries:  # stopped before any game finished: the earlier outputs stay
@@ -378,6 +434,7 @@ def _summary(
     result: Run,
     workers: int,
     known: dict[str, Any],
+    engine: str,
 ) -> RunSummary:
     return RunSummary(
         game=loaded.family.game,
@@ -387,6 +444,7 @@ def _summary(
         seed=seed,
         bots=bots,
         personas={name: _plain(known[name]) for name in dict.fromkeys(bots)},
+        engine=engine,
         figures=result.tally.summary(),
         interrupted=result.interrupted,
         timing={

@@ -262,6 +262,12 @@ Personas = Annotated[Path | None, typer.Option("--personas", help="A YAML file o
 Force = Annotated[
     bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
 ]
+EngineOption = Annotated[
+    str,
+    typer.Option(
+        "--engine", help="batch (compiled, fast), interpreter, or auto: the batch engine when it can play every bot and card."
+    ),
+]
 
 
 def _stopped_before_any_game() -> NoReturn:
@@ -305,6 +311,7 @@ def simulate(
         Path | None, typer.Option("--record-scenarios", help="Write every game as a scenario script into this folder.")
     ] = None,
     force: Force = False,
+    engine: EngineOption = "auto",
 ) -> None:
     """Play many games with bots and report what the rules do: length, fairness, eliminations, cards."""
     with _reported(), _progress() as progress:
@@ -321,7 +328,9 @@ def simulate(
             records=records,
             record_scenarios=record_scenarios,
             force=force,
+            engine=engine,
             progress=progress,
+            notice=say,
         )
     if not simulation.written and simulation.interrupted:
         _stopped_before_any_game()

@@ -93,12 +93,21 @@ class Family(Protocol):
         card: str | None = None,
         coins: int = 0,
         seat_bot: str | None = None,
+        engine: str = "interpreter",
     ) -> Any:
         """A picklable factory of the run's simulator (``play(index)``, ``new_tally()``); ``record`` = (folder, variant file).
 
         For a study by intervention, seat ``index % players`` of game ``index`` is given ``card`` or ``coins`` before
-        the first round, or is played by the bot ``seat_bot`` (a name of ``personas``) instead of its own.
+        the first round, or is played by the bot ``seat_bot`` (a name of ``personas``) instead of its own. With
+        ``engine="batch"`` (which :meth:`batch_blocker` allowed) the simulator plays ranges of games at once
+        (``play_range(start, end)`` returning their tally, ``play_block`` the engine's per-game arrays).
         """
+
+    def batch_blocker(self, variant: Any, personas: list[Any]) -> str | None:
+        """Why the batch engine cannot play the variant with these bots, in a designer's words; None when it can."""
+
+    def warm_batch(self, variant: Any) -> bool:
+        """Get the batch engine ready (compile it, or load it from the disk cache); True when it had to be compiled."""
 
     def table_measure(self, variants: list[Any], players: int, bots: tuple[str, ...]) -> Measure:
         """The per-game values behind the figures of ``summary.json`` and the statistics on them, for paired runs of

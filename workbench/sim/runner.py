@@ -1,8 +1,8 @@
 """Run many games in chunks, on one core or several, merging tallies in game order. Family-agnostic.
 
 The family supplies a simulator (``play(index)`` returning a result with a ``record``
-and an optional ``script``, and ``new_tally()``); this module only decides which games
-run where. Game ``i`` depends only on the run's seed and ``i``, and tallies merge
+and an optional ``script``, and ``new_tally()``; or, for a batch engine, ``play_range(start,
+end)`` returning the tally of those games); this module only decides which games run where. Game ``i`` depends only on the run's seed and ``i``, and tallies merge
 exactly, so the summary is the same for any number of workers.
 
 Memory stays flat whatever the number of games: chunks are generated as they are
@@ -186,9 +186,11 @@ def _chunk(simulator: Any, task: Task, stop: Callable[[], bool] = _never) -> Chu
     """Play the games of ``task``; ``stop`` ends it early (the games played so far are kept, still a prefix)."""
     which, start, end, wanted = task
     started = time.perf_counter()
-    tally = simulator.new_tally()
     lines: list[str] = []
     scripts: list[tuple[str, str]] = []
+    if hasattr(simulator, "play_range"):  # a batch engine plays the whole chunk at once (and writes no records)
+        return Chunk(which, simulator.play_range(start, end), lines, scripts, time.perf_counter() - started)
+    tally = simulator.new_tally()
     for index in range(start, end):
         if stop():
             break
@@ -236,7 +238,8 @@ def chunks(games: int, workers: int, start: int = 0, pace: Pace | None = None) -
     >>> list(chunks(20, 1, pace=Pace()))  # a pace starts small
     [(0, 8), (8, 16), (16, 20)]
     """
-    largest = max(1, min(500, -(-games // (workers * 8)) if workers > 1 else 500))
+    most = games if pace is not None else 500  # a pace keeps chunks near CHUNK_SECONDS, however fast the games
+    largest = max(1, min(most, -(-games // (workers * 8)) if workers > 1 else most))
     first, end = start, start + games
     while first < end:
         last = min(first + (min(largest, pace.size) if pace is not None else largest), end)

@@ -90,9 +90,13 @@ class Moments:
 
     def merge(self, other: Moments) -> None:
         """Add another tally of the same quantity."""
-        self.n += other.n
-        self.total += other.total
-        self.squares += other.squares
+        self.add_sums(other.n, other.total, other.squares)
+
+    def add_sums(self, n: int, total: int, squares: int) -> None:
+        """Add ``n`` values given by their sum and sum of squares."""
+        self.n += n
+        self.total += total
+        self.squares += squares
 
     @property
     def mean(self) -> float:

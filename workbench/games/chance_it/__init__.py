@@ -22,7 +22,7 @@ from workbench.games.chance_it.personas import load_personas
 from workbench.games.chance_it.record import SCRIPT_NAME
 from workbench.games.chance_it.scenario import Replay, Scenario, replay
 from workbench.games.chance_it.schema import Card, Persona, Variant, variant_file_schema
-from workbench.games.chance_it.sim import SEAT_MEASURE, Gift, Simulator, table_measure
+from workbench.games.chance_it.sim import SEAT_MEASURE, BatchSimulator, Gift, Simulator, table_measure
 from workbench.games.chance_it.text import describe, summary_rows
 from workbench.loading import Document, read_yaml, validate
 from workbench.sim.paired import Measure
@@ -84,7 +84,8 @@ class ChanceIt:
         card: str | None = None,
         coins: int = 0,
         seat_bot: str | None = None,
-    ) -> Callable[[], Simulator]:
+        engine: str = "interpreter",
+    ) -> Callable[[], Simulator | BatchSimulator]:
         """A picklable factory of the simulator for one run (built again inside each worker).
 
         ``record`` = (folder, variant file) writes every game as a scenario script there;
@@ -93,7 +94,26 @@ class ChanceIt:
         chosen = {name: personas[name] for name in set(bots)}
         gift = Gift(card, coins) if card is not None or coins else None
         visitor = personas[seat_bot] if seat_bot is not None else None
+        if engine == "batch":
+            return partial(BatchSimulator, variant, players, bots, chosen, seed, gift, visitor)
         return partial(Simulator, variant, players, bots, chosen, seed, record, gift, visitor)
+
+    def batch_blocker(self, variant: Variant, personas: list[Persona]) -> str | None:
+        from workbench.games.chance_it.batch import NoBatchForm, compile_program, policies
+
+        for persona in personas:
+            if persona.policy not in policies:
+                return f"the {persona.policy} bot plays only in the interpreter"
+        try:
+            compile_program(compile_variant(variant))
+        except NoBatchForm as exc:
+            return str(exc)
+        return None
+
+    def warm_batch(self, variant: Variant) -> bool:
+        from workbench.games.chance_it.batch import warm
+
+        return warm(compile_variant(variant))
 
     def table_measure(self, variants: list[Variant], players: int, bots: tuple[str, ...]) -> Measure:
         """The per-game figures of ``simulate`` for paired runs of ``variants`` (every card of any of them)."""

@@ -17,7 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
 
 from workbench.games.chance_it.basics import COINS, RESOURCES
 from workbench.games.chance_it.bots import HeuristicBot, make_bot
@@ -28,6 +31,9 @@ from workbench.games.chance_it.schema import GUIDES, Persona, Variant
 from workbench.sim.paired import Measure, Statistic, ratio
 from workbench.sim.seeding import stream
 from workbench.sim.stats import Histogram, Moments, rate, rounded
+
+if TYPE_CHECKING:
+    from workbench.games.chance_it.batch import Block
 
 
 @dataclass(frozen=True)
@@ -136,6 +142,44 @@ class Simulator:
         return Tally(self.players, self.bots, tuple(card.id for card in self.rules.cards))
 
 
+class BatchSimulator:
+    """Plays ranges of games with the batch engine: the rules of :class:`Simulator`, its bots' numeric form and the
+    kernel's own seeded streams (game ``index`` is the same game in any range, on any worker)."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Persona],
+        seed: int,
+        gift: Gift | None = None,
+        visitor: Persona | None = None,
+    ):
+        from workbench.games.chance_it.batch import Engine
+
+        self.rules = compile_variant(variant)
+        self.players = players
+        self.bots = bots
+        self.seed = seed
+        self.gift = gift or Gift()
+        self.engine = Engine(self.rules, players, [personas[name] for name in bots], visitor)
+
+    def play_block(self, start: int, end: int) -> Block:
+        """Games ``start .. end - 1``, as the kernel leaves them."""
+        return self.engine.play(self.seed, start, end - start, card=self.gift.card, coins=self.gift.coins)
+
+    def play_range(self, start: int, end: int) -> Tally:
+        """Games ``start .. end - 1``, tallied."""
+        tally = self.new_tally()
+        tally.add_block(self.play_block(start, end))
+        return tally
+
+    def new_tally(self) -> Tally:
+        """An empty tally for this run."""
+        return Tally(self.players, self.bots, tuple(card.id for card in self.rules.cards))
+
+
 @dataclass
 class _CardTally:
     rounds: Moments = field(default_factory=Moments)  # the round of each purchase
@@ -236,6 +280,64 @@ class Tally:
             row[2] += stars
             row[3] += living
             row[4] += 1
+
+    def add_block(self, block: Block) -> None:
+        """Count a block of games played by the batch engine: the same counts :meth:`add` makes, game by game."""
+        from workbench.games.chance_it.batch import kernel as k
+
+        n = len(block)
+        if not n:
+            return
+        game, seat, bought = block.game, block.seat, block.bought
+        self.games += n
+        self.gaps.add_sums(*(int(x) for x in block.gaps))
+        won = seat[:, :, k.OS_WON]
+        winners = game[:, k.O_WINNERS]
+        for s in range(self.players):
+            self.wins[s] += int(won[:, s].sum())
+            for size, count in zip(*np.unique(winners[won[:, s] == 1], return_counts=True)):
+                self.shared[(s, int(size))] += int(count)
+        self.no_winner += int((winners == 0).sum())
+        for reason, count in zip(*np.unique(game[:, k.O_END], return_counts=True)):
+            self.end_reasons[END_REASONS[reason]] += int(count)
+        _histogram(self.rounds, game[:, k.O_ROUNDS])
+        eliminated = seat[:, :, k.OS_ELIM_ROUND]
+        out = eliminated > 0
+        _histogram(self.eliminations, out.sum(axis=1))
+        first = np.where(out, eliminated, np.iinfo(np.int64).max).min(axis=1)
+        _histogram(self.first_elimination, first[out.any(axis=1)])
+        for i in range(len(GUIDES)):
+            self.picks[i] += int(seat[:, :, k.OS_PICKS + i].sum())
+        self.forced += int(seat[:, :, k.OS_FORCED].sum())
+        for moments, column in (
+            (self.stakes_paid, k.OS_PAID),
+            (self.stakes_hearts, k.OS_PAID_HEARTS),
+            (self.stakes_received, k.OS_RECEIVED),
+        ):
+            _moments(moments, seat[:, :, column].sum(axis=1))
+        owned = bought > 0
+        wins = won[:, :, None] == 1
+        seats = n * self.players
+        for c, card_id in enumerate(self.card_ids):
+            tally = self.cards[card_id]
+            owners = int(owned[:, :, c].sum())
+            owner_wins = int((owned[:, :, c] & wins[:, :, 0]).sum())
+            tally.owner_seats += owners
+            tally.owner_wins += owner_wins
+            tally.other_seats += seats - owners
+            tally.other_wins += int(won.sum()) - owner_wins
+            tally.bought += int(bought[:, :, c].sum())
+            tally.rounds.add_sums(*(int(x) for x in block.card_rounds[c]))
+            tally.discarded += int(block.discarded[c])
+        for r in range(len(RESOURCES)):
+            peaks = game[:, k.O_PEAK + r]
+            self.peak[r] = max(self.peak[r], int(peaks.max()))
+            _moments(self.peak_per_game[r], peaks)
+            self.dry[r] += int(game[:, k.O_DRY + r].sum())
+        for round_no in np.flatnonzero(block.trajectory[:, 4]):
+            row = self.trajectory.setdefault(int(round_no), [0, 0, 0, 0, 0])
+            for i, value in enumerate(block.trajectory[round_no]):
+                row[i] += int(value)
 
     def merge(self, other: Tally) -> None:
         """Add another tally of the same run."""
@@ -350,6 +452,15 @@ class Tally:
                 },
             },
         }
+
+
+def _histogram(histogram: Histogram, values: npt.NDArray[np.int64]) -> None:
+    for value, count in zip(*np.unique(values, return_counts=True)):
+        histogram.add(int(value), int(count))
+
+
+def _moments(moments: Moments, values: npt.NDArray[np.int64]) -> None:
+    moments.add_sums(len(values), int(values.sum()), int((values * values).sum()))
 
 
 def _maybe(x: float | None) -> float | None:

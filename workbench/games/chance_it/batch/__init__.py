@@ -9,7 +9,6 @@ two engines can be checked against each other on any scripted game.
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -73,7 +72,9 @@ class Engine:
         heuristic = list(dict.fromkeys(p for p in chosen if p.policy == "heuristic"))
         self.bots = np.array([policies[p.policy] for p in bots] or [k.RANDOM_BOT] * players, dtype=np.int64)
         self.personas = np.array([heuristic.index(p) if p in heuristic else 0 for p in bots] or [0] * players, dtype=np.int64)
-        self.visitor = (-1, 0) if visitor is None else (policies[visitor.policy], heuristic.index(visitor) if visitor in heuristic else 0)
+        self.visitor = (
+            (-1, 0) if visitor is None else (policies[visitor.policy], heuristic.index(visitor) if visitor in heuristic else 0)
+        )
         self.models = model_arrays(rules, heuristic)
         self.state = new_state(self.program, players)
         self.tape = empty_tape(players, rules.dice_count)
@@ -197,11 +198,11 @@ def tape_arrays(
     )
 
 
-def warm(rules: Rules) -> float:
-    """Compile the kernel now (or load it from Numba's cache): the seconds it took."""
-    started = time.perf_counter()
+def warm(rules: Rules) -> bool:
+    """Compile the kernel now, or load it from Numba's disk cache: True when it had to be compiled."""
+    misses = sum(k.play_games.stats.cache_misses.values())
     Engine(rules, rules.min_players).play(0, 0, 1)
-    return time.perf_counter() - started
+    return bool(sum(k.play_games.stats.cache_misses.values()) > misses)
 
 
 def snapshot(program: Program, state: tuple[Any, ...], block: Block) -> dict[str, Any]:
@@ -229,4 +230,3 @@ def snapshot(program: Program, state: tuple[Any, ...], block: Block) -> dict[str
         "pile": int(g[k.G_PILE]),
         "discard": int(g[k.G_DISCARD]),
     }
-

@@ -20,6 +20,8 @@ reroll, test, reshuffle and decision is read from arrays instead.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -81,8 +83,8 @@ STACK = 1024
 #: How every function is compiled: cached on disk, and without Numba's reference counting. The kernel allocates
 #: nothing (its arrays come in from Python), and counting references to the ~70 arrays passed on every call cost
 #: ~0.2 us a call, more than the rules themselves (measured: 235 ns a call with 40 arrays, 2.5 ns without).
-_COMPILED = {"cache": True, "_nrt": False}
-_INLINED = {**_COMPILED, "inline": "always"}
+_COMPILED: dict[str, Any] = {"cache": True, "_nrt": False}
+_INLINED: dict[str, Any] = {**_COMPILED, "inline": "always"}
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -103,14 +105,14 @@ class NeedReshuffle(Exception):
 
 
 @njit(**_INLINED)
-def _mix(z):  # type: ignore[no-untyped-def]
+def _mix(z):
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
 
 
 @njit(**_COMPILED)
-def seed_streams(rs, seed, index):  # type: ignore[no-untyped-def]
+def seed_streams(rs, seed, index):
     """Every stream of game ``index``: a SplitMix64 state per chance point and per seat."""
     base = _mix(seed ^ _mix(np.uint64(index) + _GOLDEN))
     for k in range(rs.shape[0]):
@@ -118,18 +120,18 @@ def seed_streams(rs, seed, index):  # type: ignore[no-untyped-def]
 
 
 @njit(**_INLINED)
-def _uniform(rs, k):  # type: ignore[no-untyped-def]
+def _uniform(rs, k):
     rs[k] += _GOLDEN
     return float(_mix(rs[k]) >> _S11) * _UNIT
 
 
 @njit(**_INLINED)
-def _below(rs, k, n):  # type: ignore[no-untyped-def]
+def _below(rs, k, n):
     return int(_uniform(rs, k) * n)
 
 
 @njit(**_INLINED)
-def _sort(a, n):  # type: ignore[no-untyped-def]
+def _sort(a, n):
     """Insertion sort of ``a[:n]`` (a handful of dice; Numba's sort needs the reference counting left out here)."""
     for i in range(1, n):
         x = a[i]
@@ -141,7 +143,7 @@ def _sort(a, n):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _shuffle(rs, k, a, n):  # type: ignore[no-untyped-def]
+def _shuffle(rs, k, a, n):
     for i in range(n - 1, 0, -1):
         j = _below(rs, k, i + 1)
         a[i], a[j] = a[j], a[i]
@@ -158,8 +160,8 @@ def _shuffle(rs, k, a, n):  # type: ignore[no-untyped-def]
 # A = (card_rounds, discarded, trajectory, gaps)
 
 
-@njit(**_COMPILED)
-def _gain(S, R, p, r, amount):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _gain(S, R, p, r, amount):
     g, res, supply, dry = S[0], S[1], S[8], S[10]
     if supply[r] >= 0:
         left = supply[r]
@@ -173,8 +175,8 @@ def _gain(S, R, p, r, amount):  # type: ignore[no-untyped-def]
     return amount
 
 
-@njit(**_COMPILED)
-def _lose(S, p, r, amount):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _lose(S, p, r, amount):
     res, supply = S[1], S[8]
     have = res[p, r]
     if amount > have:
@@ -185,8 +187,8 @@ def _lose(S, p, r, amount):  # type: ignore[no-untyped-def]
     return amount
 
 
-@njit(**_COMPILED)
-def _transfer(S, R, giver, taker, r, amount):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _transfer(S, R, giver, taker, r, amount):
     g, res = S[0], S[1]
     if amount > res[giver, r]:
         amount = res[giver, r]
@@ -198,7 +200,7 @@ def _transfer(S, R, giver, taker, r, amount):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _eliminate(S, p):  # type: ignore[no-untyped-def]
+def _eliminate(S, p):
     g, res, ps, tab, discard, supply = S[0], S[1], S[2], S[3], S[7], S[8]
     for r in range(3):
         if supply[r] >= 0:
@@ -214,14 +216,14 @@ def _eliminate(S, p):  # type: ignore[no-untyped-def]
     ps[p, P_TAB] = 0
 
 
-@njit(**_COMPILED)
-def _settle(S, p):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _settle(S, p):
     if S[1][p, HEARTS] == 0 and not S[2][p, P_ELIM]:
         _eliminate(S, p)
 
 
 @njit(**_COMPILED)
-def _finish(S, R, reason):  # type: ignore[no-untyped-def]
+def _finish(S, R, reason):
     g, res, ps, tiebreak = S[0], S[1], S[2], R[R_TIEBREAK]
     n = g[G_PLAYERS]
     best = -1
@@ -247,8 +249,8 @@ def _finish(S, R, reason):  # type: ignore[no-untyped-def]
     g[G_END] = reason
 
 
-@njit(**_COMPILED)
-def _check_end(S, R):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _check_end(S, R):
     g, res, ps = S[0], S[1], S[2]
     if not g[G_STARS_REACHED] and g[G_LIVING] > 1:
         return False
@@ -263,8 +265,8 @@ def _check_end(S, R):  # type: ignore[no-untyped-def]
     return g[G_END] >= 0
 
 
-@njit(**_COMPILED)
-def _step_done(S, R):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _step_done(S, R):
     """End of a step (rule 13) and the peak of each resource held; True when play goes on."""
     g, res, supply, peak = S[0], S[1], S[8], S[9]
     _check_end(S, R)
@@ -281,8 +283,8 @@ def _step_done(S, R):  # type: ignore[no-untyped-def]
     return g[G_END] < 0
 
 
-@njit(**_COMPILED)
-def _lay_out(S, R):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _lay_out(S, R):
     g, pile, market = S[0], S[5], S[6]
     n = min(R[RI][R_FACE_UP], g[G_PILE])
     for i in range(n):
@@ -292,7 +294,7 @@ def _lay_out(S, R):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _refill(S, R, T, tape):  # type: ignore[no-untyped-def]
+def _refill(S, R, T, tape):
     g, pile, discard = S[0], S[5], S[7]
     if g[G_MARKET]:
         return
@@ -311,7 +313,7 @@ def _refill(S, R, T, tape):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _scripted_reshuffle(S, T):  # type: ignore[no-untyped-def]
+def _scripted_reshuffle(S, T):
     """The round's next scripted order (card ids from the top), else the next seeded one the caller supplied."""
     g, pile = S[0], S[5]
     n = g[G_PILE]
@@ -344,8 +346,8 @@ def _scripted_reshuffle(S, T):  # type: ignore[no-untyped-def]
 # --- chance draws, random or scripted ---------------------------------------------------------------------------
 
 
-@njit(**_COMPILED)
-def _reroll(S, R, T, tape):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _reroll(S, R, T, tape):
     g = S[0]
     if not tape:
         return _below(S[14], S_REROLL, R[RI][R_SIDES]) + 1
@@ -356,8 +358,8 @@ def _reroll(S, R, T, tape):  # type: ignore[no-untyped-def]
     return T[2][k]
 
 
-@njit(**_COMPILED)
-def _test(S, R, T, tape):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _test(S, R, T, tape):
     g = S[0]
     if not tape:
         return _below(S[14], S_TEST, R[RI][R_SIDES]) + 1
@@ -369,7 +371,7 @@ def _test(S, R, T, tape):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _scripted(S, T, seat, action):  # type: ignore[no-untyped-def]
+def _scripted(S, T, seat, action):
     """The value of the next scripted choice, which must be ``action`` by ``seat``."""
     g, choices = S[0], T[7]
     k = g[G_T_CHOICE]
@@ -382,8 +384,8 @@ def _scripted(S, T, seat, action):  # type: ignore[no-untyped-def]
 # --- the heuristic bot's value model (bots._Model, ported) --------------------------------------------------------
 
 
-@njit(**_COMPILED)
-def _round_half_even(x):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _round_half_even(x):
     low = np.floor(x)
     rest = x - low
     if rest > 0.5 or (rest == 0.5 and low % 2 != 0):
@@ -391,26 +393,26 @@ def _round_half_even(x):  # type: ignore[no-untyped-def]
     return int(low)
 
 
-@njit(**_COMPILED)
-def _pull(lead):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _pull(lead):
     return 1 / (1 + np.exp(-max(-50.0, min(50.0, lead))))
 
 
-@njit(**_COMPILED)
-def _hearts_worth(mp, hearts, holding):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _hearts_worth(mp, hearts, holding):
     if hearts <= 0:
         return -holding - 10 * mp[M_STAR]
     short = mp[M_MIN_HEARTS] - hearts
     return mp[M_HEART] * hearts - (mp[M_DANGER] * short if short > 0 else 0.0)
 
 
-@njit(**_COMPILED)
-def _ending(mp, hearts, holding, gains):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _ending(mp, hearts, holding, gains):
     return _hearts_worth(mp, hearts, holding) + (gains if hearts > 0 else 0.0)
 
 
 @njit(**_COMPILED)
-def _over_rerolls(mp, changes, hearts, rerolls, holding, gains):  # type: ignore[no-untyped-def]
+def _over_rerolls(mp, changes, hearts, rerolls, holding, gains):
     if not rerolls:
         return _ending(mp, hearts, holding, gains)
     hearts += (rerolls - 1) * mp[M_REROLL_MEAN]
@@ -421,7 +423,7 @@ def _over_rerolls(mp, changes, hearts, rerolls, holding, gains):  # type: ignore
 
 
 @njit(**_COMPILED)
-def _guide_values(S, R, M, h, owner, coins, hearts, stars, alive, chances, out):  # type: ignore[no-untyped-def]
+def _guide_values(S, R, M, h, owner, coins, hearts, stars, alive, chances, out):
     """bots._Model.guide_values: IN, OUT and CHANCE IT worth to a seat holding ``owner``'s tableau (-1: none)."""
     mp, mface, mrerolls, changes, mcard, mcard_now = M[0][h], M[1][h], M[2][h], M[3][h], M[4][h], M[5][h]
     tab, ps, scratch = S[3], S[2], S[S_INTS][I_COUNTED]
@@ -481,7 +483,7 @@ def _guide_values(S, R, M, h, owner, coins, hearts, stars, alive, chances, out):
 
 
 @njit(**_COMPILED)
-def _others_play_in(S, R, M, h, alive, values):  # type: ignore[no-untyped-def]
+def _others_play_in(S, R, M, h, alive, values):
     chances = S[S_FLOATS][F_LEVEL0]
     for i in range(alive - 1):
         chances[i] = 0.6
@@ -490,7 +492,7 @@ def _others_play_in(S, R, M, h, alive, values):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _heuristic_guide(S, R, M, A, p):  # type: ignore[no-untyped-def]
+def _heuristic_guide(S, R, M, A, p):
     """HeuristicBot.guide for a free choice: level-1 reading of the others, then the best guide (the first of equals)."""
     ps, res = S[2], S[1]
     h = ps[p, P_PERSONA]
@@ -530,8 +532,8 @@ def _heuristic_guide(S, R, M, A, p):  # type: ignore[no-untyped-def]
     return best
 
 
-@njit(**_COMPILED)
-def _bonus_of(S, R, p):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _bonus_of(S, R, p):
     tab, bonus = S[3], R[R_BONUS]
     total = 0
     for i in range(S[2][p, P_TAB]):
@@ -540,13 +542,13 @@ def _bonus_of(S, R, p):  # type: ignore[no-untyped-def]
 
 
 @njit(**_INLINED)
-def _valued(M, h, key, bonus, sides):  # type: ignore[no-untyped-def]
+def _valued(M, h, key, bonus, sides):
     """The expected outcome of a valued list (0 CHANCE IT, 1.. board faces, then cards) with a chance bonus."""
     return M[9][h, key, min(2 * sides, max(0, bonus + sides))]
 
 
 @njit(**_COMPILED)
-def _bonus_gain(S, R, M, h, p, bonus, out):  # type: ignore[no-untyped-def]
+def _bonus_gain(S, R, M, h, p, bonus, out):
     """bots._Model.bonus_gain: what a chance bonus adds per round to seat ``p``'s tableau (6 numbers in ``out``)."""
     sides, dice = R[RI][R_SIDES], R[RI][R_DICE]
     have = _bonus_of(S, R, p)
@@ -570,13 +572,13 @@ def _bonus_gain(S, R, M, h, p, bonus, out):  # type: ignore[no-untyped-def]
                 out[i] = out[i] + (more_[i] + less[i] * -1.0) * (moften[c] / mp[M_HORIZON])
 
 
-@njit(**_COMPILED)
-def _split(mp, v0, v2, v3):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _split(mp, v0, v2, v3):
     return mp[M_COIN] * v0 + mp[M_STAR] * v2 + mp[M_MARKET] * v3
 
 
 @njit(**_COMPILED)
-def _move_value(S, R, M, p, action, c):  # type: ignore[no-untyped-def]
+def _move_value(S, R, M, p, action, c):
     """HeuristicBot.move_value: a buy's worth to the seat now, less its price; a discard denies the card."""
     g, res, ps = S[0], S[1], S[2]
     h = ps[p, P_PERSONA]
@@ -610,8 +612,8 @@ def _move_value(S, R, M, p, action, c):  # type: ignore[no-untyped-def]
     return (worth + heart * hearts + knife * knives) * moften[c] - mp[M_COIN] * cost
 
 
-@njit(**_COMPILED)
-def _taken(R, first, count, holder, out):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _taken(R, first, count, holder, out):
     pairs = R[R_PAIRS]
     out[0], out[1], out[2] = 0.0, 0.0, 0.0
     for k in range(first, first + count):
@@ -620,12 +622,12 @@ def _taken(R, first, count, holder, out):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _worth6(mp, v):  # type: ignore[no-untyped-def]
+def _worth6(mp, v):
     return _split(mp, v[0], v[2], v[3]) + mp[M_HEART] * v[1] + mp[M_KNIFE] * v[4]
 
 
 @njit(**_COMPILED)
-def _value_lists(S, R, M, h, p, others, n_others, bonus, upto):  # type: ignore[no-untyped-def]
+def _value_lists(S, R, M, h, p, others, n_others, bonus, upto):
     """Every list's expected outcome as it would apply now for seat ``p`` (a Valuer with a Position), bottom-up:
     a nested list's id is always below its parent's, so lists ``0..upto`` are valued in id order."""
     vals, res, dice = S[S_VALS], S[1], S[11]
@@ -711,16 +713,16 @@ def _value_lists(S, R, M, h, p, others, n_others, bonus, upto):  # type: ignore[
             _ = e
 
 
-@njit(**_COMPILED)
-def _taken_plain(R, first, count, out):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _taken_plain(R, first, count, out):
     pairs = R[R_PAIRS]
     out[0], out[1], out[2] = 0.0, 0.0, 0.0
     for k in range(first, first + count):
         out[pairs[k, 0]] += pairs[k, 1]
 
 
-@njit(**_COMPILED)
-def _success(need, sides, bonus):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _success(need, sides, bonus):
     hits = 0
     for d in range(1, sides + 1):
         if min(sides, max(1, d + bonus)) >= need:
@@ -728,8 +730,8 @@ def _success(need, sides, bonus):  # type: ignore[no-untyped-def]
     return hits / sides
 
 
-@njit(**_COMPILED)
-def _holds(conds, first, count, have, dice, ndice, participants):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _holds(conds, first, count, have, dice, ndice, participants):
     for k in range(first, first + count):
         kind, key, low, high = conds[k, 0], conds[k, 1], conds[k, 2], conds[k, 3]
         if kind == RESOURCE_TEST:
@@ -749,8 +751,8 @@ def _holds(conds, first, count, have, dice, ndice, participants):  # type: ignor
 # --- decisions ----------------------------------------------------------------------------------------------------
 
 
-@njit(**_COMPILED)
-def _decide_guide(S, R, M, T, A, p, forced):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _decide_guide(S, R, M, T, A, p, forced):
     g, ps = S[0], S[2]
     bot = ps[p, P_BOT]
     if bot == TAPE:
@@ -766,7 +768,7 @@ def _decide_guide(S, R, M, T, A, p, forced):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _decide_market(S, R, M, T, p, acts, cards, n):  # type: ignore[no-untyped-def]
+def _decide_market(S, R, M, T, p, acts, cards, n):
     bot = S[2][p, P_BOT]
     if bot == RANDOM_BOT:
         return _below(S[14], S_BOTS + p, n)
@@ -789,7 +791,7 @@ def _decide_market(S, R, M, T, p, acts, cards, n):  # type: ignore[no-untyped-de
 
 
 @njit(**_COMPILED)
-def _decide_use(S, R, M, T, p, options, n):  # type: ignore[no-untyped-def]
+def _decide_use(S, R, M, T, p, options, n):
     """Which of ``n`` distinct eligible cards (card indices) to use: its position in ``options``."""
     bot = S[2][p, P_BOT]
     if bot == RANDOM_BOT:
@@ -809,7 +811,7 @@ def _decide_use(S, R, M, T, p, options, n):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _decide_choice(S, R, M, T, p, first, count):  # type: ignore[no-untyped-def]
+def _decide_choice(S, R, M, T, p, first, count):
     g, ps, res = S[0], S[2], S[1]
     bot = ps[p, P_BOT]
     if bot == RANDOM_BOT:
@@ -848,7 +850,7 @@ def _decide_choice(S, R, M, T, p, first, count):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _decide_target(S, R, M, T, p, candidates, n, first, count):  # type: ignore[no-untyped-def]
+def _decide_target(S, R, M, T, p, candidates, n, first, count):
     bot = S[2][p, P_BOT]
     if bot == RANDOM_BOT:
         return candidates[_below(S[14], S_BOTS + p, n)]
@@ -881,7 +883,7 @@ def _decide_target(S, R, M, T, p, candidates, n, first, count):  # type: ignore[
 
 
 @njit(**_COMPILED)
-def _market_action(S, R, M, T, A, p, tape):  # type: ignore[no-untyped-def]
+def _market_action(S, R, M, T, A, p, tape):
     """Buy one face-up card or discard one (rules 8 and 9); True when a bought flash card's effects are due."""
     g, market = S[0], S[6]
     if g[G_DEPTH]:
@@ -938,8 +940,8 @@ def _market_action(S, R, M, T, A, p, tape):  # type: ignore[no-untyped-def]
     return c if R[R_KIND][c] == FLASH else -1
 
 
-@njit(**_COMPILED)
-def _push(S, lst, p, kind, saved, repeat):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _push(S, lst, p, kind, saved, repeat):
     g, stack = S[0], S[15]
     f = g[G_SP]
     if f >= STACK:
@@ -949,7 +951,7 @@ def _push(S, lst, p, kind, saved, repeat):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _others_after(S, p, out):  # type: ignore[no-untyped-def]
+def _others_after(S, p, out):
     """The other participants still in the game, in turn order from ``p``'s left."""
     g, ps, part = S[0], S[2], S[13]
     n = g[G_PLAYERS]
@@ -967,7 +969,7 @@ def _others_after(S, p, out):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _run(S, R, M, T, A, lst, player, tape):  # type: ignore[no-untyped-def]
+def _run(S, R, M, T, A, lst, player, tape):
     """Apply effect list ``lst`` for ``player`` (engine._Round.apply), nested lists on the frame stack."""
     g, res, ps, stack, dice, part = S[0], S[1], S[2], S[15], S[11], S[13]
     items, pairs, lists, options, conds = R[R_ITEMS], R[R_PAIRS], R[R_LISTS], R[R_OPTIONS], R[R_CONDS]
@@ -1060,7 +1062,7 @@ def _run(S, R, M, T, A, lst, player, tape):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _use(S, R, M, T, A, p, c, tape):  # type: ignore[no-untyped-def]
+def _use(S, R, M, T, A, p, c, tape):
     """Use card ``c``; True when it stays unused this round (a failed chance test said ``on_fail: keep``)."""
     S[0][G_KEPT] = 0
     _run(S, R, M, T, A, R[R_LIST][c], p, tape)
@@ -1068,7 +1070,7 @@ def _use(S, R, M, T, A, p, c, tape):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _pick_card(S, R, M, T, p, eligible, n):  # type: ignore[no-untyped-def]
+def _pick_card(S, R, M, T, p, eligible, n):
     """The tableau position of the card to use among ``n`` eligible positions; the player chooses between ids."""
     tab = S[3]
     distinct = S[S_INTS][I_DISTINCT]
@@ -1088,8 +1090,8 @@ def _pick_card(S, R, M, T, p, eligible, n):  # type: ignore[no-untyped-def]
     return at[_decide_use(S, R, M, T, p, distinct, k)]
 
 
-@njit(**_COMPILED)
-def _roll(S, R, T, tape):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _roll(S, R, T, tape):
     g, dice = S[0], S[11]
     count = R[RI][R_DICE]
     if tape:
@@ -1102,8 +1104,8 @@ def _roll(S, R, T, tape):  # type: ignore[no-untyped-def]
     _sort(dice, count)
 
 
-@njit(**_COMPILED)
-def _turn_order(S, out):  # type: ignore[no-untyped-def]
+@njit(**_INLINED)
+def _turn_order(S, out):
     """The living seats clockwise from the starting player."""
     g, ps = S[0], S[2]
     n = g[G_PLAYERS]
@@ -1117,7 +1119,7 @@ def _turn_order(S, out):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _play_round(S, R, M, T, A, tape):  # type: ignore[no-untyped-def]
+def _play_round(S, R, M, T, A, tape):
     g, res, ps = S[0], S[1], S[2]
     ri = R[RI]
     n = g[G_PLAYERS]
@@ -1165,7 +1167,7 @@ def _play_round(S, R, M, T, A, tape):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _stakes(S, R, M, T, A, tape):  # type: ignore[no-untyped-def]
+def _stakes(S, R, M, T, A, tape):
     """Pay and collect the stakes (rule 4); True when an action round follows."""
     g, ps, part = S[0], S[2], S[13]
     order = S[S_INTS][I_ORDER]
@@ -1210,7 +1212,7 @@ def _stakes(S, R, M, T, A, tape):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _action_round(S, R, M, T, A, tape):  # type: ignore[no-untyped-def]
+def _action_round(S, R, M, T, A, tape):
     """Resolve the dice in ascending face order (rules 5 to 9); True when play goes on."""
     g, ps, tab, used, part, dice, pending = S[0], S[2], S[3], S[4], S[13], S[11], S[12]
     items, lists = R[R_ITEMS], R[R_LISTS]
@@ -1265,7 +1267,7 @@ def _action_round(S, R, M, T, A, tape):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _reroll_one(S, R, T, face, tape):  # type: ignore[no-untyped-def]
+def _reroll_one(S, R, T, face, tape):
     """reroll_ones: the starting player rerolls the die until it shows another face, resolved again in its turn."""
     g, ps, part, dice, pending = S[0], S[2], S[13], S[11], S[12]
     anyone = False
@@ -1289,7 +1291,7 @@ def _reroll_one(S, R, T, face, tape):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _chance_it_action(S, R, M, T, A, tape):  # type: ignore[no-untyped-def]
+def _chance_it_action(S, R, M, T, A, tape):
     """Rule 10: each CHANCE IT player takes the action, then may use one CHANCE IT card."""
     g, ps, tab, part = S[0], S[2], S[3], S[13]
     eligible = S[S_INTS][I_ELIGIBLE]
@@ -1315,7 +1317,7 @@ def _chance_it_action(S, R, M, T, A, tape):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _setup(S, R, T, players, seed, index, tape):  # type: ignore[no-untyped-def]
+def _setup(S, R, T, players, seed, index, tape):
     g, res, ps, pile, supply, peak, dry, bought = S[0], S[1], S[2], S[5], S[8], S[9], S[10], S[16]
     ri, start, total, deck = R[RI], R[R_START], R[R_TOTAL], R[R_DECK_CARDS]
     g[:] = 0
@@ -1345,7 +1347,7 @@ def _setup(S, R, T, players, seed, index, tape):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _give(S, R, M, T, A, seat, card, coins):  # type: ignore[no-untyped-def]
+def _give(S, R, M, T, A, seat, card, coins):
     """A study's gift to ``seat`` before round 1 (sim.Gift.give): coins, an extra copy of a card in its tableau, or a
     flash card's effects at once."""
     g, ps, tab, part = S[0], S[2], S[3], S[13]
@@ -1363,7 +1365,7 @@ def _give(S, R, M, T, A, seat, card, coins):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def _record(S, R, game, og, os, ob):  # type: ignore[no-untyped-def]
+def _record(S, R, game, og, os, ob):
     g, res, ps, peak, dry, bought = S[0], S[1], S[2], S[9], S[10], S[16]
     og[game, O_ROUNDS] = g[G_ROUND]
     og[game, O_END] = g[G_END]
@@ -1390,7 +1392,9 @@ def _record(S, R, game, og, os, ob):  # type: ignore[no-untyped-def]
 
 
 @njit(**_COMPILED)
-def play_games(S, R, M, T, A, players, seed, first, count, bots, personas, visitor_bot, visitor_persona, gift_card, gift_coins, og, os, ob):  # type: ignore[no-untyped-def]  # noqa: E501
+def play_games(
+    S, R, M, T, A, players, seed, first, count, bots, personas, visitor_bot, visitor_persona, gift_card, gift_coins, og, os, ob
+):
     """Play games ``first .. first + count - 1`` with the seats' ``bots`` and ``personas``; row ``i`` of the outputs is
     game ``first + i``. The visitor (``visitor_bot`` >= 0) and the gift (a card >= 0, coins) go to seat ``index % players``."""
     ps = S[2]
@@ -1412,7 +1416,7 @@ def play_games(S, R, M, T, A, players, seed, first, count, bots, personas, visit
 
 
 @njit(**_COMPILED)
-def replay_tape(S, R, M, T, A, players, rounds, og, os, ob):  # type: ignore[no-untyped-def]
+def replay_tape(S, R, M, T, A, players, rounds, og, os, ob):
     """Play a scripted game of ``rounds`` rounds from the tape (every seat decides from it); raises TapeError when
     the script does not fit the game, and NeedReshuffle for a reshuffle it leaves to the seed."""
     g, ps = S[0], S[2]

@@ -19,7 +19,13 @@ from workbench.games.chance_it.rules import CardDef, Rules
 from workbench.games.chance_it.scenario import Replay, Scenario, ScriptedChance, _Script, replay
 from workbench.loading import Document
 
-_ACTIONS = {"buy": kernel.T_BUY, "discard": kernel.T_DISCARD, "use": kernel.T_USE, "choose": kernel.T_CHOOSE, "target": kernel.T_TARGET}
+_ACTIONS = {
+    "buy": kernel.T_BUY,
+    "discard": kernel.T_DISCARD,
+    "use": kernel.T_USE,
+    "choose": kernel.T_CHOOSE,
+    "target": kernel.T_TARGET,
+}
 
 
 def replay_batch(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
