@@ -81,9 +81,22 @@ def validate(path: str | os.PathLike[str]) -> Validation:
     return Validation(path, [], None, family.title, loaded.variant.name, family.summary(loaded.variant))
 
 
-def replay(path: str | os.PathLike[str]) -> tuple[Family, Any] | None:
-    """Replay a scenario script and check its ``expect:``: the family and its result (None for a variant file)."""
-    return replay_scenario(Path(path))
+def replay(path: str | os.PathLike[str], engine: str = "interpreter") -> tuple[Family, Any] | None:
+    """Replay a scenario script and check its ``expect:``: the family and its result (None for a variant file).
+
+    ``engine="batch"`` replays it with the batch engine, which keeps no event log: its output has no ``events``, and
+    the ``events`` of ``expect:`` are not checked.
+    """
+    check_replay_engine(engine)
+    return replay_scenario(Path(path), engine)
+
+
+def check_replay_engine(engine: str, *, trace: bool = False) -> None:
+    """Refuse an engine a replay cannot use (``--trace`` prints the interpreter's event log)."""
+    if engine not in ENGINES[1:]:
+        raise UsageError(f"--engine {engine!r}: a replay takes batch or interpreter")
+    if trace and engine == "batch":
+        raise UsageError("--trace prints the event log, which only the interpreter keeps: leave out --engine batch")
 
 
 def play(variant: VariantLike, players: int, seed: int = 1) -> dict[str, Any]:

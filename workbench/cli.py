@@ -157,9 +157,15 @@ def replay(
     scenarios: Annotated[list[Path], typer.Argument(help="Scenario files to replay.", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print each result as one JSON object per line.")] = False,
     trace: Annotated[bool, typer.Option("--trace", help="Print the event log, one line per event.")] = False,
+    engine: Annotated[
+        str,
+        typer.Option("--engine", help="interpreter, or batch: the compiled engine, to check it ends in the same state."),
+    ] = "interpreter",
 ) -> None:
     """Replay scripted games and check their `expect:` blocks; exit 1 if any scenario fails."""
-    outcomes = [_replay_one(path, as_json=as_json, trace=trace) for path in scenarios]
+    with _reported():
+        api.check_replay_engine(engine, trace=trace)
+    outcomes = [_replay_one(path, as_json=as_json, trace=trace, engine=engine) for path in scenarios]
     passed, failed = outcomes.count(True), outcomes.count(False)
     if len(scenarios) > 1 and not as_json:
         say(f"{passed} passed, {failed} failed")
@@ -167,13 +173,13 @@ def replay(
         raise typer.Exit(1)
 
 
-def _replay_one(path: Path, *, as_json: bool, trace: bool) -> bool | None:
+def _replay_one(path: Path, *, as_json: bool, trace: bool, engine: str) -> bool | None:
     """Replay one scenario and report it: True when it passed, False when not, None for a variant file."""
     errors: list[str] = []
     replayed = None
     with _reported(errors):
         try:
-            replayed = api.replay(path)
+            replayed = api.replay(path, engine)
         except ScenarioError as exc:
             if trace:  # the events up to the failure, then the failure
                 for line in exc.trace:

@@ -341,8 +341,8 @@ class ScriptedDecider:
         return int(self._next(("target",), f"choose a seat to steal from ({seats})").target or 0)
 
 
-def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
-    """Play the scripted rounds of ``scenario`` (read from ``doc``) under ``rules`` and check ``expect``."""
+def check_players(scenario: Scenario, doc: Document, rules: Rules) -> None:
+    """Refuse a script for a table the variant is not for."""
     if not rules.min_players <= scenario.players <= rules.max_players:
         raise ScenarioError(
             [
@@ -351,6 +351,11 @@ def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
                 )
             ]
         )
+
+
+def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
+    """Play the scripted rounds of ``scenario`` (read from ``doc``) under ``rules`` and check ``expect``."""
+    check_players(scenario, doc, rules)
     script = _Script(scenario, doc, rules)
     chance = ScriptedChance(script)
     deciders = [ScriptedDecider(script, seat) for seat in range(scenario.players)]

@@ -41,8 +41,8 @@ KINDS = ("flash", "die", "chance-it", "passive")
 RESOURCE_TEST, DICE_TEST, PARTICIPANTS_TEST = 0, 1, 2
 #: End reasons, in the order of ``engine.END_REASONS``.
 ENDED_STARS, ENDED_LAST, ENDED_ALL, ENDED_MAX = 0, 1, 2, 3
-#: Bots: how a seat decides.
-RANDOM_BOT, HEURISTIC_BOT, TAPE = 0, 1, 2
+#: Bots: how a seat decides (CHECKED: as the heuristic, then the tape must say the same: a replay that checks the port).
+RANDOM_BOT, HEURISTIC_BOT, TAPE, CHECKED = 0, 1, 2, 3
 #: Scripted choices in tape mode: the action of each.
 T_BUY, T_DISCARD, T_USE, T_CHOOSE, T_TARGET = 0, 1, 2, 3, 4
 #: A flash card's market actions chain at most this many times (engine.MAX_CHAINED_MARKETS).
@@ -95,6 +95,10 @@ _UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 class TapeError(Exception):
     """A scripted game asks for something its script does not give (the interpreter words it, located)."""
+
+
+class Differs(Exception):
+    """A checked seat's heuristic chose otherwise than the recorded game (the Python heuristic) did."""
 
 
 class NeedReshuffle(Exception):
@@ -456,9 +460,9 @@ def _guide_values(S, R, M, h, owner, coins, hearts, stars, alive, chances, out):
         best = -1
         for i in range(n):
             c = tab[owner, i]
-            if not scratch[i] and card_kind[c] == DIE and card_face[c] == face:
-                if best < 0 or mcard_now[c] > mcard_now[tab[owner, best]]:
-                    best = i
+            fits = not scratch[i] and card_kind[c] == DIE and card_face[c] == face
+            if fits and (best < 0 or mcard_now[c] > mcard_now[tab[owner, best]]):
+                best = i
         if best >= 0:
             scratch[best] = 1
             c = tab[owner, best]
@@ -755,16 +759,19 @@ def _holds(conds, first, count, have, dice, ndice, participants):
 def _decide_guide(S, R, M, T, A, p, forced):
     g, ps = S[0], S[2]
     bot = ps[p, P_BOT]
-    if bot == TAPE:
-        guide = T[6][g[G_T_ROUND], p]
-        if guide < 0 or (forced and guide != IN):
-            raise TapeError()
-        return guide
-    if forced:
-        return IN
     if bot == RANDOM_BOT:
-        return _below(S[14], S_BOTS + p, 3)
-    return _heuristic_guide(S, R, M, A, p)
+        return IN if forced else _below(S[14], S_BOTS + p, 3)
+    mine = -1
+    if bot != TAPE:
+        mine = IN if forced else _heuristic_guide(S, R, M, A, p)
+        if bot == HEURISTIC_BOT:
+            return mine
+    guide = T[6][g[G_T_ROUND], p]
+    if guide < 0 or (forced and guide != IN):
+        raise TapeError()
+    if bot == CHECKED and guide != mine:
+        raise Differs()
+    return guide
 
 
 @njit(**_COMPILED)
@@ -772,22 +779,26 @@ def _decide_market(S, R, M, T, p, acts, cards, n):
     bot = S[2][p, P_BOT]
     if bot == RANDOM_BOT:
         return _below(S[14], S_BOTS + p, n)
-    if bot == TAPE:
-        k = S[0][G_T_CHOICE]
-        choices = T[7]
-        if k >= T[8][S[0][G_T_ROUND] + 1] or choices[k, 0] != p or choices[k, 1] > T_DISCARD:
-            raise TapeError()
-        S[0][G_T_CHOICE] += 1
+    mine = -1
+    if bot != TAPE:
+        best = 0.0
         for i in range(n):
-            if acts[i] == choices[k, 1] and cards[i] == choices[k, 2]:
-                return i
+            value = _move_value(S, R, M, p, acts[i], cards[i])
+            if mine < 0 or value > best:
+                best, mine = value, i
+        if bot == HEURISTIC_BOT:
+            return mine
+    k = S[0][G_T_CHOICE]
+    choices = T[7]
+    if k >= T[8][S[0][G_T_ROUND] + 1] or choices[k, 0] != p or choices[k, 1] > T_DISCARD:
         raise TapeError()
-    best, best_at = 0.0, -1
+    S[0][G_T_CHOICE] += 1
     for i in range(n):
-        value = _move_value(S, R, M, p, acts[i], cards[i])
-        if best_at < 0 or value > best:
-            best, best_at = value, i
-    return best_at
+        if acts[i] == choices[k, 1] and cards[i] == choices[k, 2]:
+            if bot == CHECKED and i != mine:
+                raise Differs()
+            return i
+    raise TapeError()
 
 
 @njit(**_COMPILED)
@@ -796,18 +807,22 @@ def _decide_use(S, R, M, T, p, options, n):
     bot = S[2][p, P_BOT]
     if bot == RANDOM_BOT:
         return _below(S[14], S_BOTS + p, n)
-    if bot == TAPE:
-        card = _scripted(S, T, p, T_USE)
-        for i in range(n):
-            if options[i] == card:
-                return i
-        raise TapeError()
-    card_now = M[5][S[2][p, P_PERSONA]]
-    best = 0
-    for i in range(1, n):
-        if card_now[options[i]] > card_now[options[best]]:
-            best = i
-    return best
+    mine = -1
+    if bot != TAPE:
+        card_now = M[5][S[2][p, P_PERSONA]]
+        mine = 0
+        for i in range(1, n):
+            if card_now[options[i]] > card_now[options[mine]]:
+                mine = i
+        if bot == HEURISTIC_BOT:
+            return mine
+    card = _scripted(S, T, p, T_USE)
+    for i in range(n):
+        if options[i] == card:
+            if bot == CHECKED and i != mine:
+                raise Differs()
+            return i
+    raise TapeError()
 
 
 @njit(**_COMPILED)
@@ -816,11 +831,23 @@ def _decide_choice(S, R, M, T, p, first, count):
     bot = ps[p, P_BOT]
     if bot == RANDOM_BOT:
         return _below(S[14], S_BOTS + p, count)
-    if bot == TAPE:
-        index = _scripted(S, T, p, T_CHOOSE)
-        if not 0 <= index < count:
-            raise TapeError()
-        return index
+    mine = -1
+    if bot != TAPE:
+        mine = _heuristic_choice(S, R, M, p, first, count)
+        if bot == HEURISTIC_BOT:
+            return mine
+    index = _scripted(S, T, p, T_CHOOSE)
+    if not 0 <= index < count:
+        raise TapeError()
+    if bot == CHECKED and index != mine:
+        raise Differs()
+    return index
+
+
+@njit(**_COMPILED)
+def _heuristic_choice(S, R, M, p, first, count):
+    """HeuristicBot.choose: the option worth most as it would apply now (the first of equals)."""
+    g, ps, res = S[0], S[2], S[1]
     h = ps[p, P_PERSONA]
     mp = M[0][h]
     n = g[G_PLAYERS]
@@ -854,12 +881,23 @@ def _decide_target(S, R, M, T, p, candidates, n, first, count):
     bot = S[2][p, P_BOT]
     if bot == RANDOM_BOT:
         return candidates[_below(S[14], S_BOTS + p, n)]
-    if bot == TAPE:
-        seat = _scripted(S, T, p, T_TARGET)
-        for i in range(n):
-            if candidates[i] == seat:
-                return seat
-        raise TapeError()
+    mine = -1
+    if bot != TAPE:
+        mine = _heuristic_target(S, R, M, p, candidates, n, first, count)
+        if bot == HEURISTIC_BOT:
+            return mine
+    seat = _scripted(S, T, p, T_TARGET)
+    for i in range(n):
+        if candidates[i] == seat:
+            if bot == CHECKED and seat != mine:
+                raise Differs()
+            return seat
+    raise TapeError()
+
+
+@njit(**_COMPILED)
+def _heuristic_target(S, R, M, p, candidates, n, first, count):
+    """HeuristicBot.target: the victim giving most, more for knocking it out or for a leader (the first of equals)."""
     mp = M[0][S[2][p, P_PERSONA]]
     res, pairs = S[1], R[R_PAIRS]
     best, best_seat = 0.0, -1
@@ -1416,13 +1454,15 @@ def play_games(
 
 
 @njit(**_COMPILED)
-def replay_tape(S, R, M, T, A, players, rounds, og, os, ob):
-    """Play a scripted game of ``rounds`` rounds from the tape (every seat decides from it); raises TapeError when
-    the script does not fit the game, and NeedReshuffle for a reshuffle it leaves to the seed."""
+def replay_tape(S, R, M, T, A, players, rounds, bots, personas, og, os, ob):
+    """Play a scripted game of ``rounds`` rounds from the tape (each seat decides from it, TAPE, or checks its own
+    heuristic choice against it, CHECKED); raises TapeError when the script does not fit the game, NeedReshuffle for a
+    reshuffle it leaves to the seed, and Differs when a checked seat would choose otherwise."""
     g, ps = S[0], S[2]
     _setup(S, R, T, players, np.uint64(0), 0, True)
     for p in range(players):
-        ps[p, P_BOT] = TAPE
+        ps[p, P_BOT] = bots[p]
+        ps[p, P_PERSONA] = personas[p]
     for r in range(rounds):
         if g[G_END] >= 0:
             raise TapeError()

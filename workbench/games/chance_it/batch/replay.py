@@ -7,6 +7,7 @@ the designer's words, so both engines give the same located error.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,8 @@ from workbench.expect import count_checks, mismatches
 from workbench.games.chance_it.batch import Block, Engine, kernel, snapshot, tape_arrays
 from workbench.games.chance_it.engine import GUIDES
 from workbench.games.chance_it.rules import CardDef, Rules
-from workbench.games.chance_it.scenario import Replay, Scenario, ScriptedChance, _Script, replay
+from workbench.games.chance_it.scenario import Replay, Scenario, ScriptedChance, _Script, check_players, replay
+from workbench.games.chance_it.schema import Persona
 from workbench.loading import Document
 
 _ACTIONS = {
@@ -28,10 +30,18 @@ _ACTIONS = {
 }
 
 
-def replay_batch(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
+def replay_batch(scenario: Scenario, doc: Document, rules: Rules, checked: Sequence[Persona | None] = ()) -> Replay:
     """Play the scripted rounds of ``scenario`` with the batch engine and check ``expect`` (its events aside: the batch
-    engine keeps no event log)."""
-    engine = Engine(rules, scenario.players)
+    engine keeps no event log).
+
+    A seat given a heuristic persona in ``checked`` makes each of its choices with the batch engine's heuristic too,
+    and :class:`~.kernel.Differs` is raised where it would choose otherwise than the script (a game the Python
+    heuristic played and recorded): the test of the port.
+    """
+    check_players(scenario, doc, rules)
+    seats = [*checked, *[None] * (scenario.players - len(checked))]
+    engine = Engine(rules, scenario.players, [persona or Persona(policy="heuristic") for persona in seats])
+    bots = np.array([kernel.TAPE if persona is None else kernel.CHECKED for persona in seats], dtype=np.int64)
     ids = {card_id: i for i, card_id in enumerate(engine.program.card_ids)}
     chance = ScriptedChance(_Script(scenario, doc, rules))  # the deal and any unscripted reshuffle, as the interpreter draws them
     pile: list[CardDef] = list(rules.deck)
@@ -52,7 +62,7 @@ def replay_batch(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
             tape = _tape(scenario, rules, ids, [ids[card.id] for card in pile], extra)
             kernel.replay_tape(
                 engine.state, engine.program.arrays, engine.models, tape, sums, scenario.players, len(scenario.rounds),
-                block.game, block.seat, block.bought,
+                bots, engine.personas, block.game, block.seat, block.bought,
             )  # fmt: skip
         except kernel.NeedReshuffle:
             state = engine.state
