@@ -28,10 +28,12 @@ from typer.testing import CliRunner
 
 from workbench import api
 from workbench.cli import app
-from workbench.errors import VariantError
+from workbench.errors import UsageError, VariantError
 from workbench.games.chance_it import effects as kinds
 from workbench.games.chance_it import printing
 from workbench.games.chance_it.basics import COINS, Model, Positive
+from workbench.games.chance_it.batch import NoBatchForm, compile_program
+from workbench.games.chance_it.batch.program import _Writer
 from workbench.games.chance_it.bots import RandomBot
 from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.effects import (
@@ -149,6 +151,17 @@ def test_every_kind_supplies_every_part(kind: EffectKind) -> None:
         if name != "word":
             assert printing.drawing(name, label).strip()
     assert compile_variant(variant) is not None
+    try:
+        program = compile_program(compile_variant(variant))
+    except NoBatchForm as exc:  # allowed, but said: the batch engine names the kind, and auto plays the interpreter
+        assert kind.batch(argument, _Writer().batch) is None and f"'{kind.tag}' has no batch form" in str(exc)
+    else:
+        assert program.lists > 0 and program.arrays[8].shape[1] == 6
+
+
+def test_every_built_in_kind_has_a_batch_form() -> None:
+    for kind in KINDS:
+        compile_program(compile_variant(Variant.model_validate(showcase(kind, kind.example))))
 
 
 @pytest.mark.parametrize("kind", KINDS, ids=[k.tag for k in KINDS])
@@ -232,6 +245,9 @@ class DonateKind(PlayerEffect):
     def compile(self, effect: Donate, compiler: Compiler) -> int:
         return effect.donate
 
+    def batch(self, coins: int, batch: kinds.Batch) -> None:
+        return None  # no batch form: a variant that uses it is played by the interpreter
+
     @staticmethod
     def apply(rnd: Any, player: Any, coins: int) -> None:
         others = rnd.others_after(player)
@@ -287,6 +303,15 @@ def test_the_made_up_kind_passes_conformance(donate: DonateKind) -> None:
     test_every_kind_applies_and_its_events_read_back(donate)
     test_every_event_type_is_one_class_a_kind_declares()
     test_the_json_schema_has_every_kind(donate)
+
+
+def test_a_kind_without_a_batch_form_is_played_by_the_interpreter_which_says_why(donate: DonateKind, tmp_path: Path) -> None:
+    heard: list[str] = []
+    run = api.simulate(gift_variant(tmp_path), players=[3], games=5, bots="random", out=tmp_path / "out", notice=heard.append)
+    assert run.runs[0].engine == "interpreter"
+    assert heard == ["engine: interpreter (the effect kind 'donate' has no batch form)"]
+    with pytest.raises(UsageError, match="--engine batch: the effect kind 'donate' has no batch form"):
+        api.simulate(gift_variant(tmp_path), players=[3], games=5, bots="random", engine="batch")
 
 
 def test_the_made_up_kind_validates_and_is_located_when_wrong(donate: DonateKind, tmp_path: Path) -> None:

@@ -275,4 +275,6 @@ def test_summary_records_what_each_bot_name_meant(tmp_path: Path) -> None:
     summary = json.loads((out / "summary.json").read_text())
     assert summary["personas"]["heuristic"]["policy"] == "random", "the override shows"
     assert summary["personas"]["cautious"]["policy"] == "heuristic" and summary["personas"]["cautious"]["min_hearts"] == 4
-    assert list(summary)[:9] == ["generator", "game", "variant", "variant_file", "players", "seed", "bots", "personas", "games"]
+    assert list(summary)[:10] == [
+        "generator", "game", "variant", "variant_file", "players", "seed", "bots", "personas", "engine", "games"
+    ]  # fmt: skip

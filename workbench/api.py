@@ -278,9 +278,10 @@ Notice = Callable[[str], None]
 
 
 def choose_engine(
-    family: Family, variant: Any, personas: Iterable[Any], requested: str, *, recording: bool = False
+    family: Family, runs: Iterable[tuple[Any, Iterable[Any]]], requested: str, *, recording: bool = False
 ) -> tuple[str, str]:
-    """The engine a run uses, and why the interpreter plays when ``auto`` could not take the batch engine.
+    """The engine that plays ``runs`` (each a variant and the personas it seats), and why the interpreter plays when
+    ``auto`` could not take the batch engine (which plays a run only if it can play every variant and bot of it).
 
     ``--engine batch`` for a run the batch engine cannot play is refused before any work, with the reason.
     """
@@ -288,10 +289,9 @@ def choose_engine(
         raise UsageError(f"--engine {requested!r}: choose {', '.join(ENGINES[:-1])} or {ENGINES[-1]}")
     if requested == "interpreter":
         return "interpreter", ""
-    if recording:
-        blocker: str | None = "--records and --record-scenarios are written by the interpreter"
-    else:
-        blocker = family.batch_blocker(variant, list(personas))
+    blocker: str | None = "--records and --record-scenarios are written by the interpreter" if recording else None
+    for variant, personas in runs:
+        blocker = blocker or family.batch_blocker(variant, list(personas))
     if blocker is None:
         return "batch", ""
     if requested == "batch":
@@ -366,7 +366,7 @@ def simulate(
     tables = bot_tables(bots, counts, known)
     seated = [known[name] for name in dict.fromkeys(name for table in tables.values() for name in table)]
     recording = records is not None or record_scenarios is not None
-    engine, why = choose_engine(family, loaded.variant, seated, engine, recording=recording)
+    engine, why = choose_engine(family, [(loaded.variant, seated)], engine, recording=recording)
     with Outputs(force=force) as outputs:
         _reserve_inputs(outputs, *loaded.sources, personas)
         summary_file = report_file = None

@@ -417,6 +417,7 @@ def compare(
     personas: Personas = None,
     every: Annotated[bool, typer.Option("--all", help="List every figure, not only those that changed significantly.")] = False,
     force: Force = False,
+    engine: EngineOption = "auto",
 ) -> None:
     """Compare variants on the same games (paired): what changed, with intervals and a correction for many figures."""
     default = Path("reports") / ("compare-" + "-vs-".join(v.stem[:40] for v in variants[:3]))  # a name any system takes
@@ -432,7 +433,9 @@ def compare(
             out=out_dir or default,
             create_out=out_dir is None,
             force=force,
+            engine=engine,
             progress=progress,
+            notice=say,
         )
     if not comparison.runs:
         _stopped_before_any_game()
@@ -467,6 +470,7 @@ def cards(
     ] = None,
     personas: Personas = None,
     force: Force = False,
+    engine: EngineOption = "auto",
 ) -> None:
     """How strong is each card? Give it to one seat and play the same games with and without it (by intervention)."""
     with _reported(), _progress() as progress:
@@ -483,7 +487,9 @@ def cards(
             out=out_dir or Path("reports") / f"cards-{variant.stem}",
             create_out=out_dir is None,
             force=force,
+            engine=engine,
             progress=progress,
+            notice=say,
         )
     if not strength.games:
         _stopped_before_any_game()
@@ -514,6 +520,7 @@ def skill(
     ] = None,
     personas: Personas = None,
     force: Force = False,
+    engine: EngineOption = "auto",
 ) -> None:
     """Does skill matter? A ladder of bots of rising strength, each at one seat against the same field and dice."""
     with _reported(), _progress() as progress:
@@ -529,7 +536,9 @@ def skill(
             out=out_dir or Path("reports") / f"skill-{variant.stem}",
             create_out=out_dir is None,
             force=force,
+            engine=engine,
             progress=progress,
+            notice=say,
         )
     if not result.games:
         _stopped_before_any_game()

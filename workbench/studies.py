@@ -24,6 +24,7 @@ from typing import Any
 
 from workbench import GENERATOR
 from workbench.api import (
+    Notice,
     Progress,
     VariantLike,
     _loaded,
@@ -32,7 +33,9 @@ from workbench.api import (
     _stopping,
     bot_tables,
     check_run,
+    choose_engine,
     player_counts,
+    ready_engine,
 )
 from workbench.errors import UsageError, display_path
 from workbench.games import CardInfo, Family, Loaded, Studied, family_of_file
@@ -163,6 +166,7 @@ class Comparison:
     counts: list[int]
     seed: int
     bots: list[str]
+    engine: str  #: ``batch`` or ``interpreter``
     runs: list[ComparedRun]
     written: list[Path]
 
@@ -188,6 +192,7 @@ class Comparison:
             "players": self.counts,
             "seed": self.seed,
             "bots": self.bots,
+            "engine": self.engine,
             "correction": {"method": "holm", "alpha": ALPHA, "tests": self.tests, "about": self.correction},
             "interrupted": self.interrupted,
             "runs": [r.to_dict() for r in self.runs],
@@ -240,7 +245,9 @@ def compare(
     out: str | os.PathLike[str] | None = None,
     force: bool = False,
     create_out: bool = False,
+    engine: str = "auto",
     progress: Progress | None = None,
+    notice: Notice | None = None,
     stop: Stop | None = None,
 ) -> Comparison:
     """Play every variant on the same game indices and seeds, and test each statistic's difference from the first.
@@ -273,10 +280,15 @@ def compare(
         except UsageError as exc:  # say which variant lacks the bot: the others may define it
             what = display_path(path) if path is not None else repr(variant.variant.name)
             raise UsageError(f"{exc.problems[0].message} (in {what})") from None
+    seated = [
+        (variant.variant, [table[name] for name in dict.fromkeys(_names(bots))]) for (variant, _), table in zip(loaded, known)
+    ]
+    engine, why = choose_engine(family, seated, engine)
     with Outputs(force=force) as outputs:
         _reserve_inputs(outputs, *(source for variant, _ in loaded for source in variant.sources), personas)
         targets = _out_files(outputs, out, "compare", create_out)
         outputs.ready()
+        ready_engine(family, loaded[0][0].variant, engine, why, notice)
         runs: list[ComparedRun] = []
         with _stopping(stop) as halt:
             for count in counts:
@@ -285,10 +297,10 @@ def compare(
                 run_bots = tables[0][count]
                 measure = family.table_measure([v.variant for v, _ in loaded], count, run_bots)
                 arms = tuple(
-                    family.simulator(v.variant, count, table[count], personas_, seed)
+                    family.simulator(v.variant, count, table[count], personas_, seed, engine=engine)
                     for (v, _), table, personas_ in zip(loaded, tables, known)
                 )
-                factory = PairedFactory(arms, measure.measure, len(measure.columns))
+                factory = PairedFactory.of(arms, measure)
                 tally, interrupted, timing = _played(factory, games, workers, f"{count} players", progress, halt)
                 if tally.games:
                     runs.append(_compared(count, tally, measure, interrupted, timing))
@@ -301,6 +313,7 @@ def compare(
                 counts,
                 seed,
                 _names(bots),
+                engine,
                 runs,
                 [],
             )
@@ -419,6 +432,7 @@ class CardStrength:
     interrupted: bool
     timing: dict[str, Any]
     written: list[Path] = field(default_factory=list)
+    engine: str = "interpreter"  #: ``batch`` or ``interpreter``
 
     def to_dict(self) -> dict[str, Any]:
         """The body of ``cards.json``."""
@@ -430,6 +444,7 @@ class CardStrength:
             "players": self.players,
             "seed": self.seed,
             "bots": self.bots,
+            "engine": self.engine,
             "games": self.games,
             "method": {
                 "gift": self.family.gift,
@@ -522,7 +537,9 @@ def cards(
     out: str | os.PathLike[str] | None = None,
     force: bool = False,
     create_out: bool = False,
+    engine: str = "auto",
     progress: Progress | None = None,
+    notice: Notice | None = None,
     stop: Stop | None = None,
 ) -> CardStrength:
     """Measure each card by intervention: one seat is given it, on the same games as without it.
@@ -553,23 +570,25 @@ def cards(
     known = family.personas(loaded.variant, Path(personas) if personas is not None else None)
     table = bot_tables(bots, [count], known)[count]
     coins = family.reference_coins(loaded.variant, count)
+    engine, why = choose_engine(family, [(loaded.variant, [known[name] for name in set(table)])], engine)
     with Outputs(force=force) as outputs:
         _reserve_inputs(outputs, *loaded.sources, personas)
         targets = _out_files(outputs, out, "cards", create_out)
         outputs.ready()
+        ready_engine(family, loaded.variant, engine, why, notice)
         arms = (
-            family.simulator(loaded.variant, count, table, known, seed),
-            family.simulator(loaded.variant, count, table, known, seed, coins=coins),
-            *(family.simulator(loaded.variant, count, table, known, seed, card=c.id) for c in studied),
+            family.simulator(loaded.variant, count, table, known, seed, engine=engine),
+            family.simulator(loaded.variant, count, table, known, seed, coins=coins, engine=engine),
+            *(family.simulator(loaded.variant, count, table, known, seed, card=c.id, engine=engine) for c in studied),
         )
         measure = family.seat_measure()
-        factory = PairedFactory(arms, measure.measure, len(measure.columns))
+        factory = PairedFactory.of(arms, measure)
         with _stopping(stop) as halt:
             tally, interrupted, timing = _played(
                 factory, games, workers, f"{len(studied)} card{'s' if len(studied) != 1 else ''}", progress, halt
             )
             result = _card_strength(family, loaded, path, extra, count, seed, bots, coins, studied, added, measure, tally)
-            result = replace(result, interrupted=interrupted, timing=timing)
+            result = replace(result, interrupted=interrupted, timing=timing, engine=engine)
             if not tally.games:
                 return result
             if targets is not None:
@@ -691,6 +710,7 @@ class Skill:
     interrupted: bool
     timing: dict[str, Any]
     written: list[Path] = field(default_factory=list)
+    engine: str = "interpreter"  #: ``batch`` or ``interpreter``
 
     @property
     def edge(self) -> Estimate:
@@ -718,6 +738,7 @@ class Skill:
             "players": self.players,
             "seed": self.seed,
             "field": self.field_bot,
+            "engine": self.engine,
             "games": self.games,
             "about": SKILL_ABOUT,
             "equal_share": self.equal.report(),
@@ -769,7 +790,9 @@ def skill(
     out: str | os.PathLike[str] | None = None,
     force: bool = False,
     create_out: bool = False,
+    engine: str = "auto",
     progress: Progress | None = None,
+    notice: Notice | None = None,
     stop: Stop | None = None,
 ) -> Skill:
     """Skill against luck: a ladder of bots of rising strength, each at one seat against a field of ``bots``.
@@ -798,16 +821,18 @@ def skill(
         if name not in known:
             raise UsageError(f"--ladder: unknown bot {name!r}{did_you_mean(name, known)}; known: {', '.join(sorted(known))}")
     rungs = {name: known[name] for name in names}
+    engine, why = choose_engine(family, [(loaded.variant, [known[table[0]], *rungs.values()])], engine)
     with Outputs(force=force) as outputs:
         _reserve_inputs(outputs, *loaded.sources, personas)
         targets = _out_files(outputs, out, "skill", create_out)
         outputs.ready()
+        ready_engine(family, loaded.variant, engine, why, notice)
         arms = (
-            family.simulator(loaded.variant, count, table, known, seed),
-            *(family.simulator(loaded.variant, count, table, known, seed, seat_bot=name) for name in rungs),
+            family.simulator(loaded.variant, count, table, known, seed, engine=engine),
+            *(family.simulator(loaded.variant, count, table, known, seed, seat_bot=name, engine=engine) for name in rungs),
         )
         measure = family.seat_measure()
-        factory = PairedFactory(arms, measure.measure, len(measure.columns))
+        factory = PairedFactory.of(arms, measure)
         with _stopping(stop) as halt:
             tally, interrupted, timing = _played(factory, games, workers, f"{len(rungs)} bots", progress, halt)
             win = next(s.of for s in measure.statistics if s.name == "win_rate")
@@ -829,6 +854,7 @@ def skill(
                 tally.arms[0].summary(),
                 interrupted,
                 timing,
+                engine=engine,
             )
             if not tally.games:
                 return result

@@ -53,6 +53,13 @@ class Sums:
         if len(self._rows) >= _BLOCK:
             self._flush()
 
+    def add_rows(self, rows: npt.NDArray[np.int64]) -> None:
+        """Count many games' rows at once (a batch engine's block: one row per game)."""
+        self._flush()
+        self.counted += len(rows)
+        self.total += rows.sum(axis=0)
+        self.cross += rows.T @ rows
+
     def _flush(self) -> None:
         if self._rows:
             block = np.array(self._rows, dtype=np.int64)
@@ -212,12 +219,33 @@ class PairedResult:
 
 
 class PairedSimulator:
-    """Plays game ``index`` in every arm and measures it with ``measure(arm, result, index) -> columns``."""
+    """Plays game ``index`` in every arm and measures it with ``measure(arm, result, index) -> columns``; or, when every
+    arm is a batch engine's, a range of games at once, measured with ``rows(arm, block, first) -> one row a game``."""
 
-    def __init__(self, simulators: list[Any], measure: Callable[[int, Any, int], list[int]], per_arm: int):
+    def __init__(
+        self,
+        simulators: list[Any],
+        measure: Callable[[int, Any, int], list[int]],
+        per_arm: int,
+        rows: Callable[[int, Any, int], npt.NDArray[np.int64]] | None = None,
+    ):
         self.simulators = simulators
         self.measure = measure
         self.per_arm = per_arm
+        self.rows = rows
+        self.batch = rows is not None and all(getattr(simulator, "batch", False) for simulator in simulators)
+
+    def play_range(self, start: int, end: int) -> PairedTally:
+        """Games ``start .. end - 1`` in every arm (batch engines only), tallied and summed."""
+        assert self.rows is not None
+        tally = self.new_tally()
+        columns = []
+        for arm, (simulator, arm_tally) in enumerate(zip(self.simulators, tally.arms)):
+            block = simulator.play_block(start, end)
+            arm_tally.add_block(block)
+            columns.append(self.rows(arm, block, start))
+        tally.sums.add_rows(np.concatenate(columns, axis=1))
+        return tally
 
     def play(self, index: int) -> PairedResult:
         results = [simulator.play(index) for simulator in self.simulators]
@@ -259,9 +287,15 @@ class PairedFactory:
     arms: tuple[Factory, ...]
     measure: Callable[[int, Any, int], list[int]]
     per_arm: int  #: columns per arm
+    rows: Callable[[int, Any, int], npt.NDArray[np.int64]] | None = None  #: the measure of a batch engine's block
+
+    @classmethod
+    def of(cls, arms: tuple[Factory, ...], measure: Measure) -> PairedFactory:
+        """The factory of paired runs of ``arms``, measured by ``measure``."""
+        return cls(arms, measure.measure, len(measure.columns), measure.rows)
 
     def __call__(self) -> PairedSimulator:
-        return PairedSimulator([factory() for factory in self.arms], self.measure, self.per_arm)
+        return PairedSimulator([factory() for factory in self.arms], self.measure, self.per_arm, self.rows)
 
 
 @dataclass(frozen=True)
@@ -283,3 +317,5 @@ class Measure:
     columns: tuple[str, ...]
     measure: Callable[[int, Any, int], list[int]]
     statistics: tuple[Statistic, ...]
+    #: the same values for a block of games a batch engine played (``rows(arm, block, first)``, one row a game)
+    rows: Callable[[int, Any, int], npt.NDArray[np.int64]] | None = None

@@ -1,8 +1,9 @@
 """Run many games in chunks, on one core or several, merging tallies in game order. Family-agnostic.
 
 The family supplies a simulator (``play(index)`` returning a result with a ``record``
-and an optional ``script``, and ``new_tally()``; or, for a batch engine, ``play_range(start,
-end)`` returning the tally of those games); this module only decides which games run where. Game ``i`` depends only on the run's seed and ``i``, and tallies merge
+and an optional ``script``, and ``new_tally()``; or, for a batch engine, ``batch = True`` and
+``play_range(start, end)`` returning the tally of those games); this module only decides which
+games run where. Game ``i`` depends only on the run's seed and ``i``, and tallies merge
 exactly, so the summary is the same for any number of workers.
 
 Memory stays flat whatever the number of games: chunks are generated as they are
@@ -188,7 +189,7 @@ def _chunk(simulator: Any, task: Task, stop: Callable[[], bool] = _never) -> Chu
     started = time.perf_counter()
     lines: list[str] = []
     scripts: list[tuple[str, str]] = []
-    if hasattr(simulator, "play_range"):  # a batch engine plays the whole chunk at once (and writes no records)
+    if getattr(simulator, "batch", False):  # a batch engine plays the whole chunk at once (and writes no records)
         return Chunk(which, simulator.play_range(start, end), lines, scripts, time.perf_counter() - started)
     tally = simulator.new_tally()
     for index in range(start, end):

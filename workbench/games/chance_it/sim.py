@@ -146,6 +146,8 @@ class BatchSimulator:
     """Plays ranges of games with the batch engine: the rules of :class:`Simulator`, its bots' numeric form and the
     kernel's own seeded streams (game ``index`` is the same game in any range, on any worker)."""
 
+    batch = True
+
     def __init__(
         self,
         variant: Variant,
@@ -489,6 +491,45 @@ class TableMeasure:
             raise ValueError(f"no column for {sorted(values.keys() - self.known)}")
         return [values.get(name, 0) for name in self.columns]  # a count that stayed at zero is absent
 
+    def rows(self, arm: int, block: Block, first: int) -> npt.NDArray[np.int64]:
+        """:func:`table_values` of every game of a batch engine's block, in the columns (one row a game)."""
+        from workbench.games.chance_it.batch import kernel as k
+
+        game, seat = block.game, block.seat
+        players = seat.shape[1]
+        scale = _credit_scale(players)
+        winners, won = game[:, k.O_WINNERS], seat[:, :, k.OS_WON]
+        eliminated = seat[:, :, k.OS_ELIM_ROUND]
+        out = eliminated > 0
+        any_out: npt.NDArray[np.bool_] = np.any(out, axis=1)
+        credit = np.where(won == 1, scale // np.maximum(winners, 1)[:, None], 0)
+        values: dict[str, npt.NDArray[Any]] = {
+            "games": np.ones(len(block), dtype=np.int64),
+            "rounds": game[:, k.O_ROUNDS],
+            "no_winner": winners == 0,
+            "shared": winners > 1,
+            **{f"end.{reason}": game[:, k.O_END] == i for i, reason in enumerate(END_REASONS)},
+            "eliminations": out.sum(axis=1),
+            "eliminated": any_out,
+            "first_elimination": np.where(any_out, np.where(out, eliminated, np.iinfo(np.int64).max).min(axis=1), 0),
+            **{f"won.{s}": won[:, s] for s in range(players)},
+            **{f"credit.{s}": credit[:, s] for s in range(players)},
+            "first_seat": credit[:, 0] + np.where(winners == 0, scale // 2, 0),
+            **{f"picks.{guide}": seat[:, :, k.OS_PICKS + i].sum(axis=1) for i, guide in enumerate(GUIDES)},
+            "picks.forced_in": seat[:, :, k.OS_FORCED].sum(axis=1),
+            "picks": seat[:, :, k.OS_PICKS : k.OS_PICKS + len(GUIDES)].sum(axis=(1, 2)),
+            "stakes.paid": seat[:, :, k.OS_PAID].sum(axis=1),
+            "stakes.hearts": seat[:, :, k.OS_PAID_HEARTS].sum(axis=1),
+            "stakes.received": seat[:, :, k.OS_RECEIVED].sum(axis=1),
+            **{f"bought.{card_id}": block.bought[:, :, c].sum(axis=1) for c, card_id in enumerate(block.card_ids)},
+            **{f"peak.{name}": game[:, k.O_PEAK + r] for r, name in enumerate(RESOURCES)},
+            **{f"dry.{name}": game[:, k.O_DRY + r] for r, name in enumerate(RESOURCES)},
+        }
+        for name in set(self.bots):
+            values[f"bot.{name}"] = won[:, [s for s, bot in enumerate(self.bots) if bot == name]].sum(axis=1)
+        zero = np.zeros(len(block), dtype=np.int64)
+        return np.stack([np.asarray(values.get(name, zero), dtype=np.int64) for name in self.columns], axis=1)
+
 
 def table_values(game: Game, bots: tuple[str, ...]) -> dict[str, int]:
     """One game's values: the columns of :func:`table_measure` that are not zero (a card a variant lacks is absent)."""
@@ -580,7 +621,8 @@ def table_measure(players: int, bots: tuple[str, ...], card_ids: Sequence[str]) 
         *(Statistic(f"components.{name}.supply_ran_dry.rate", per_game(f"dry.{name}"), True) for name in RESOURCES),
     ]
     named = tuple(replace(statistic, label=label(statistic.name)) for statistic in stats)
-    return Measure(columns, TableMeasure(bots, columns, frozenset(columns)), named)
+    measure = TableMeasure(bots, columns, frozenset(columns))
+    return Measure(columns, measure, named, measure.rows)
 
 
 #: How the start of a figure's path reads (the first match wins); the rest is shown with spaces for dots and underscores.
@@ -630,9 +672,20 @@ def seat_measure(arm: int, result: Result, index: int) -> list[int]:
     return [1, seat in game.winners, *game.players[seat].res]
 
 
+def seat_rows(arm: int, block: Block, first: int) -> npt.NDArray[np.int64]:
+    """:func:`seat_measure` of every game of a batch engine's block (game ``first + i`` in row ``i``)."""
+    from workbench.games.chance_it.batch import kernel as k
+
+    seat = block.seat
+    at = (first + np.arange(len(block))) % seat.shape[1]
+    mine = seat[np.arange(len(block)), at]
+    return np.column_stack([np.ones(len(block), dtype=np.int64), mine[:, k.OS_WON], mine[:, k.OS_RES : k.OS_RES + 3]])
+
+
 #: The gifted seat's result: its win rate (a tied win counts) and its holdings at the end.
 SEAT_MEASURE = Measure(
     ("games", "won", *RESOURCES),
     seat_measure,
     (Statistic("win_rate", ratio(1, 0), True), *(Statistic(name, ratio(2 + i, 0)) for i, name in enumerate(RESOURCES))),
+    seat_rows,
 )

@@ -44,9 +44,15 @@ class Block:
     discarded: Ints
     trajectory: Ints
     gaps: Ints
+    card_ids: tuple[str, ...]  #: the variant's cards, in the order of the ``bought``, ``card_rounds`` and ``discarded`` columns
 
     def __len__(self) -> int:
         return int(self.game.shape[0])
+
+    @property
+    def sums(self) -> tuple[Ints, Ints, Ints, Ints]:
+        """The sums over the block, as the kernel adds to them (its ``A`` tuple)."""
+        return self.card_rounds, self.discarded, self.trajectory, self.gaps
 
 
 def stream_seed(seed: int) -> np.uint64:
@@ -82,32 +88,28 @@ class Engine:
     def play(self, seed: int, first: int, count: int, *, card: str | None = None, coins: int = 0) -> Block:
         """Games ``first .. first + count - 1`` of a run with ``seed`` (with a gift of ``card`` or ``coins`` for the
         rotating seat)."""
-        program, players = self.program, self.players
-        cards = len(program.card_ids)
-        sums = new_sums(program)
-        block = Block(
-            np.zeros((count, k.O_SIZE), dtype=np.int64),
-            np.zeros((count, players, k.OS_SIZE), dtype=np.int64),
-            np.zeros((count, players, cards), dtype=np.int64),
-            *sums,
-        )
-        gift = program.card_ids.index(card) if card is not None else -1
+        block = self.block(count)
+        gift = self.program.card_ids.index(card) if card is not None else -1
         k.play_games(
-            self.state, program.arrays, self.models, self.tape, sums, players, stream_seed(seed), first, count,
-            self.bots, self.personas, *self.visitor, gift, coins, block.game, block.seat, block.bought,
+            self.state, self.program.arrays, self.models, self.tape, block.sums, self.players, stream_seed(seed), first,
+            count, self.bots, self.personas, *self.visitor, gift, coins, block.game, block.seat, block.bought,
         )  # fmt: skip
         return block
 
-
-def new_sums(program: Program) -> tuple[Ints, Ints, Ints, Ints]:
-    """The block's sums: purchase rounds per card (n, total, squares), discards per card, trajectory, IN/OUT gaps."""
-    cards = len(program.card_ids)
-    return (
-        np.zeros((cards, 3), dtype=np.int64),
-        np.zeros(cards, dtype=np.int64),
-        np.zeros((program.rules.max_rounds + 1, 5), dtype=np.int64),
-        np.zeros(3, dtype=np.int64),
-    )
+    def block(self, count: int) -> Block:
+        """An empty block for ``count`` games at this table."""
+        program, players = self.program, self.players
+        cards = len(program.card_ids)
+        return Block(
+            np.zeros((count, k.O_SIZE), dtype=np.int64),
+            np.zeros((count, players, k.OS_SIZE), dtype=np.int64),
+            np.zeros((count, players, cards), dtype=np.int64),
+            np.zeros((cards, 3), dtype=np.int64),
+            np.zeros(cards, dtype=np.int64),
+            np.zeros((program.rules.max_rounds + 1, 5), dtype=np.int64),
+            np.zeros(3, dtype=np.int64),
+            program.card_ids,
+        )
 
 
 def new_state(program: Program, players: int) -> tuple[Any, ...]:
@@ -205,7 +207,7 @@ def warm(rules: Rules) -> bool:
     return bool(sum(k.play_games.stats.cache_misses.values()) > misses)
 
 
-def snapshot(program: Program, state: tuple[Any, ...], block: Block) -> dict[str, Any]:
+def snapshot(program: Program, state: tuple[Any, ...]) -> dict[str, Any]:
     """The final state of the game just played, as ``Game.snapshot(events=False)`` writes it."""
     g, res, ps, tab, market, supply = state[0], state[1], state[2], state[3], state[6], state[8]
     ids, rules = program.card_ids, program.rules

@@ -827,8 +827,7 @@ def _decide_use(S, R, M, T, p, options, n):
 
 @njit(**_COMPILED)
 def _decide_choice(S, R, M, T, p, first, count):
-    g, ps, res = S[0], S[2], S[1]
-    bot = ps[p, P_BOT]
+    bot = S[2][p, P_BOT]
     if bot == RANDOM_BOT:
         return _below(S[14], S_BOTS + p, count)
     mine = -1

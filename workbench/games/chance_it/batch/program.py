@@ -112,7 +112,7 @@ def compile_program(rules: Rules) -> Program:
         card_lists.append(w.list(card.effects))
         passive.append(w.rows([w.row(argument, kind) for argument, kind in card.passive]))
         bonus.append(card.modifiers.get(k.MODIFIERS[0], 0))
-    most = rules.max_players
+    most = max(rules.max_players, *rules.stakes)  # a sheet beyond players.max is allowed (and unused)
     out_sheet = np.zeros((most + 1, most + 1), dtype=np.int64)
     in_sheet = np.zeros((most + 1, most + 1), dtype=np.int64)
     for n, (outs, ins) in rules.stakes.items():

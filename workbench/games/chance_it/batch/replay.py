@@ -38,6 +38,18 @@ def replay_batch(scenario: Scenario, doc: Document, rules: Rules, checked: Seque
     and :class:`~.kernel.Differs` is raised where it would choose otherwise than the script (a game the Python
     heuristic played and recorded): the test of the port.
     """
+    engine, _ = play_script(scenario, doc, rules, checked)
+    output = snapshot(engine.program, engine.state)
+    result = Replay(doc.path, output)
+    if scenario.expect is not None:
+        expected = {key: value for key, value in doc.data["expect"].items() if key != "events"}
+        result.checks = count_checks(expected)
+        result.failures = [doc.problem(("expect", *key), message) for key, message in mismatches(expected, output)]
+    return result
+
+
+def play_script(scenario: Scenario, doc: Document, rules: Rules, checked: Sequence[Persona | None] = ()) -> tuple[Engine, Block]:
+    """The batch engine after the scripted rounds, and the game as a block of one (see :func:`replay_batch`)."""
     check_players(scenario, doc, rules)
     seats = [*checked, *[None] * (scenario.players - len(checked))]
     engine = Engine(rules, scenario.players, [persona or Persona(policy="heuristic") for persona in seats])
@@ -48,26 +60,16 @@ def replay_batch(scenario: Scenario, doc: Document, rules: Rules, checked: Seque
     chance.deal(pile)
     extra: list[list[int]] = []
     while True:
-        block = Block(
-            np.zeros((1, kernel.O_SIZE), dtype=np.int64),
-            np.zeros((1, scenario.players, kernel.OS_SIZE), dtype=np.int64),
-            np.zeros((1, scenario.players, len(ids)), dtype=np.int64),
-            np.zeros((len(ids), 3), dtype=np.int64),
-            np.zeros(len(ids), dtype=np.int64),
-            np.zeros((rules.max_rounds + 1, 5), dtype=np.int64),
-            np.zeros(3, dtype=np.int64),
-        )
-        sums = (block.card_rounds, block.discarded, block.trajectory, block.gaps)
+        block = engine.block(1)
         try:
             tape = _tape(scenario, rules, ids, [ids[card.id] for card in pile], extra)
             kernel.replay_tape(
-                engine.state, engine.program.arrays, engine.models, tape, sums, scenario.players, len(scenario.rounds),
-                bots, engine.personas, block.game, block.seat, block.bought,
+                engine.state, engine.program.arrays, engine.models, tape, block.sums, scenario.players,
+                len(scenario.rounds), bots, engine.personas, block.game, block.seat, block.bought,
             )  # fmt: skip
         except kernel.NeedReshuffle:
             state = engine.state
-            order = [engine.program.card_ids[c] for c in state[5][: state[0][kernel.G_PILE]]]
-            cards = [rules.by_id[card_id] for card_id in order]
+            cards = [rules.by_id[engine.program.card_ids[c]] for c in state[5][: state[0][kernel.G_PILE]]]
             chance.rng.shuffle(cards)
             extra.append([ids[card.id] for card in reversed(cards)])
             continue
@@ -76,14 +78,7 @@ def replay_batch(scenario: Scenario, doc: Document, rules: Rules, checked: Seque
             raise ScenarioError(
                 [doc.problem((), "the batch engine cannot follow this script, yet the interpreter can: please report it")]
             ) from None
-        break
-    output = snapshot(engine.program, engine.state, block)
-    result = Replay(doc.path, output)
-    if scenario.expect is not None:
-        expected = {key: value for key, value in doc.data["expect"].items() if key != "events"}
-        result.checks = count_checks(expected)
-        result.failures = [doc.problem(("expect", *key), message) for key, message in mismatches(expected, output)]
-    return result
+        return engine, block
 
 
 def _tape(scenario: Scenario, rules: Rules, ids: dict[str, int], deal: list[int], extra: list[list[int]]) -> tuple[Any, ...]:
