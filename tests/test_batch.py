@@ -32,7 +32,7 @@ from workbench.games.chance_it.bots import BUILTIN
 from workbench.games.chance_it.engine import compile_variant
 from workbench.games.chance_it.scenario import Scenario
 from workbench.games.chance_it.schema import Persona, Variant, to_yaml
-from workbench.games.chance_it.sim import Simulator
+from workbench.games.chance_it.sim import SEAT_MEASURE, Simulator, table_measure
 from workbench.loading import Document
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,6 +149,22 @@ def test_a_block_is_tallied_as_the_interpreter_tallies_its_games() -> None:
     expected, got = by_game.summary(), by_block.summary()
     expected["guides"].pop("in_out_gap"), got["guides"].pop("in_out_gap")  # a replay's seats read the script: no gaps
     assert got == expected
+
+
+def test_a_blocks_paired_rows_are_the_games_paired_rows() -> None:
+    """The columns compare and the card and skill studies sum, per game: from a batch block as from the game."""
+    variant = load_variant(CARD_LAB).variant
+    rules = compile_variant(variant)
+    bots = ("heuristic", "random", "heuristic")
+    simulator = Simulator(variant, 3, bots, PERSONAS, 9)
+    table = table_measure(3, bots, [card.id for card in rules.cards])
+    assert table.rows is not None and SEAT_MEASURE.rows is not None
+    for index in range(30):
+        played = simulator.play(index)
+        scenario, doc, _ = record(variant, 3, bots, 9, index)
+        _, block = play_script(scenario, doc, rules)
+        assert table.rows(0, block, index).tolist() == [table.measure(0, played, index)]
+        assert SEAT_MEASURE.rows(0, block, index).tolist() == [SEAT_MEASURE.measure(0, played, index)]
 
 
 def summary(tmp_path: Path, name: str, **options: Any) -> list[dict[str, Any]]:

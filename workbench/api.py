@@ -481,12 +481,17 @@ class Tuning:
     written: list[Path]
 
 
+#: Games per tuned player count unless ``budget`` says: about the same minutes on either engine (the batch engine
+#: plays heuristic games some 20 times faster, so its proposals rest on 20 times the games).
+TUNING_BUDGETS = {"batch": 600_000, "interpreter": 30_000}
+
+
 def tune_stakes(
     variant: str | os.PathLike[str],
     players: Sequence[int],
     *,
     bots: str = "heuristic",
-    budget: int = 30_000,
+    budget: int | None = None,
     seed: int = 1,
     workers: int = 1,
     out: str | os.PathLike[str] | None = None,
@@ -494,7 +499,9 @@ def tune_stakes(
     replace_printed: bool = False,
     force: bool = False,
     create_folders: bool = False,
+    engine: str = "auto",
     progress: Progress | None = None,
+    notice: Notice | None = None,
     stop: Stop | None = None,
 ) -> Tuning:
     """Propose the stakes sheets for ``players`` (and any smaller missing count) from the printed ones.
@@ -509,16 +516,21 @@ def tune_stakes(
     family, sources = family_of_file(path)
     if not isinstance(family, Tunable):
         raise UsageError(f"{family.title} has no stakes sheets to tune")
-    if budget < 100:
+    if budget is not None and budget < 100:
         raise UsageError(f"--budget {budget}: tune with at least 100 games per player count")
     if replace_printed and not write:
         raise UsageError("--replace-printed: only with --write (without it the variant file is not changed)")
+    loaded = _load_variant(path)
+    known = family.personas(loaded.variant)
+    seated = [known[bots]] if bots in known else []  # an unknown bot is named by the tuner, with the known ones
+    engine, why = choose_engine(family, [(loaded.variant, seated)], engine)
+    budget = budget if budget is not None else TUNING_BUDGETS[engine]
     counts = sorted(set(players))
     command = " ".join(
         [
             f"workbench tune-stakes {path}",  # as typed: run from the same folder, the command reproduces the proposal
             *(f"--players {n}" for n in counts),
-            f"--bots {bots} --budget {budget} --seed {seed}",
+            f"--bots {bots} --budget {budget} --seed {seed} --engine {engine}",
             *(["--write"] if write else []),
             *(["--replace-printed"] if replace_printed else []),
         ]
@@ -535,6 +547,7 @@ def tune_stakes(
             page = outputs.file(Path(out).with_suffix(".html"), "--out")
         real = path.resolve()  # a symlinked variant is written where it really is
         before = _writable_variant(family, real, counts) if write else None
+        ready_engine(family, loaded.variant, engine, why, notice)
         with _stopping(stop) as halt:
             report = family.tune_stakes(
                 path,
@@ -543,6 +556,7 @@ def tune_stakes(
                 seed=seed,
                 budget=budget,
                 workers=workers,
+                engine=engine,
                 progress=progress,
                 stop=halt,
                 command=command,

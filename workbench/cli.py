@@ -557,7 +557,15 @@ def tune_stakes(
     bots: Annotated[
         str, typer.Option("--bots", "-b", help="The bot at every seat (random, heuristic, search or a persona).")
     ] = "heuristic",
-    budget: Annotated[int, typer.Option("--budget", help="Games per tuned player count.", min=100)] = 30_000,
+    budget: Annotated[
+        int | None,
+        typer.Option(
+            "--budget",
+            help="Games per tuned player count [default: 600,000 with the batch engine, 30,000 with the interpreter].",
+            min=100,
+            show_default=False,
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: the same seed gives the same proposal.")] = 1,
     workers: Workers = _WORKERS,
     out_file: Annotated[
@@ -575,6 +583,7 @@ def tune_stakes(
         bool, typer.Option("--replace-printed", help="With --write, allow replacing a sheet marked `source: printed`.")
     ] = False,
     force: Force = False,
+    engine: EngineOption = "auto",
 ) -> None:
     """Propose the stakes sheets the box never printed: race candidate sheets until the game plays like the printed ones."""
     with _reported(), _progress() as progress:
@@ -590,7 +599,9 @@ def tune_stakes(
             write=write,
             replace_printed=replace_printed,
             force=force,
+            engine=engine,
             progress=progress,
+            notice=say,
         )
     report = tuning.report
     for tuned in report.tuned:

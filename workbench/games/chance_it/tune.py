@@ -238,10 +238,12 @@ class Tuner:
         seed: int,
         budget: int,
         workers: int,
+        engine: str = "interpreter",
         progress: Callable[[str, int], Callable[[int], None]] | None = None,
         stop: Callable[[], bool] = lambda: False,
     ):
         self.family = family
+        self.engine = engine
         self.variant = variant
         self.bots = bots
         self.personas = personas
@@ -260,7 +262,7 @@ class Tuner:
     def _factory(self, variant: Variant, players: int) -> Any:
         if players < variant.players.min:  # a sheet used after eliminations: play that table from the start
             variant = variant.model_copy(update={"players": Players(min=players, max=variant.players.max)})
-        return self.family.simulator(variant, players, (self.bots,) * players, self.personas, self.seed)
+        return self.family.simulator(variant, players, (self.bots,) * players, self.personas, self.seed, engine=self.engine)
 
     def play(self, variants: list[Variant], players: int, games: list[tuple[int, int]], label: str) -> list[Any]:
         """Tallies of ``variants`` at ``players``, each on its own range of game indices."""
@@ -497,6 +499,7 @@ def tune_stakes(
     seed: int,
     budget: int,
     workers: int,
+    engine: str = "interpreter",
     progress: Callable[[str, int], Callable[[int], None]] | None = None,
     stop: Callable[[], bool] = lambda: False,
     command: str | None = None,
@@ -534,7 +537,9 @@ def tune_stakes(
             ]
         )
     target_games = max(500, budget // 8)
-    tuner = Tuner(family, variant, bots, personas, seed=seed, budget=budget, workers=workers, progress=progress, stop=stop)
+    tuner = Tuner(
+        family, variant, bots, personas, seed=seed, budget=budget, workers=workers, engine=engine, progress=progress, stop=stop
+    )
     measured = tuner.measure(printed, target_games, variant=stand_ins(variant, wanted, printed))
     targets = tuner.targets(measured)
     tuned = []
