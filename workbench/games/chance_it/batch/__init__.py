@@ -35,24 +35,38 @@ policies = {"random": k.RANDOM_BOT, "heuristic": k.HEURISTIC_BOT}
 class Block:
     """What a block of games left: per game (``game``: rounds, end reason, winners, peaks, dry supplies), per game and
     seat (``seat``: won, elimination round, picks, stakes, holdings...), cards bought per game and seat, and the sums
-    over the block (card purchase rounds, discards, the trajectory by round, the heuristic bots' IN/OUT gaps)."""
+    over the block (``sums``, the kernel's ``A``: each card's purchase rounds and discards, the heuristic bots' IN/OUT
+    gaps, the trajectory by round)."""
 
     game: Ints
     seat: Ints
     bought: Ints
-    card_rounds: Ints
-    discarded: Ints
-    trajectory: Ints
-    gaps: Ints
-    card_ids: tuple[str, ...]  #: the variant's cards, in the order of the ``bought``, ``card_rounds`` and ``discarded`` columns
+    sums: Ints
+    card_ids: tuple[str, ...]  #: the variant's cards, in the order of the ``bought`` columns and the sums' rows
 
     def __len__(self) -> int:
         return int(self.game.shape[0])
 
     @property
-    def sums(self) -> tuple[Ints, Ints, Ints, Ints]:
-        """The sums over the block, as the kernel adds to them (its ``A`` tuple)."""
-        return self.card_rounds, self.discarded, self.trajectory, self.gaps
+    def card_rounds(self) -> Ints:
+        """Per card: purchases, the sum of their rounds, the sum of their squares."""
+        return self.sums[: len(self.card_ids), :3]
+
+    @property
+    def discarded(self) -> Ints:
+        """Per card: market discards."""
+        return self.sums[: len(self.card_ids), 3]
+
+    @property
+    def gaps(self) -> Ints:
+        """The heuristic bots' free IN/OUT choices: count, sum and sum of squares of |value(IN) - value(OUT)|, in
+        thousandths."""
+        return self.sums[len(self.card_ids), :3]
+
+    @property
+    def trajectory(self) -> Ints:
+        """Per round from 0: coins, hearts and stars of the living players, their number, and games that had the round."""
+        return self.sums[len(self.card_ids) + 1 :]
 
 
 def stream_seed(seed: int) -> np.uint64:
@@ -104,48 +118,26 @@ class Engine:
             np.zeros((count, k.O_SIZE), dtype=np.int64),
             np.zeros((count, players, k.OS_SIZE), dtype=np.int64),
             np.zeros((count, players, cards), dtype=np.int64),
-            np.zeros((cards, 3), dtype=np.int64),
-            np.zeros(cards, dtype=np.int64),
-            np.zeros((program.rules.max_rounds + 1, 5), dtype=np.int64),
-            np.zeros(3, dtype=np.int64),
+            np.zeros((cards + 1 + program.rules.max_rounds + 1, 5), dtype=np.int64),
             program.card_ids,
         )
 
 
 def new_state(program: Program, players: int) -> tuple[Any, ...]:
-    """A game state for the kernel (the ``S`` tuple), sized for the variant and table."""
+    """A game state for the kernel (its ``S``): the integer rows, the float rows and the random streams."""
     rules = program.rules
-    cards, deck = len(rules.cards), len(rules.deck)
-    held = deck + players + 2  # every card of the pile, and a gift's extra copy
-    width = max(held, 2 * cards + 2, players + 2, 8)
-    zeros = np.zeros
+    held = len(rules.deck) + players + 2  # every card of the pile, and a gift's extra copy
+    width = max(held, 2 * len(rules.cards) + 2, k.MAXP + 2, k.G_SIZE, k.P_SIZE, rules.dice_count, rules.face_up, 8)
     return (
-        zeros(k.G_SIZE, dtype=np.int64),
-        zeros((players, 3), dtype=np.int64),
-        zeros((players, k.P_SIZE), dtype=np.int64),
-        zeros((players, held), dtype=np.int64),
-        zeros((players, held), dtype=np.int64),
-        zeros(held, dtype=np.int64),
-        zeros(max(1, rules.face_up), dtype=np.int64),
-        zeros(held, dtype=np.int64),
-        zeros(3, dtype=np.int64),
-        zeros(3, dtype=np.int64),
-        zeros(3, dtype=np.int64),
-        zeros(rules.dice_count, dtype=np.int64),
-        zeros(rules.dice_count, dtype=np.int64),
-        zeros(players, dtype=np.int64),
-        zeros(k.S_BOTS + players, dtype=np.uint64),
-        zeros((k.STACK, 6), dtype=np.int64),
-        zeros((players, cards), dtype=np.int64),
-        zeros((k.I_ROWS, width), dtype=np.int64),
-        zeros((k.F_ROWS, width)),
-        zeros((max(1, program.lists), 6)),
+        np.zeros((k.STATE_ROWS, width), dtype=np.int64),
+        np.zeros((k.F_ROWS + max(1, program.lists), width)),
+        np.zeros(k.S_BOTS + players, dtype=np.uint64),
     )
 
 
-def empty_tape(players: int, dice: int) -> tuple[Any, ...]:
-    """A tape with nothing on it (a simulation reads none), of the types a replay's tape has: one compiled kernel."""
-    return tape_arrays([], [[0] * dice], [[]], [[]], [[-1] * players], [[]], [[]], [], dice)
+def empty_tape(players: int, dice: int) -> Ints:
+    """A tape with nothing on it (a simulation reads none)."""
+    return tape_arrays([], [[0] * dice], [[]], [[]], [[-1] * players], [[]], [[]], [])
 
 
 def tape_arrays(
@@ -157,47 +149,42 @@ def tape_arrays(
     choices: list[list[tuple[int, int, int]]],
     shuffles: list[list[list[int]]],
     extra: list[list[int]],
-    dice: int,
-) -> tuple[Any, ...]:
-    """The kernel's ``T`` tuple: per-round entries flattened, with the offsets at which each round's start."""
+) -> Ints:
+    """The kernel's ``T``: a header of (start, length) for each of its 14 sections, then the sections (per-round
+    entries flattened, with the offsets at which each round's start; tables row after row)."""
 
-    def flat(per_round: list[list[Any]]) -> tuple[Ints, Ints]:
-        at = np.zeros(len(per_round) + 1, dtype=np.int64)
-        at[1:] = np.cumsum([len(entries) for entries in per_round])
-        return np.array([x for entries in per_round for x in entries], dtype=np.int64), at
+    def offsets(per_round: list[list[Any]]) -> list[int]:
+        return [0, *np.cumsum([len(entries) for entries in per_round]).tolist()]
 
-    def orders(lists: list[list[int]]) -> tuple[Ints, Ints]:
-        item = np.zeros((len(lists), 2), dtype=np.int64)
-        first = 0
-        for i, order in enumerate(lists):
-            item[i] = first, len(order)
-            first += len(order)
-        return np.array([c for order in lists for c in order], dtype=np.int64), item
+    def orders(lists: list[list[int]]) -> tuple[list[int], list[int]]:
+        starts = offsets(lists)
+        return [c for order in lists for c in order], [x for i, order in enumerate(lists) for x in (starts[i], len(order))]
 
-    reroll, reroll_at = flat(rerolls)
-    test, test_at = flat(tests)
-    choice_flat, choice_at = flat(choices)
     round_orders = [order for entries in shuffles for order in entries]
     shuffle, shuffle_item = orders(round_orders)
-    shuffle_at = np.zeros(len(shuffles) + 1, dtype=np.int64)
-    shuffle_at[1:] = np.cumsum([len(entries) for entries in shuffles])
     extra_flat, extra_item = orders(extra)
-    return (
-        np.array(deal, dtype=np.int64),
-        np.array(rolls, dtype=np.int64).reshape(len(rolls), dice),
-        reroll,
-        reroll_at,
-        test,
-        test_at,
-        np.array(guides, dtype=np.int64).reshape(len(guides), len(guides[0]) if guides else 0),
-        choice_flat.reshape(-1, 3),
-        choice_at,
+    sections = [
+        deal,
+        [face for roll in rolls for face in roll],
+        [face for entries in rerolls for face in entries],
+        offsets(rerolls),
+        [face for entries in tests for face in entries],
+        offsets(tests),
+        [guide for row in guides for guide in row],
+        [x for entries in choices for choice in entries for x in choice],
+        offsets(choices),
         shuffle,
         shuffle_item,
-        shuffle_at,
+        offsets(shuffles),
         extra_flat,
         extra_item,
-    )
+    ]
+    assert len(sections) == k.TAPE_SECTIONS
+    header, start = [], 2 * len(sections)
+    for section in sections:
+        header += [start, len(section)]
+        start += len(section)
+    return np.array(header + [x for section in sections for x in section], dtype=np.int64)
 
 
 def warm(rules: Rules) -> bool:
@@ -209,7 +196,15 @@ def warm(rules: Rules) -> bool:
 
 def snapshot(program: Program, state: tuple[Any, ...]) -> dict[str, Any]:
     """The final state of the game just played, as ``Game.snapshot(events=False)`` writes it."""
-    g, res, ps, tab, market, supply = state[0], state[1], state[2], state[3], state[6], state[8]
+    rows = state[0]
+    g, res, ps, tab, market, supply = (
+        rows[k.ROW_G],
+        rows[k.ROW_RES :],
+        rows[k.ROW_PS :],
+        rows[k.ROW_TAB :],
+        rows[k.ROW_MARKET],
+        rows[k.ROW_SUPPLY],
+    )
     ids, rules = program.card_ids, program.rules
     players = int(g[k.G_PLAYERS])
     end = int(g[k.G_END])

@@ -50,18 +50,12 @@ MAX_CHAINED = 20
 #: Chance streams (the seats' bot streams follow).
 S_DEAL, S_ROLL, S_REROLL, S_TEST, S_RESHUFFLE, S_BOTS = 0, 1, 2, 3, 4, 5
 
-# the rules tuple R
-(RI, R_START, R_TOTAL, R_OUT_SHEET, R_IN_SHEET, R_TIEBREAK, R_BOARD, R_DIE_STEPS, R_ITEMS, R_PAIRS, R_LISTS, R_OPTIONS,
- R_CONDS, R_KIND, R_FACE, R_COST, R_LIST, R_BONUS, R_DECK_CARDS, R_PASSIVE) = range(20)  # fmt: skip
-# the state tuple S
-(S_G, S_RES, S_PS, S_TAB, S_USED, S_PILE, S_MARKET, S_DISCARD, S_SUPPLY, S_PEAK, S_DRY, S_DICE, S_PENDING, S_PART,
- S_RS, S_STACK, S_BOUGHT, S_INTS, S_FLOATS, S_VALS) = range(20)  # fmt: skip
-# rows of the integer scratch S[S_INTS] and the float scratch S[S_FLOATS]
+# rows of the integer scratch _ints(S) and the float scratch _floats(S)
 I_ELIGIBLE, I_ACTS, I_CARDS, I_VICTIMS, I_ORDER, I_DISTINCT, I_AT, I_OTHERS, I_COUNTED, I_ROWS = range(10)
 F_VALUES, F_CHANCES, F_LEVEL, F_LEVEL0, F_V, F_TOTAL, F_T, F_GOT, F_ROWS = range(9)
-# rules scalars (the array R[RI])
+# rules scalars (the array R[0])
 (R_DICE, R_SIDES, R_FORCED_AFTER, R_FACE_UP, R_RESHUFFLE, R_END_STARS, R_MAX_ROUNDS, R_DECK, R_CARDS, R_ALL_OUT,
- R_CHANCE_IT, R_SIZE) = range(12)  # fmt: skip
+ R_CHANCE_IT, R_TIES, R_SIZE) = range(13)  # fmt: skip
 # game scalars
 (G_ROUND, G_START, G_LIVING, G_STARS_REACHED, G_END, G_KEPT, G_DEPTH, G_CHAINED, G_PILE, G_MARKET, G_DISCARD,
  G_CHOOSING, G_PART, G_PENDING, G_SP, G_PLAYERS, G_T_ROUND, G_T_REROLL, G_T_TEST, G_T_CHOICE, G_T_RESHUFFLE,
@@ -153,20 +147,291 @@ def _shuffle(rs, k, a, n):
         a[i], a[j] = a[j], a[i]
 
 
-# --- the game state ---------------------------------------------------------------------------------------------
-# S = (g, res, ps, tab, used, pile, market, discard, supply, peak, dry, dice, pending, part, rs, stack, bought,
-#      scratch, fscratch, vals)
-# R = (ri, start, total, out_sheet, in_sheet, tiebreak, board, die_steps, items, pairs, lists, options, conds,
-#      card_kind, card_face, card_cost, card_list, card_bonus, deck, passive)
-# M = (mp, mface, mrerolls, mreroll_hearts, mcard, mcard_now, mcard_worth, moften, mforced, mval)
-# T = (t_deal, t_rolls, t_rerolls, t_reroll_at, t_tests, t_test_at, t_guides, t_choices, t_choice_at,
-#      t_shuffles, t_shuffle_item, t_shuffle_at, t_extra, t_extra_item)
-# A = (card_rounds, discarded, trajectory, gaps)
+# --- the layout: five arrays --------------------------------------------------------------------------------------
+# Every kernel function takes the same few arrays (one call costs about 2 ns per array passed, so the state, rules,
+# bots' model, tape and sums are each one array, with fixed regions, rather than dozens):
+# S = (state: int64 rows, scratch and list values: float64 rows, random streams: uint64)
+# R = the rules: row 0 the scalars (R_*), row 1 where each region starts and how many rows it has, then the regions
+# M = the bots' value models: one block of rows per persona (see model_offsets)
+# T = a replay's tape: 14 sections of one flat int64 array, each found through the header (see _tsec)
+# A = sums over a block of games: a row per card (purchases: n, rounds, squared rounds; discards), the IN/OUT gaps,
+#     then a row per round (the trajectory: coins, hearts, stars, living, games)
+
+#: Seats at most (the schema's players.max): the state's regions per seat have this many rows.
+MAXP = 12
+ROW_G = 0
+ROW_RES = 1
+ROW_PS = ROW_RES + MAXP
+ROW_TAB = ROW_PS + MAXP
+ROW_USED = ROW_TAB + MAXP
+ROW_BOUGHT = ROW_USED + MAXP
+(ROW_PILE, ROW_MARKET, ROW_DISCARD, ROW_SUPPLY, ROW_PEAK, ROW_DRY, ROW_DICE, ROW_PENDING, ROW_PART,
+ ROW_INTS) = range(ROW_BOUGHT + MAXP, ROW_BOUGHT + MAXP + 10)  # fmt: skip
+ROW_STACK = ROW_INTS + I_ROWS
+STATE_ROWS = ROW_STACK + STACK
+#: Regions of the rules array (row 1 says where each is).
+(REG_START, REG_TOTAL, REG_OUT, REG_IN, REG_TIEBREAK, REG_FACES, REG_ITEMS, REG_PAIRS, REG_LISTS, REG_OPTIONS, REG_CONDS,
+ REG_CARDS, REG_DECK, REGIONS) = range(14)  # fmt: skip
+#: Columns of a card's row.
+CARD_KIND, CARD_FACE, CARD_COST, CARD_LIST, CARD_BONUS, CARD_PASSIVE = range(6)
+#: Sections of the tape.
+TAPE_SECTIONS = 14
+
+
+@njit(**_INLINED)
+def _g(S):
+    return S[0][ROW_G]
+
+
+@njit(**_INLINED)
+def _res(S):
+    return S[0][ROW_RES : ROW_RES + MAXP]
+
+
+@njit(**_INLINED)
+def _ps(S):
+    return S[0][ROW_PS : ROW_PS + MAXP]
+
+
+@njit(**_INLINED)
+def _tab(S):
+    return S[0][ROW_TAB : ROW_TAB + MAXP]
+
+
+@njit(**_INLINED)
+def _used(S):
+    return S[0][ROW_USED : ROW_USED + MAXP]
+
+
+@njit(**_INLINED)
+def _bought(S):
+    return S[0][ROW_BOUGHT : ROW_BOUGHT + MAXP]
+
+
+@njit(**_INLINED)
+def _pile(S):
+    return S[0][ROW_PILE]
+
+
+@njit(**_INLINED)
+def _market(S):
+    return S[0][ROW_MARKET]
+
+
+@njit(**_INLINED)
+def _discard(S):
+    return S[0][ROW_DISCARD]
+
+
+@njit(**_INLINED)
+def _supply(S):
+    return S[0][ROW_SUPPLY]
+
+
+@njit(**_INLINED)
+def _peak(S):
+    return S[0][ROW_PEAK]
+
+
+@njit(**_INLINED)
+def _dry(S):
+    return S[0][ROW_DRY]
+
+
+@njit(**_INLINED)
+def _dice(S):
+    return S[0][ROW_DICE]
+
+
+@njit(**_INLINED)
+def _pending(S):
+    return S[0][ROW_PENDING]
+
+
+@njit(**_INLINED)
+def _part(S):
+    return S[0][ROW_PART]
+
+
+@njit(**_INLINED)
+def _ints(S):
+    return S[0][ROW_INTS : ROW_INTS + I_ROWS]
+
+
+@njit(**_INLINED)
+def _stack(S):
+    return S[0][ROW_STACK:STATE_ROWS]
+
+
+@njit(**_INLINED)
+def _floats(S):
+    return S[1][0:F_ROWS]
+
+
+@njit(**_INLINED)
+def _vals(S):
+    return S[1][F_ROWS:]
+
+
+@njit(**_INLINED)
+def _region(R, k):
+    return R[R[1, 2 * k] : R[1, 2 * k] + R[1, 2 * k + 1]]
+
+
+@njit(**_INLINED)
+def _start(R):
+    return _region(R, REG_START)[0]
+
+
+@njit(**_INLINED)
+def _total(R):
+    return _region(R, REG_TOTAL)[0]
+
+
+@njit(**_INLINED)
+def _out_sheet(R):
+    return _region(R, REG_OUT)
+
+
+@njit(**_INLINED)
+def _in_sheet(R):
+    return _region(R, REG_IN)
+
+
+@njit(**_INLINED)
+def _tiebreak(R):
+    return _region(R, REG_TIEBREAK)[0, : R[0, R_TIES]]
+
+
+@njit(**_INLINED)
+def _board(R):
+    return _region(R, REG_FACES)[0]
+
+
+@njit(**_INLINED)
+def _die_steps(R):
+    return _region(R, REG_FACES)[1]
+
+
+@njit(**_INLINED)
+def _items(R):
+    return _region(R, REG_ITEMS)
+
+
+@njit(**_INLINED)
+def _pairs(R):
+    return _region(R, REG_PAIRS)
+
+
+@njit(**_INLINED)
+def _lists(R):
+    return _region(R, REG_LISTS)
+
+
+@njit(**_INLINED)
+def _options(R):
+    return _region(R, REG_OPTIONS)[:, 0]
+
+
+@njit(**_INLINED)
+def _conds(R):
+    return _region(R, REG_CONDS)
+
+
+@njit(**_INLINED)
+def _kind(R):
+    return _region(R, REG_CARDS)[:, CARD_KIND]
+
+
+@njit(**_INLINED)
+def _face(R):
+    return _region(R, REG_CARDS)[:, CARD_FACE]
+
+
+@njit(**_INLINED)
+def _cost(R):
+    return _region(R, REG_CARDS)[:, CARD_COST]
+
+
+@njit(**_INLINED)
+def _list(R):
+    return _region(R, REG_CARDS)[:, CARD_LIST]
+
+
+@njit(**_INLINED)
+def _bonus(R):
+    return _region(R, REG_CARDS)[:, CARD_BONUS]
+
+
+@njit(**_INLINED)
+def _passive(R):
+    return _region(R, REG_CARDS)[:, CARD_PASSIVE]
+
+
+@njit(**_INLINED)
+def _deck(R):
+    return _region(R, REG_DECK)[:, 0]
+
+
+@njit(**_INLINED)
+def model_offsets(sides, cards):
+    """Where a persona's regions start in its block of the model array, and the block's rows: the persona's scalars
+    (row 0), each face (worth, hearts, knives, dice rerolled), the heart changes of a rerolled die, each card (worth,
+    hearts, knives, worth now, worth over the horizon, how often it fires), the cost of being forced IN by table size,
+    and the valued lists (CHANCE IT, each face, each card) at each chance bonus from -sides to sides."""
+    face = 1
+    hearts = face + sides + 1
+    card = hearts + 1
+    forced = card + cards
+    valued = forced + 1
+    return face, hearts, card, forced, valued, valued + (1 + sides + cards) * (2 * sides + 1)
+
+
+@njit(**_INLINED)
+def _mblock(R, M, h):
+    return M[h * model_offsets(R[0, R_SIDES], R[0, R_CARDS])[5] :]
+
+
+@njit(**_INLINED)
+def _mp(R, M, h):
+    return _mblock(R, M, h)[0]
+
+
+@njit(**_INLINED)
+def _mface(R, M, h):
+    face = model_offsets(R[0, R_SIDES], R[0, R_CARDS])[0]
+    return _mblock(R, M, h)[face : face + R[0, R_SIDES] + 1]
+
+
+@njit(**_INLINED)
+def _mhearts(R, M, h):
+    return _mblock(R, M, h)[model_offsets(R[0, R_SIDES], R[0, R_CARDS])[1], : R[0, R_SIDES] - 1]
+
+
+@njit(**_INLINED)
+def _mcard(R, M, h):
+    card = model_offsets(R[0, R_SIDES], R[0, R_CARDS])[2]
+    return _mblock(R, M, h)[card : card + R[0, R_CARDS]]
+
+
+@njit(**_INLINED)
+def _mforced(R, M, h):
+    return _mblock(R, M, h)[model_offsets(R[0, R_SIDES], R[0, R_CARDS])[3]]
+
+
+@njit(**_INLINED)
+def _mval(R, M, h):
+    return _mblock(R, M, h)[model_offsets(R[0, R_SIDES], R[0, R_CARDS])[4] :]
+
+
+@njit(**_INLINED)
+def _tsec(T, k):
+    return T[T[2 * k] : T[2 * k] + T[2 * k + 1]]
 
 
 @njit(**_INLINED)
 def _gain(S, R, p, r, amount):
-    g, res, supply, dry = S[0], S[1], S[8], S[10]
+    g, res, supply, dry = _g(S), _res(S), _supply(S), _dry(S)
     if supply[r] >= 0:
         left = supply[r]
         if amount >= left:
@@ -174,14 +439,14 @@ def _gain(S, R, p, r, amount):
             dry[r] = 1
         supply[r] = left - amount
     res[p, r] += amount
-    if r == STARS and res[p, r] >= R[RI][R_END_STARS]:
+    if r == STARS and res[p, r] >= R[0][R_END_STARS]:
         g[G_STARS_REACHED] = 1
     return amount
 
 
 @njit(**_INLINED)
 def _lose(S, p, r, amount):
-    res, supply = S[1], S[8]
+    res, supply = _res(S), _supply(S)
     have = res[p, r]
     if amount > have:
         amount = have
@@ -193,19 +458,19 @@ def _lose(S, p, r, amount):
 
 @njit(**_INLINED)
 def _transfer(S, R, giver, taker, r, amount):
-    g, res = S[0], S[1]
+    g, res = _g(S), _res(S)
     if amount > res[giver, r]:
         amount = res[giver, r]
     res[giver, r] -= amount
     res[taker, r] += amount
-    if r == STARS and res[taker, r] >= R[RI][R_END_STARS]:
+    if r == STARS and res[taker, r] >= R[0][R_END_STARS]:
         g[G_STARS_REACHED] = 1
     return amount
 
 
 @njit(**_COMPILED)
 def _eliminate(S, p):
-    g, res, ps, tab, discard, supply = S[0], S[1], S[2], S[3], S[7], S[8]
+    g, res, ps, tab, discard, supply = _g(S), _res(S), _ps(S), _tab(S), _discard(S), _supply(S)
     for r in range(3):
         if supply[r] >= 0:
             supply[r] += res[p, r]
@@ -222,13 +487,13 @@ def _eliminate(S, p):
 
 @njit(**_INLINED)
 def _settle(S, p):
-    if S[1][p, HEARTS] == 0 and not S[2][p, P_ELIM]:
+    if _res(S)[p, HEARTS] == 0 and not _ps(S)[p, P_ELIM]:
         _eliminate(S, p)
 
 
 @njit(**_COMPILED)
 def _finish(S, R, reason):
-    g, res, ps, tiebreak = S[0], S[1], S[2], R[R_TIEBREAK]
+    g, res, ps, tiebreak = _g(S), _res(S), _ps(S), _tiebreak(R)
     n = g[G_PLAYERS]
     best = -1
     for p in range(n):
@@ -255,11 +520,11 @@ def _finish(S, R, reason):
 
 @njit(**_INLINED)
 def _check_end(S, R):
-    g, res, ps = S[0], S[1], S[2]
+    g, res, ps = _g(S), _res(S), _ps(S)
     if not g[G_STARS_REACHED] and g[G_LIVING] > 1:
         return False
     for p in range(g[G_PLAYERS]):
-        if not ps[p, P_ELIM] and res[p, STARS] >= R[RI][R_END_STARS]:
+        if not ps[p, P_ELIM] and res[p, STARS] >= R[0][R_END_STARS]:
             _finish(S, R, ENDED_STARS)
             return True
     if g[G_LIVING] == 1:
@@ -272,9 +537,9 @@ def _check_end(S, R):
 @njit(**_INLINED)
 def _step_done(S, R):
     """End of a step (rule 13) and the peak of each resource held; True when play goes on."""
-    g, res, supply, peak = S[0], S[1], S[8], S[9]
+    g, res, supply, peak = _g(S), _res(S), _supply(S), _peak(S)
     _check_end(S, R)
-    total = R[R_TOTAL]
+    total = _total(R)
     for r in range(3):
         if total[r] >= 0:
             held = total[r] - supply[r]
@@ -289,8 +554,8 @@ def _step_done(S, R):
 
 @njit(**_INLINED)
 def _lay_out(S, R):
-    g, pile, market = S[0], S[5], S[6]
-    n = min(R[RI][R_FACE_UP], g[G_PILE])
+    g, pile, market = _g(S), _pile(S), _market(S)
+    n = min(R[0][R_FACE_UP], g[G_PILE])
     for i in range(n):
         g[G_PILE] -= 1
         market[i] = pile[g[G_PILE]]
@@ -299,10 +564,10 @@ def _lay_out(S, R):
 
 @njit(**_COMPILED)
 def _refill(S, R, T, tape):
-    g, pile, discard = S[0], S[5], S[7]
+    g, pile, discard = _g(S), _pile(S), _discard(S)
     if g[G_MARKET]:
         return
-    if g[G_PILE] == 0 and R[RI][R_RESHUFFLE] and g[G_DISCARD]:
+    if g[G_PILE] == 0 and R[0][R_RESHUFFLE] and g[G_DISCARD]:
         n = g[G_DISCARD]
         for i in range(n):
             pile[i] = discard[i]
@@ -311,7 +576,7 @@ def _refill(S, R, T, tape):
         if tape:
             _scripted_reshuffle(S, T)
         else:
-            _shuffle(S[14], S_RESHUFFLE, pile, n)
+            _shuffle(S[2], S_RESHUFFLE, pile, n)
     if g[G_PILE]:
         _lay_out(S, R)
 
@@ -319,20 +584,20 @@ def _refill(S, R, T, tape):
 @njit(**_COMPILED)
 def _scripted_reshuffle(S, T):
     """The round's next scripted order (card ids from the top), else the next seeded one the caller supplied."""
-    g, pile = S[0], S[5]
+    g, pile = _g(S), _pile(S)
     n = g[G_PILE]
-    shuffles, item, at = T[9], T[10], T[11]
+    shuffles, item, at = _tsec(T, 9), _tsec(T, 10), _tsec(T, 11)
     k = g[G_T_RESHUFFLE]
     if k < at[g[G_T_ROUND] + 1]:
         g[G_T_RESHUFFLE] += 1
         order, extra_item = shuffles, item
     else:
         k = g[G_T_EXTRA]
-        if k >= T[13].shape[0]:
+        if k >= len(_tsec(T, 13)) // 2:
             raise NeedReshuffle()
         g[G_T_EXTRA] += 1
-        order, extra_item = T[12], T[13]
-    first, count = extra_item[k, 0], extra_item[k, 1]
+        order, extra_item = _tsec(T, 12), _tsec(T, 13)
+    first, count = extra_item[2 * k], extra_item[2 * k + 1]
     if count != n:
         raise TapeError()
     for i in range(n):  # the same cards as the old discard pile, as many of each
@@ -352,37 +617,37 @@ def _scripted_reshuffle(S, T):
 
 @njit(**_INLINED)
 def _reroll(S, R, T, tape):
-    g = S[0]
+    g = _g(S)
     if not tape:
-        return _below(S[14], S_REROLL, R[RI][R_SIDES]) + 1
+        return _below(S[2], S_REROLL, R[0][R_SIDES]) + 1
     k = g[G_T_REROLL]
-    if k >= T[3][g[G_T_ROUND] + 1]:
+    if k >= _tsec(T, 3)[g[G_T_ROUND] + 1]:
         raise TapeError()
     g[G_T_REROLL] += 1
-    return T[2][k]
+    return _tsec(T, 2)[k]
 
 
 @njit(**_INLINED)
 def _test(S, R, T, tape):
-    g = S[0]
+    g = _g(S)
     if not tape:
-        return _below(S[14], S_TEST, R[RI][R_SIDES]) + 1
+        return _below(S[2], S_TEST, R[0][R_SIDES]) + 1
     k = g[G_T_TEST]
-    if k >= T[5][g[G_T_ROUND] + 1]:
+    if k >= _tsec(T, 5)[g[G_T_ROUND] + 1]:
         raise TapeError()
     g[G_T_TEST] += 1
-    return T[4][k]
+    return _tsec(T, 4)[k]
 
 
 @njit(**_COMPILED)
 def _scripted(S, T, seat, action):
     """The value of the next scripted choice, which must be ``action`` by ``seat``."""
-    g, choices = S[0], T[7]
+    g, choices = _g(S), _tsec(T, 7)
     k = g[G_T_CHOICE]
-    if k >= T[8][g[G_T_ROUND] + 1] or choices[k, 0] != seat or choices[k, 1] != action:
+    if k >= _tsec(T, 8)[g[G_T_ROUND] + 1] or choices[3 * k] != seat or choices[3 * k + 1] != action:
         raise TapeError()
     g[G_T_CHOICE] += 1
-    return choices[k, 2]
+    return choices[3 * k + 2]
 
 
 # --- the heuristic bot's value model (bots._Model, ported) --------------------------------------------------------
@@ -429,9 +694,10 @@ def _over_rerolls(mp, changes, hearts, rerolls, holding, gains):
 @njit(**_COMPILED)
 def _guide_values(S, R, M, h, owner, coins, hearts, stars, alive, chances, out):
     """bots._Model.guide_values: IN, OUT and CHANCE IT worth to a seat holding ``owner``'s tableau (-1: none)."""
-    mp, mface, mrerolls, changes, mcard, mcard_now = M[0][h], M[1][h], M[2][h], M[3][h], M[4][h], M[5][h]
-    tab, ps, scratch = S[3], S[2], S[S_INTS][I_COUNTED]
-    card_kind, card_face = R[R_KIND], R[R_FACE]
+    mp, mface, changes, mcard = _mp(R, M, h), _mface(R, M, h), _mhearts(R, M, h), _mcard(R, M, h)
+    mcard_now = mcard[:, 3]
+    tab, ps, scratch = _tab(S), _ps(S), _ints(S)[I_COUNTED]
+    card_kind, card_face = _kind(R), _face(R)
     total = 0.0
     everybody_out = 1.0
     for i in range(alive - 1):
@@ -440,7 +706,7 @@ def _guide_values(S, R, M, h, owner, coins, hearts, stars, alive, chances, out):
     others_in = _round_half_even(total)
     holding = mp[M_STAR] * stars + mp[M_COIN] * coins
     knife = mp[M_KNIFE] * others_in
-    out_sheet, in_sheet = R[R_OUT_SHEET][alive], R[R_IN_SHEET][alive]
+    out_sheet, in_sheet = _out_sheet(R)[alive], _in_sheet(R)[alive]
     take = out_sheet[min(alive - 2, alive - 1 - others_in)]
     value_out = everybody_out * (mp[M_AO_W] + _hearts_worth(mp, hearts + mp[M_AO_H], holding)) + (1 - everybody_out) * (
         mp[M_COIN] * take + _hearts_worth(mp, hearts, holding)
@@ -453,8 +719,8 @@ def _guide_values(S, R, M, h, owner, coins, hearts, stars, alive, chances, out):
     n = ps[owner, P_TAB] if owner >= 0 else 0
     for i in range(n):  # die cards not yet counted: each is used once, on one die, the best first
         scratch[i] = 0
-    dice = S[11]
-    for d in range(R[RI][R_DICE]):
+    dice = _dice(S)
+    for d in range(R[0][R_DICE]):
         face = dice[d]
         worth, change, knives = worth + mface[face, 0], change + mface[face, 1], knives + mface[face, 2]
         best = -1
@@ -467,8 +733,8 @@ def _guide_values(S, R, M, h, owner, coins, hearts, stars, alive, chances, out):
             scratch[best] = 1
             c = tab[owner, best]
             worth, change, knives = worth + mcard[c, 0], change + mcard[c, 1], knives + mcard[c, 2]
-        if mrerolls[face]:
-            rerolls += mrerolls[face]
+        if mface[face, 3]:
+            rerolls += int(mface[face, 3])
             worth, knives = worth + mp[M_REROLL_WORTH], knives + mp[M_REROLL_KNIVES]
     value_in = knife * knives + _over_rerolls(mp, changes, hearts + change, rerolls, holding, worth)
     w, hh, k = mp[M_CI_W], mp[M_CI_H], mp[M_CI_K]
@@ -481,14 +747,14 @@ def _guide_values(S, R, M, h, owner, coins, hearts, stars, alive, chances, out):
         knife * (knives + k)
         + _over_rerolls(mp, changes, hearts + change + hh, rerolls, holding, worth + w)
         + mp[M_CHANCE_IT]
-        - M[8][h][alive]
+        - _mforced(R, M, h)[alive]
     )
     out[IN], out[OUT], out[CHANCE_IT] = value_in, value_out, value_chance
 
 
 @njit(**_COMPILED)
 def _others_play_in(S, R, M, h, alive, values):
-    chances = S[S_FLOATS][F_LEVEL0]
+    chances = _floats(S)[F_LEVEL0]
     for i in range(alive - 1):
         chances[i] = 0.6
     _guide_values(S, R, M, h, -1, 5, 6, 0, alive, chances, values)
@@ -498,11 +764,11 @@ def _others_play_in(S, R, M, h, alive, values):
 @njit(**_COMPILED)
 def _heuristic_guide(S, R, M, A, p):
     """HeuristicBot.guide for a free choice: level-1 reading of the others, then the best guide (the first of equals)."""
-    ps, res = S[2], S[1]
+    ps, res = _ps(S), _res(S)
     h = ps[p, P_PERSONA]
-    fs = S[S_FLOATS]
+    fs = _floats(S)
     values, chances, level = fs[F_VALUES], fs[F_CHANCES], fs[F_LEVEL]
-    n = S[0][G_PLAYERS]
+    n = _g(S)[G_PLAYERS]
     alive = 0
     for q in range(n):
         if not ps[q, P_ELIM]:
@@ -524,7 +790,7 @@ def _heuristic_guide(S, R, M, A, p):
         k += 1
     _guide_values(S, R, M, h, p, res[p, COINS], res[p, HEARTS], res[p, STARS], alive, chances, values)
     gap = _round_half_even(1000 * abs(values[IN] - values[OUT]))
-    gaps = A[3]
+    gaps = A[R[0][R_CARDS]]
     gaps[0] += 1
     gaps[1] += gap
     gaps[2] += gap * gap
@@ -538,40 +804,40 @@ def _heuristic_guide(S, R, M, A, p):
 
 @njit(**_INLINED)
 def _bonus_of(S, R, p):
-    tab, bonus = S[3], R[R_BONUS]
+    tab, bonus = _tab(S), _bonus(R)
     total = 0
-    for i in range(S[2][p, P_TAB]):
+    for i in range(_ps(S)[p, P_TAB]):
         total += bonus[tab[p, i]]
     return total
 
 
 @njit(**_INLINED)
-def _valued(M, h, key, bonus, sides):
+def _valued(R, M, h, key, bonus, sides):
     """The expected outcome of a valued list (0 CHANCE IT, 1.. board faces, then cards) with a chance bonus."""
-    return M[9][h, key, min(2 * sides, max(0, bonus + sides))]
+    return _mval(R, M, h)[key * (2 * sides + 1) + min(2 * sides, max(0, bonus + sides))]
 
 
 @njit(**_COMPILED)
 def _bonus_gain(S, R, M, h, p, bonus, out):
     """bots._Model.bonus_gain: what a chance bonus adds per round to seat ``p``'s tableau (6 numbers in ``out``)."""
-    sides, dice = R[RI][R_SIDES], R[RI][R_DICE]
+    sides, dice = R[0][R_SIDES], R[0][R_DICE]
     have = _bonus_of(S, R, p)
-    mp, moften = M[0][h], M[7][h]
-    tab, card_kind = S[3], R[R_KIND]
-    more_ = _valued(M, h, 0, have + bonus, sides)
-    less = _valued(M, h, 0, have, sides)
+    mp, moften = _mp(R, M, h), _mcard(R, M, h)[:, 5]
+    tab, card_kind = _tab(S), _kind(R)
+    more_ = _valued(R, M, h, 0, have + bonus, sides)
+    less = _valued(R, M, h, 0, have, sides)
     for i in range(6):
         out[i] = 0.0 + (more_[i] + less[i] * -1.0) * 0.3
     for f in range(1, sides + 1):
-        more_ = _valued(M, h, f, have + bonus, sides)
-        less = _valued(M, h, f, have, sides)
+        more_ = _valued(R, M, h, f, have + bonus, sides)
+        less = _valued(R, M, h, f, have, sides)
         for i in range(6):
             out[i] = out[i] + (more_[i] + less[i] * -1.0) * (dice / sides)
-    for j in range(S[2][p, P_TAB]):
+    for j in range(_ps(S)[p, P_TAB]):
         c = tab[p, j]
         if card_kind[c] != PASSIVE:
-            more_ = _valued(M, h, sides + 1 + c, have + bonus, sides)
-            less = _valued(M, h, sides + 1 + c, have, sides)
+            more_ = _valued(R, M, h, sides + 1 + c, have + bonus, sides)
+            less = _valued(R, M, h, sides + 1 + c, have, sides)
             for i in range(6):
                 out[i] = out[i] + (more_[i] + less[i] * -1.0) * (moften[c] / mp[M_HORIZON])
 
@@ -584,19 +850,20 @@ def _split(mp, v0, v2, v3):
 @njit(**_COMPILED)
 def _move_value(S, R, M, p, action, c):
     """HeuristicBot.move_value: a buy's worth to the seat now, less its price; a discard denies the card."""
-    g, res, ps = S[0], S[1], S[2]
+    g, res, ps = _g(S), _res(S), _ps(S)
     h = ps[p, P_PERSONA]
-    mp, mcard, moften = M[0][h], M[4][h], M[7][h]
+    mp, mcard = _mp(R, M, h), _mcard(R, M, h)
+    moften = mcard[:, 5]
     if action != 0:
-        return 0.01 * M[6][h][c]
-    cost, kind = R[R_COST][c], R[R_KIND][c]
+        return 0.01 * mcard[c, 4]
+    cost, kind = _cost(R)[c], _kind(R)[c]
     if res[p, COINS] - cost < mp[M_RESERVE]:
         return -1e9
     if kind == PASSIVE:
-        total, v = S[S_FLOATS][F_TOTAL], S[S_FLOATS][F_V]
+        total, v = _floats(S)[F_TOTAL], _floats(S)[F_V]
         total[:6] = 0.0
-        items, lists = R[R_ITEMS], R[R_LISTS]
-        passive = R[R_PASSIVE][c]
+        items, lists = _items(R), _lists(R)
+        passive = _passive(R)[c]
         for k in range(lists[passive, 0], lists[passive, 0] + lists[passive, 1]):
             _bonus_gain(S, R, M, h, p, items[k, 1], v)
             for i in range(6):
@@ -618,7 +885,7 @@ def _move_value(S, R, M, p, action, c):
 
 @njit(**_INLINED)
 def _taken(R, first, count, holder, out):
-    pairs = R[R_PAIRS]
+    pairs = _pairs(R)
     out[0], out[1], out[2] = 0.0, 0.0, 0.0
     for k in range(first, first + count):
         r, n = pairs[k, 0], pairs[k, 1]
@@ -634,12 +901,12 @@ def _worth6(mp, v):
 def _value_lists(S, R, M, h, p, others, n_others, bonus, upto):
     """Every list's expected outcome as it would apply now for seat ``p`` (a Valuer with a Position), bottom-up:
     a nested list's id is always below its parent's, so lists ``0..upto`` are valued in id order."""
-    vals, res, dice = S[S_VALS], S[1], S[11]
-    items, lists, options, conds = R[R_ITEMS], R[R_LISTS], R[R_OPTIONS], R[R_CONDS]
-    mp = M[0][h]
-    sides, ndice = R[RI][R_SIDES], R[RI][R_DICE]
-    t = S[S_FLOATS][F_T]
-    got = S[S_FLOATS][F_GOT]
+    vals, res, dice = _vals(S), _res(S), _dice(S)
+    items, lists, options, conds = _items(R), _lists(R), _options(R), _conds(R)
+    mp = _mp(R, M, h)
+    sides, ndice = R[0][R_SIDES], R[0][R_DICE]
+    t = _floats(S)[F_T]
+    got = _floats(S)[F_GOT]
     have = res[p]
     for lst in range(upto + 1):
         v = vals[lst]
@@ -668,7 +935,7 @@ def _value_lists(S, R, M, h, p, others, n_others, bonus, upto):
                             _taken(R, a, b, res[others[o]], t)
                             g0, g1, g2 = g0 + t[0], g1 + t[1], g2 + t[2]
                     elif c == 1:
-                        first = R[R_PAIRS][a, 0]
+                        first = _pairs(R)[a, 0]
                         pick = 0
                         for o in range(1, n_others):
                             if res[others[o], first] > res[others[pick], first]:
@@ -719,7 +986,7 @@ def _value_lists(S, R, M, h, p, others, n_others, bonus, upto):
 
 @njit(**_INLINED)
 def _taken_plain(R, first, count, out):
-    pairs = R[R_PAIRS]
+    pairs = _pairs(R)
     out[0], out[1], out[2] = 0.0, 0.0, 0.0
     for k in range(first, first + count):
         out[pairs[k, 0]] += pairs[k, 1]
@@ -757,16 +1024,16 @@ def _holds(conds, first, count, have, dice, ndice, participants):
 
 @njit(**_INLINED)
 def _decide_guide(S, R, M, T, A, p, forced):
-    g, ps = S[0], S[2]
+    g, ps = _g(S), _ps(S)
     bot = ps[p, P_BOT]
     if bot == RANDOM_BOT:
-        return IN if forced else _below(S[14], S_BOTS + p, 3)
+        return IN if forced else _below(S[2], S_BOTS + p, 3)
     mine = -1
     if bot != TAPE:
         mine = IN if forced else _heuristic_guide(S, R, M, A, p)
         if bot == HEURISTIC_BOT:
             return mine
-    guide = T[6][g[G_T_ROUND], p]
+    guide = _tsec(T, 6)[g[G_T_ROUND] * g[G_PLAYERS] + p]
     if guide < 0 or (forced and guide != IN):
         raise TapeError()
     if bot == CHECKED and guide != mine:
@@ -776,9 +1043,9 @@ def _decide_guide(S, R, M, T, A, p, forced):
 
 @njit(**_COMPILED)
 def _decide_market(S, R, M, T, p, acts, cards, n):
-    bot = S[2][p, P_BOT]
+    bot = _ps(S)[p, P_BOT]
     if bot == RANDOM_BOT:
-        return _below(S[14], S_BOTS + p, n)
+        return _below(S[2], S_BOTS + p, n)
     mine = -1
     if bot != TAPE:
         best = 0.0
@@ -788,13 +1055,13 @@ def _decide_market(S, R, M, T, p, acts, cards, n):
                 best, mine = value, i
         if bot == HEURISTIC_BOT:
             return mine
-    k = S[0][G_T_CHOICE]
-    choices = T[7]
-    if k >= T[8][S[0][G_T_ROUND] + 1] or choices[k, 0] != p or choices[k, 1] > T_DISCARD:
+    k = _g(S)[G_T_CHOICE]
+    choices = _tsec(T, 7)
+    if k >= _tsec(T, 8)[_g(S)[G_T_ROUND] + 1] or choices[3 * k] != p or choices[3 * k + 1] > T_DISCARD:
         raise TapeError()
-    S[0][G_T_CHOICE] += 1
+    _g(S)[G_T_CHOICE] += 1
     for i in range(n):
-        if acts[i] == choices[k, 1] and cards[i] == choices[k, 2]:
+        if acts[i] == choices[3 * k + 1] and cards[i] == choices[3 * k + 2]:
             if bot == CHECKED and i != mine:
                 raise Differs()
             return i
@@ -804,12 +1071,12 @@ def _decide_market(S, R, M, T, p, acts, cards, n):
 @njit(**_COMPILED)
 def _decide_use(S, R, M, T, p, options, n):
     """Which of ``n`` distinct eligible cards (card indices) to use: its position in ``options``."""
-    bot = S[2][p, P_BOT]
+    bot = _ps(S)[p, P_BOT]
     if bot == RANDOM_BOT:
-        return _below(S[14], S_BOTS + p, n)
+        return _below(S[2], S_BOTS + p, n)
     mine = -1
     if bot != TAPE:
-        card_now = M[5][S[2][p, P_PERSONA]]
+        card_now = _mcard(R, M, _ps(S)[p, P_PERSONA])[:, 3]
         mine = 0
         for i in range(1, n):
             if card_now[options[i]] > card_now[options[mine]]:
@@ -827,9 +1094,9 @@ def _decide_use(S, R, M, T, p, options, n):
 
 @njit(**_COMPILED)
 def _decide_choice(S, R, M, T, p, first, count):
-    bot = S[2][p, P_BOT]
+    bot = _ps(S)[p, P_BOT]
     if bot == RANDOM_BOT:
-        return _below(S[14], S_BOTS + p, count)
+        return _below(S[2], S_BOTS + p, count)
     mine = -1
     if bot != TAPE:
         mine = _heuristic_choice(S, R, M, p, first, count)
@@ -846,11 +1113,11 @@ def _decide_choice(S, R, M, T, p, first, count):
 @njit(**_COMPILED)
 def _heuristic_choice(S, R, M, p, first, count):
     """HeuristicBot.choose: the option worth most as it would apply now (the first of equals)."""
-    g, ps, res = S[0], S[2], S[1]
+    g, ps, res = _g(S), _ps(S), _res(S)
     h = ps[p, P_PERSONA]
-    mp = M[0][h]
+    mp = _mp(R, M, h)
     n = g[G_PLAYERS]
-    others = S[S_INTS][I_OTHERS]
+    others = _ints(S)[I_OTHERS]
     k = 0
     if not g[G_CHOOSING]:
         for step in range(1, n):
@@ -859,13 +1126,13 @@ def _heuristic_choice(S, R, M, p, first, count):
             if not ps[q, P_ELIM] and guide >= 0 and guide != OUT:
                 others[k] = q
                 k += 1
-    options = R[R_OPTIONS]
+    options = _options(R)
     upto = 0
     for o in range(first, first + count):
         upto = max(upto, options[o])
     _value_lists(S, R, M, h, p, others, k, _bonus_of(S, R, p), upto)
     holding = mp[M_STAR] * res[p, STARS] + mp[M_COIN] * res[p, COINS]
-    vals = S[S_VALS]
+    vals = _vals(S)
     best, best_at = 0.0, -1
     for i in range(count):
         v = vals[options[first + i]]
@@ -877,9 +1144,9 @@ def _heuristic_choice(S, R, M, p, first, count):
 
 @njit(**_COMPILED)
 def _decide_target(S, R, M, T, p, candidates, n, first, count):
-    bot = S[2][p, P_BOT]
+    bot = _ps(S)[p, P_BOT]
     if bot == RANDOM_BOT:
-        return candidates[_below(S[14], S_BOTS + p, n)]
+        return candidates[_below(S[2], S_BOTS + p, n)]
     mine = -1
     if bot != TAPE:
         mine = _heuristic_target(S, R, M, p, candidates, n, first, count)
@@ -897,8 +1164,8 @@ def _decide_target(S, R, M, T, p, candidates, n, first, count):
 @njit(**_COMPILED)
 def _heuristic_target(S, R, M, p, candidates, n, first, count):
     """HeuristicBot.target: the victim giving most, more for knocking it out or for a leader (the first of equals)."""
-    mp = M[0][S[2][p, P_PERSONA]]
-    res, pairs = S[1], R[R_PAIRS]
+    mp = _mp(R, M, _ps(S)[p, P_PERSONA])
+    res, pairs = _res(S), _pairs(R)
     best, best_seat = 0.0, -1
     for i in range(n):
         q = candidates[i]
@@ -922,7 +1189,7 @@ def _heuristic_target(S, R, M, p, candidates, n, first, count):
 @njit(**_COMPILED)
 def _market_action(S, R, M, T, A, p, tape):
     """Buy one face-up card or discard one (rules 8 and 9); True when a bought flash card's effects are due."""
-    g, market = S[0], S[6]
+    g, market = _g(S), _market(S)
     if g[G_DEPTH]:
         if g[G_CHAINED] >= MAX_CHAINED:
             return -1
@@ -930,10 +1197,10 @@ def _market_action(S, R, M, T, A, p, tape):
     _refill(S, R, T, tape)
     if not g[G_MARKET]:
         return -1
-    acts, cards = S[S_INTS][I_ACTS], S[S_INTS][I_CARDS]
+    acts, cards = _ints(S)[I_ACTS], _ints(S)[I_CARDS]
     n = 0
-    coins = S[1][p, COINS]
-    cost = R[R_COST]
+    coins = _res(S)[p, COINS]
+    cost = _cost(R)
     for action in range(2):
         for i in range(g[G_MARKET]):
             c = market[i]
@@ -953,33 +1220,32 @@ def _market_action(S, R, M, T, A, p, tape):
     for i in range(at, g[G_MARKET] - 1):
         market[i] = market[i + 1]
     g[G_MARKET] -= 1
-    discard = S[7]
+    discard = _discard(S)
     if action == 1:
         discard[g[G_DISCARD]] = c
         g[G_DISCARD] += 1
-        A[1][c] += 1
+        A[c, 3] += 1
         _refill(S, R, T, tape)
         return -1
     _lose(S, p, COINS, cost[c])
-    S[S_BOUGHT][p, c] += 1
-    rounds = A[0]
-    rounds[c, 0] += 1
-    rounds[c, 1] += g[G_ROUND]
-    rounds[c, 2] += g[G_ROUND] * g[G_ROUND]
-    if R[R_KIND][c] == FLASH:
+    _bought(S)[p, c] += 1
+    A[c, 0] += 1
+    A[c, 1] += g[G_ROUND]
+    A[c, 2] += g[G_ROUND] * g[G_ROUND]
+    if _kind(R)[c] == FLASH:
         discard[g[G_DISCARD]] = c
         g[G_DISCARD] += 1
     else:
-        ps, tab = S[2], S[3]
+        ps, tab = _ps(S), _tab(S)
         tab[p, ps[p, P_TAB]] = c
         ps[p, P_TAB] += 1
     _refill(S, R, T, tape)
-    return c if R[R_KIND][c] == FLASH else -1
+    return c if _kind(R)[c] == FLASH else -1
 
 
 @njit(**_INLINED)
 def _push(S, lst, p, kind, saved, repeat):
-    g, stack = S[0], S[15]
+    g, stack = _g(S), _stack(S)
     f = g[G_SP]
     if f >= STACK:
         raise RuntimeError("effects nested too deeply for the batch engine")
@@ -990,7 +1256,7 @@ def _push(S, lst, p, kind, saved, repeat):
 @njit(**_COMPILED)
 def _others_after(S, p, out):
     """The other participants still in the game, in turn order from ``p``'s left."""
-    g, ps, part = S[0], S[2], S[13]
+    g, ps, part = _g(S), _ps(S), _part(S)
     n = g[G_PLAYERS]
     k = 0
     for step in range(1, n):
@@ -1008,8 +1274,8 @@ def _others_after(S, p, out):
 @njit(**_COMPILED)
 def _run(S, R, M, T, A, lst, player, tape):
     """Apply effect list ``lst`` for ``player`` (engine._Round.apply), nested lists on the frame stack."""
-    g, res, ps, stack, dice, part = S[0], S[1], S[2], S[15], S[11], S[13]
-    items, pairs, lists, options, conds = R[R_ITEMS], R[R_PAIRS], R[R_LISTS], R[R_OPTIONS], R[R_CONDS]
+    g, res, ps, stack, dice, part = _g(S), _res(S), _ps(S), _stack(S), _dice(S), _part(S)
+    items, pairs, lists, options, conds = _items(R), _pairs(R), _lists(R), _options(R), _conds(R)
     base = g[G_SP]
     _push(S, lst, player, F_PLAIN, 0, 0)
     while g[G_SP] > base:
@@ -1045,7 +1311,7 @@ def _run(S, R, M, T, A, lst, player, tape):
                         _lose(S, q, pairs[i, 0], pairs[i, 1])
                     _settle(S, q)
         elif op == STEAL:
-            victims = S[S_INTS][I_VICTIMS]
+            victims = _ints(S)[I_VICTIMS]
             n = _others_after(S, p, victims)
             if n:
                 if c == 1:
@@ -1069,9 +1335,9 @@ def _run(S, R, M, T, A, lst, player, tape):
             flash = _market_action(S, R, M, T, A, p, tape)
             if flash >= 0:
                 g[G_DEPTH] += 1
-                _push(S, R[R_LIST][flash], p, F_FLASH, g[G_KEPT], 0)
+                _push(S, _list(R)[flash], p, F_FLASH, g[G_KEPT], 0)
         elif op == CHANCE:
-            sides = R[RI][R_SIDES]
+            sides = R[0][R_SIDES]
             rolled = _test(S, R, T, tape)
             bonus = _bonus_of(S, R, p)
             result = min(sides, max(1, rolled + bonus)) if bonus else rolled
@@ -1087,11 +1353,11 @@ def _run(S, R, M, T, A, lst, player, tape):
             for j in range(g[G_PART]):
                 if not ps[part[j], P_ELIM]:
                     alive += 1
-            held = _holds(conds, a, b, res[p], dice, R[RI][R_DICE], alive)
+            held = _holds(conds, a, b, res[p], dice, R[0][R_DICE], alive)
             _push(S, c if held else d, p, F_PLAIN, 0, 0)
         elif op == FOR_EACH:
             times = 0
-            for i in range(R[RI][R_DICE]):
+            for i in range(R[0][R_DICE]):
                 if dice[i] == a:
                     times += 1
             if times:
@@ -1101,17 +1367,17 @@ def _run(S, R, M, T, A, lst, player, tape):
 @njit(**_COMPILED)
 def _use(S, R, M, T, A, p, c, tape):
     """Use card ``c``; True when it stays unused this round (a failed chance test said ``on_fail: keep``)."""
-    S[0][G_KEPT] = 0
-    _run(S, R, M, T, A, R[R_LIST][c], p, tape)
-    return S[0][G_KEPT] != 0
+    _g(S)[G_KEPT] = 0
+    _run(S, R, M, T, A, _list(R)[c], p, tape)
+    return _g(S)[G_KEPT] != 0
 
 
 @njit(**_COMPILED)
 def _pick_card(S, R, M, T, p, eligible, n):
     """The tableau position of the card to use among ``n`` eligible positions; the player chooses between ids."""
-    tab = S[3]
-    distinct = S[S_INTS][I_DISTINCT]
-    at = S[S_INTS][I_AT]
+    tab = _tab(S)
+    distinct = _ints(S)[I_DISTINCT]
+    at = _ints(S)[I_AT]
     k = 0
     for i in range(n):
         c = tab[p, eligible[i]]
@@ -1129,22 +1395,22 @@ def _pick_card(S, R, M, T, p, eligible, n):
 
 @njit(**_INLINED)
 def _roll(S, R, T, tape):
-    g, dice = S[0], S[11]
-    count = R[RI][R_DICE]
+    g, dice = _g(S), _dice(S)
+    count = R[0][R_DICE]
     if tape:
-        rolls = T[1]
+        rolls = _tsec(T, 1)
         for i in range(count):
-            dice[i] = rolls[g[G_T_ROUND], i]
+            dice[i] = rolls[g[G_T_ROUND] * count + i]
     else:
         for i in range(count):
-            dice[i] = _below(S[14], S_ROLL, R[RI][R_SIDES]) + 1
+            dice[i] = _below(S[2], S_ROLL, R[0][R_SIDES]) + 1
     _sort(dice, count)
 
 
 @njit(**_INLINED)
 def _turn_order(S, out):
     """The living seats clockwise from the starting player."""
-    g, ps = S[0], S[2]
+    g, ps = _g(S), _ps(S)
     n = g[G_PLAYERS]
     k = 0
     for step in range(n):
@@ -1157,8 +1423,8 @@ def _turn_order(S, out):
 
 @njit(**_COMPILED)
 def _play_round(S, R, M, T, A, tape):
-    g, res, ps = S[0], S[1], S[2]
-    ri = R[RI]
+    g, res, ps = _g(S), _res(S), _ps(S)
+    ri = R[0]
     n = g[G_PLAYERS]
     g[G_ROUND] += 1
     _roll(S, R, T, tape)
@@ -1182,7 +1448,7 @@ def _play_round(S, R, M, T, A, tape):
         ps[p, P_FORCED_IN] = 1 if forced and ps[p, P_GUIDE] == CHANCE_IT else 0
     if _stakes(S, R, M, T, A, tape) and _action_round(S, R, M, T, A, tape):
         _chance_it_action(S, R, M, T, A, tape)
-    trajectory = A[2]
+    trajectory = A[R[0][R_CARDS] + 1 :]
     r = g[G_ROUND]
     if r < trajectory.shape[0]:
         for p in range(n):
@@ -1206,8 +1472,8 @@ def _play_round(S, R, M, T, A, tape):
 @njit(**_COMPILED)
 def _stakes(S, R, M, T, A, tape):
     """Pay and collect the stakes (rule 4); True when an action round follows."""
-    g, ps, part = S[0], S[2], S[13]
-    order = S[S_INTS][I_ORDER]
+    g, ps, part = _g(S), _ps(S), _part(S)
+    order = _ints(S)[I_ORDER]
     alive = _turn_order(S, order)
     outs = 0
     for i in range(alive):
@@ -1219,16 +1485,16 @@ def _stakes(S, R, M, T, A, tape):
             part[i] = order[i]
         g[G_PART] = alive
         for i in range(alive):
-            _run(S, R, M, T, A, R[RI][R_ALL_OUT], order[i], tape)
+            _run(S, R, M, T, A, R[0][R_ALL_OUT], order[i], tape)
         _step_done(S, R)
         return False
     if outs:
-        take = R[R_OUT_SHEET][alive][outs - 1]
+        take = _out_sheet(R)[alive][outs - 1]
         for i in range(alive):
             p = order[i]
             if ps[p, P_GUIDE] == OUT:
                 ps[p, P_RECEIVED] += _gain(S, R, p, COINS, take)
-    pay = R[R_IN_SHEET][alive][ins - 1]
+    pay = _in_sheet(R)[alive][ins - 1]
     k = 0
     for i in range(alive):
         p = order[i]
@@ -1251,9 +1517,9 @@ def _stakes(S, R, M, T, A, tape):
 @njit(**_COMPILED)
 def _action_round(S, R, M, T, A, tape):
     """Resolve the dice in ascending face order (rules 5 to 9); True when play goes on."""
-    g, ps, tab, used, part, dice, pending = S[0], S[2], S[3], S[4], S[13], S[11], S[12]
-    items, lists = R[R_ITEMS], R[R_LISTS]
-    count = R[RI][R_DICE]
+    g, ps, tab, used, part, dice, pending = _g(S), _ps(S), _tab(S), _used(S), _part(S), _dice(S), _pending(S)
+    items, lists = _items(R), _lists(R)
+    count = R[0][R_DICE]
     n = g[G_PLAYERS]
     for j in range(g[G_PART]):
         p = part[j]
@@ -1262,7 +1528,7 @@ def _action_round(S, R, M, T, A, tape):
     for i in range(count):
         pending[i] = dice[i]
     g[G_PENDING] = count
-    eligible = S[S_INTS][I_ELIGIBLE]
+    eligible = _ints(S)[I_ELIGIBLE]
     while g[G_PENDING]:
         if g[G_LIVING] < n:
             out = True
@@ -1278,7 +1544,7 @@ def _action_round(S, R, M, T, A, tape):
         for j in range(g[G_PART]):
             p = part[j]
             if not ps[p, P_ELIM]:
-                _run(S, R, M, T, A, R[R_BOARD][face], p, tape)
+                _run(S, R, M, T, A, _board(R)[face], p, tape)
         # rule 7: each participant uses at most one eligible die card
         for j in range(g[G_PART]):
             p = part[j]
@@ -1286,7 +1552,7 @@ def _action_round(S, R, M, T, A, tape):
                 continue
             m = 0
             for i in range(ps[p, P_OWNED]):
-                if R[R_FACE][tab[p, i]] == face and not used[p, i]:
+                if _face(R)[tab[p, i]] == face and not used[p, i]:
                     eligible[m] = i
                     m += 1
             if m:
@@ -1294,7 +1560,7 @@ def _action_round(S, R, M, T, A, tape):
                 used[p, index] = 1
                 if _use(S, R, M, T, A, p, tab[p, index], tape):
                     used[p, index] = 0
-        steps = R[R_DIE_STEPS][face]
+        steps = _die_steps(R)[face]
         for k in range(lists[steps, 0], lists[steps, 0] + lists[steps, 1]):
             if items[k, 0] == REROLL_ONES:
                 _reroll_one(S, R, T, face, tape)
@@ -1306,7 +1572,7 @@ def _action_round(S, R, M, T, A, tape):
 @njit(**_COMPILED)
 def _reroll_one(S, R, T, face, tape):
     """reroll_ones: the starting player rerolls the die until it shows another face, resolved again in its turn."""
-    g, ps, part, dice, pending = S[0], S[2], S[13], S[11], S[12]
+    g, ps, part, dice, pending = _g(S), _ps(S), _part(S), _dice(S), _pending(S)
     anyone = False
     for j in range(g[G_PART]):
         if not ps[part[j], P_ELIM]:
@@ -1316,7 +1582,7 @@ def _reroll_one(S, R, T, face, tape):
     new = _reroll(S, R, T, tape)
     while new == 1:
         new = _reroll(S, R, T, tape)
-    count = R[RI][R_DICE]
+    count = R[0][R_DICE]
     for i in range(count):
         if dice[i] == face:
             dice[i] = new
@@ -1330,18 +1596,18 @@ def _reroll_one(S, R, T, face, tape):
 @njit(**_COMPILED)
 def _chance_it_action(S, R, M, T, A, tape):
     """Rule 10: each CHANCE IT player takes the action, then may use one CHANCE IT card."""
-    g, ps, tab, part = S[0], S[2], S[3], S[13]
-    eligible = S[S_INTS][I_ELIGIBLE]
+    g, ps, tab, part = _g(S), _ps(S), _tab(S), _part(S)
+    eligible = _ints(S)[I_ELIGIBLE]
     for j in range(g[G_PART]):
         p = part[j]
         if ps[p, P_ELIM] or ps[p, P_GUIDE] != CHANCE_IT:
             continue
-        _run(S, R, M, T, A, R[RI][R_CHANCE_IT], p, tape)
+        _run(S, R, M, T, A, R[0][R_CHANCE_IT], p, tape)
         if ps[p, P_ELIM]:
             continue
         m = 0
         for i in range(ps[p, P_TAB]):
-            if R[R_KIND][tab[p, i]] == CHANCE_CARD:
+            if _kind(R)[tab[p, i]] == CHANCE_CARD:
                 eligible[m] = i
                 m += 1
         if m:
@@ -1355,8 +1621,8 @@ def _chance_it_action(S, R, M, T, A, tape):
 
 @njit(**_COMPILED)
 def _setup(S, R, T, players, seed, index, tape):
-    g, res, ps, pile, supply, peak, dry, bought = S[0], S[1], S[2], S[5], S[8], S[9], S[10], S[16]
-    ri, start, total, deck = R[RI], R[R_START], R[R_TOTAL], R[R_DECK_CARDS]
+    g, res, ps, pile, supply, peak, dry, bought = _g(S), _res(S), _ps(S), _pile(S), _supply(S), _peak(S), _dry(S), _bought(S)
+    ri, start, total, deck = R[0], _start(R), _total(R), _deck(R)
     g[:] = 0
     g[G_END] = -1
     g[G_PLAYERS] = players
@@ -1371,14 +1637,14 @@ def _setup(S, R, T, players, seed, index, tape):
         supply[r] = total[r] - players * start[r] if total[r] >= 0 else -1
         peak[r] = players * start[r]
         dry[r] = 0
-    seed_streams(S[14], seed, index)
+    seed_streams(S[2], seed, index)
     if tape:
         for i in range(ri[R_DECK]):
-            pile[i] = T[0][i]
+            pile[i] = _tsec(T, 0)[i]
     else:
         for i in range(ri[R_DECK]):
             pile[i] = deck[i]
-        _shuffle(S[14], S_DEAL, pile, ri[R_DECK])
+        _shuffle(S[2], S_DEAL, pile, ri[R_DECK])
     g[G_PILE] = ri[R_DECK]
     _lay_out(S, R)
 
@@ -1387,14 +1653,14 @@ def _setup(S, R, T, players, seed, index, tape):
 def _give(S, R, M, T, A, seat, card, coins):
     """A study's gift to ``seat`` before round 1 (sim.Gift.give): coins, an extra copy of a card in its tableau, or a
     flash card's effects at once."""
-    g, ps, tab, part = S[0], S[2], S[3], S[13]
+    g, ps, tab, part = _g(S), _ps(S), _tab(S), _part(S)
     if coins:
         _gain(S, R, seat, COINS, coins)
     if card < 0:
         return
-    if R[R_KIND][card] == FLASH:
+    if _kind(R)[card] == FLASH:
         g[G_PART] = _turn_order(S, part)
-        _run(S, R, M, T, A, R[R_LIST][card], seat, False)
+        _run(S, R, M, T, A, _list(R)[card], seat, False)
         _check_end(S, R)
     else:
         tab[seat, ps[seat, P_TAB]] = card
@@ -1403,7 +1669,7 @@ def _give(S, R, M, T, A, seat, card, coins):
 
 @njit(**_COMPILED)
 def _record(S, R, game, og, os, ob):
-    g, res, ps, peak, dry, bought = S[0], S[1], S[2], S[9], S[10], S[16]
+    g, res, ps, peak, dry, bought = _g(S), _res(S), _ps(S), _peak(S), _dry(S), _bought(S)
     og[game, O_ROUNDS] = g[G_ROUND]
     og[game, O_END] = g[G_END]
     winners = 0
@@ -1420,7 +1686,7 @@ def _record(S, R, game, og, os, ob):
         os[game, p, OS_RECEIVED] = ps[p, P_RECEIVED]
         os[game, p, OS_ELIM] = ps[p, P_ELIM]
         os[game, p, OS_FORCED_IN] = ps[p, P_FORCED_IN]
-        for c in range(R[RI][R_CARDS]):
+        for c in range(R[0][R_CARDS]):
             ob[game, p, c] = bought[p, c]
     og[game, O_WINNERS] = winners
     for r in range(3):
@@ -1434,7 +1700,7 @@ def play_games(
 ):
     """Play games ``first .. first + count - 1`` with the seats' ``bots`` and ``personas``; row ``i`` of the outputs is
     game ``first + i``. The visitor (``visitor_bot`` >= 0) and the gift (a card >= 0, coins) go to seat ``index % players``."""
-    ps = S[2]
+    ps = _ps(S)
     for i in range(count):
         index = first + i
         _setup(S, R, T, players, seed, index, False)
@@ -1447,7 +1713,7 @@ def play_games(
             ps[seat, P_PERSONA] = visitor_persona
         if gift_card >= 0 or gift_coins:
             _give(S, R, M, T, A, seat, gift_card, gift_coins)
-        while S[0][G_END] < 0:
+        while _g(S)[G_END] < 0:
             _play_round(S, R, M, T, A, False)
         _record(S, R, i, og, os, ob)
 
@@ -1457,7 +1723,7 @@ def replay_tape(S, R, M, T, A, players, rounds, bots, personas, og, os, ob):
     """Play a scripted game of ``rounds`` rounds from the tape (each seat decides from it, TAPE, or checks its own
     heuristic choice against it, CHECKED); raises TapeError when the script does not fit the game, NeedReshuffle for a
     reshuffle it leaves to the seed, and Differs when a checked seat would choose otherwise."""
-    g, ps = S[0], S[2]
+    g, ps = _g(S), _ps(S)
     _setup(S, R, T, players, np.uint64(0), 0, True)
     for p in range(players):
         ps[p, P_BOT] = bots[p]
@@ -1467,14 +1733,14 @@ def replay_tape(S, R, M, T, A, players, rounds, bots, personas, og, os, ob):
             raise TapeError()
         g[G_T_ROUND] = r
         for p in range(players):
-            if (T[6][r, p] < 0) != (ps[p, P_ELIM] != 0):
+            if (_tsec(T, 6)[r * players + p] < 0) != (ps[p, P_ELIM] != 0):
                 raise TapeError()
         _play_round(S, R, M, T, A, True)
         if (
-            g[G_T_REROLL] != T[3][r + 1]
-            or g[G_T_TEST] != T[5][r + 1]
-            or g[G_T_CHOICE] != T[8][r + 1]
-            or g[G_T_RESHUFFLE] != T[11][r + 1]
+            g[G_T_REROLL] != _tsec(T, 3)[r + 1]
+            or g[G_T_TEST] != _tsec(T, 5)[r + 1]
+            or g[G_T_CHOICE] != _tsec(T, 8)[r + 1]
+            or g[G_T_RESHUFFLE] != _tsec(T, 11)[r + 1]
         ):
             raise TapeError()
     _record(S, R, 0, og, os, ob)

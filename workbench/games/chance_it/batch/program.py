@@ -28,10 +28,10 @@ class NoBatchForm(Exception):
 
 @dataclass(frozen=True, eq=False)
 class Program:
-    """The arrays of one variant (the kernel's ``R`` tuple) and what the Python side needs to read its results."""
+    """The arrays of one variant (the kernel's ``R`` array) and what the Python side needs to read its results."""
 
     rules: Rules
-    arrays: tuple[Any, ...]
+    arrays: Ints
     card_ids: tuple[str, ...]
     lists: int  #: how many effect lists (the size of the valuation table)
 
@@ -41,7 +41,7 @@ class Program:
         return len(self.rules.deck)
 
 
-class _Writer:
+class Writer:
     """Collects the rows and tables while the kinds write themselves (the :class:`Batch` they are given)."""
 
     def __init__(self) -> None:
@@ -91,15 +91,14 @@ class _Writer:
         return first, len(conds)
 
 
-def _array(rows: Sequence[Any], width: int | None = None) -> Ints:
-    if width is None:
-        return np.array(rows, dtype=np.int64) if rows else np.zeros(0, dtype=np.int64)
-    return np.array(rows, dtype=np.int64).reshape(-1, width) if rows else np.zeros((0, width), dtype=np.int64)
+def _table(rows: Sequence[Sequence[int]], width: int = 0) -> Ints:
+    """Rows of whole numbers as a 2-D array (``width`` columns when there are none)."""
+    return np.array(rows, dtype=np.int64).reshape(len(rows), -1) if rows else np.zeros((0, width), dtype=np.int64)
 
 
 def compile_program(rules: Rules) -> Program:
     """The batch engine's arrays for compiled rules; :class:`NoBatchForm` when it cannot play them."""
-    w = _Writer()
+    w = Writer()
     all_out = w.list(rules.all_out)
     chance_it = w.list(rules.chance_it)
     board = [w.list(effects) for effects in rules.board]
@@ -113,37 +112,42 @@ def compile_program(rules: Rules) -> Program:
         passive.append(w.rows([w.row(argument, kind) for argument, kind in card.passive]))
         bonus.append(card.modifiers.get(k.MODIFIERS[0], 0))
     most = max(rules.max_players, *rules.stakes)  # a sheet beyond players.max is allowed (and unused)
-    out_sheet = np.zeros((most + 1, most + 1), dtype=np.int64)
-    in_sheet = np.zeros((most + 1, most + 1), dtype=np.int64)
+    sheets = np.zeros((2, most + 1, most + 1), dtype=np.int64)
     for n, (outs, ins) in rules.stakes.items():
-        out_sheet[n, : len(outs)] = outs
-        in_sheet[n, : len(ins)] = ins
+        sheets[0, n, : len(outs)] = outs
+        sheets[1, n, : len(ins)] = ins
     index = {card.id: i for i, card in enumerate(rules.cards)}
     ri = np.zeros(k.R_SIZE, dtype=np.int64)
     ri[k.R_DICE], ri[k.R_SIDES], ri[k.R_FORCED_AFTER] = rules.dice_count, rules.sides, rules.forced_in_after
     ri[k.R_FACE_UP], ri[k.R_RESHUFFLE], ri[k.R_END_STARS] = rules.face_up, rules.reshuffle_discard, rules.end_stars
     ri[k.R_MAX_ROUNDS], ri[k.R_DECK], ri[k.R_CARDS] = rules.max_rounds, len(rules.deck), len(rules.cards)
-    ri[k.R_ALL_OUT], ri[k.R_CHANCE_IT] = all_out, chance_it
-    arrays = (
-        ri,
-        _array(rules.start),
-        _array([-1 if total is None else total for total in rules.supply]),
-        out_sheet,
-        in_sheet,
-        _array(rules.tiebreak),
-        _array(board),
-        _array(die_steps),
-        _array(w.items, 6),
-        _array(w.pairs, 2),
-        _array(w.lists, 2),
-        _array(w.options),
-        _array(w.conds, 4),
-        _array([k.KINDS.index(card.kind) for card in rules.cards]),
-        _array([card.face for card in rules.cards]),
-        _array([card.cost for card in rules.cards]),
-        _array(card_lists),
-        _array(bonus),
-        _array([index[card.id] for card in rules.deck]),
-        _array(passive),
-    )
+    ri[k.R_ALL_OUT], ri[k.R_CHANCE_IT], ri[k.R_TIES] = all_out, chance_it, len(rules.tiebreak)
+    cards = [
+        (k.KINDS.index(card.kind), card.face, card.cost, listed, extra, kept)
+        for card, listed, extra, kept in zip(rules.cards, card_lists, bonus, passive)
+    ]
+    regions = {
+        k.REG_START: _table([rules.start]),
+        k.REG_TOTAL: _table([[-1 if total is None else total for total in rules.supply]]),
+        k.REG_OUT: sheets[0],
+        k.REG_IN: sheets[1],
+        k.REG_TIEBREAK: _table([rules.tiebreak]),
+        k.REG_FACES: _table([board, die_steps]),
+        k.REG_ITEMS: _table(w.items, 6),
+        k.REG_PAIRS: _table(w.pairs, 2),
+        k.REG_LISTS: _table(w.lists, 2),
+        k.REG_OPTIONS: _table([[option] for option in w.options], 1),
+        k.REG_CONDS: _table(w.conds, 4),
+        k.REG_CARDS: _table(cards, 6),
+        k.REG_DECK: _table([[index[card.id]] for card in rules.deck], 1),
+    }
+    width = max(k.R_SIZE, 2 * k.REGIONS, *(table.shape[1] for table in regions.values()))
+    arrays = np.zeros((2 + sum(table.shape[0] for table in regions.values()), width), dtype=np.int64)
+    arrays[0, : k.R_SIZE] = ri
+    row = 2
+    for region in range(k.REGIONS):
+        table = regions[region]
+        arrays[1, 2 * region : 2 * region + 2] = row, table.shape[0]
+        arrays[row : row + table.shape[0], : table.shape[1]] = table
+        row += table.shape[0]
     return Program(rules, arrays, tuple(index), len(w.lists))

@@ -14,7 +14,7 @@ import numpy as np
 
 from workbench.errors import ScenarioError
 from workbench.expect import count_checks, mismatches
-from workbench.games.chance_it.batch import Block, Engine, kernel, snapshot, tape_arrays
+from workbench.games.chance_it.batch import Block, Engine, Ints, kernel, snapshot, tape_arrays
 from workbench.games.chance_it.engine import GUIDES
 from workbench.games.chance_it.rules import CardDef, Rules
 from workbench.games.chance_it.scenario import Replay, Scenario, ScriptedChance, _Script, check_players, replay
@@ -68,8 +68,9 @@ def play_script(scenario: Scenario, doc: Document, rules: Rules, checked: Sequen
                 len(scenario.rounds), bots, engine.personas, block.game, block.seat, block.bought,
             )  # fmt: skip
         except kernel.NeedReshuffle:
-            state = engine.state
-            cards = [rules.by_id[engine.program.card_ids[c]] for c in state[5][: state[0][kernel.G_PILE]]]
+            rows = engine.state[0]
+            old = rows[kernel.ROW_PILE, : rows[kernel.ROW_G, kernel.G_PILE]]  # the discard pile, in its order
+            cards = [rules.by_id[engine.program.card_ids[c]] for c in old]
             chance.rng.shuffle(cards)
             extra.append([ids[card.id] for card in reversed(cards)])
             continue
@@ -81,7 +82,7 @@ def play_script(scenario: Scenario, doc: Document, rules: Rules, checked: Sequen
         return engine, block
 
 
-def _tape(scenario: Scenario, rules: Rules, ids: dict[str, int], deal: list[int], extra: list[list[int]]) -> tuple[Any, ...]:
+def _tape(scenario: Scenario, rules: Rules, ids: dict[str, int], deal: list[int], extra: list[list[int]]) -> Ints:
     players = scenario.players
     rolls, rerolls, tests, guides, choices, shuffles = [], [], [], [], [], []
     sides = rules.sides
@@ -95,7 +96,7 @@ def _tape(scenario: Scenario, rules: Rules, ids: dict[str, int], deal: list[int]
         guides.append([-1 if guide is None else GUIDES.index(guide) for guide in scripted.guides])
         choices.append([_choice(choice, ids) for choice in scripted.choices])
         shuffles.append([[ids.get(card_id, -1) for card_id in order] for order in scripted.reshuffles])
-    return tape_arrays(deal, rolls, rerolls, tests, guides, choices, shuffles, extra, rules.dice_count)
+    return tape_arrays(deal, rolls, rerolls, tests, guides, choices, shuffles, extra)
 
 
 def _choice(choice: Any, ids: dict[str, int]) -> tuple[int, int, int]:
