@@ -678,7 +678,9 @@ def test_cli_proposes_a_sheet_and_checks_the_method_without_touching_the_variant
     provenance = entry["provenance"]
     assert provenance["workbench"] == f"chance-workbench {__version__}"
     assert provenance["bots"] == "heuristic" and provenance["seed"] == 1 and provenance["budget"] == 400
-    assert provenance["command"] == f"workbench tune-stakes {full} --players 3 --bots heuristic --budget 400 --seed 1"
+    assert (
+        provenance["command"] == f"workbench tune-stakes {full} --players 3 --bots heuristic --budget 400 --seed 1 --engine batch"
+    )
     assert provenance["report"] == "proposal.html"
     assert "4, 5" in provenance["targets_from"]
     assert set(provenance["metrics"]) == set(TUNING_METRICS)
@@ -915,7 +917,10 @@ COMMITTED = ROOT / "tests" / "data" / "tuning" / "chance-it-3p.yaml"
 def test_a_short_tune_reproduces_the_committed_proposal_byte_for_byte(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     committed = yaml.safe_load(COMMITTED.read_text())
     command = committed["stakes"][3]["provenance"]["command"]
-    assert command == "workbench tune-stakes variants/chance-it.yaml --players 3 --bots heuristic --budget 300 --seed 1"
+    assert (
+        command
+        == "workbench tune-stakes variants/chance-it.yaml --players 3 --bots heuristic --budget 300 --seed 1 --engine batch"
+    )
     monkeypatch.chdir(ROOT)
     out_file = tmp_path / COMMITTED.name
     result = run_cli(*command.split()[1:], "--workers", 2, "--out", out_file)

@@ -520,12 +520,12 @@ def tune_stakes(
         raise UsageError(f"--budget {budget}: tune with at least 100 games per player count")
     if replace_printed and not write:
         raise UsageError("--replace-printed: only with --write (without it the variant file is not changed)")
-    loaded = _load_variant(path)
-    known = family.personas(loaded.variant)
-    seated = [known[bots]] if bots in known else []  # an unknown bot is named by the tuner, with the known ones
-    engine, why = choose_engine(family, [(loaded.variant, seated)], engine)
-    budget = budget if budget is not None else TUNING_BUDGETS[engine]
     counts = sorted(set(players))
+    tuned = family.tuning_variant(path, counts)
+    known = family.personas(tuned)
+    seated = [known[bots]] if bots in known else []  # an unknown bot is named by the tuner, with the known ones
+    engine, why = choose_engine(family, [(tuned, seated)], engine)
+    budget = budget if budget is not None else TUNING_BUDGETS[engine]
     command = " ".join(
         [
             f"workbench tune-stakes {path}",  # as typed: run from the same folder, the command reproduces the proposal
@@ -547,7 +547,7 @@ def tune_stakes(
             page = outputs.file(Path(out).with_suffix(".html"), "--out")
         real = path.resolve()  # a symlinked variant is written where it really is
         before = _writable_variant(family, real, counts) if write else None
-        ready_engine(family, loaded.variant, engine, why, notice)
+        ready_engine(family, tuned, engine, why, notice)
         with _stopping(stop) as halt:
             report = family.tune_stakes(
                 path,

@@ -150,6 +150,9 @@ class Tunable(Family, Protocol):
     def check_write(self, path: Path, counts: list[int]) -> None:
         """Refuse, before any work, a variant file whose sheets for ``counts`` cannot be edited in place."""
 
+    def tuning_variant(self, path: Path, counts: list[int]) -> Any:
+        """The variant as the tuner reads it (the sheets it is to tune may be missing)."""
+
     def write_sheets(self, path: Path, report: Any, page: str | None) -> None:
         """Put a tuning run's proposals into the variant file, changing only their lines."""
 

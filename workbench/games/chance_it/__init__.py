@@ -180,6 +180,11 @@ class ChanceIt:
 
         return tune.render_tuning(report)
 
+    def tuning_variant(self, path: Path, counts: list[int]) -> Variant:
+        from workbench.games.chance_it import tune
+
+        return tune.load_for_tuning(path, counts)[0]
+
     def check_write(self, path: Path, counts: list[int]) -> None:
         """Refuse, before any game, a variant file whose sheets for ``counts`` cannot be edited in place."""
         from workbench.games.chance_it import tune
