@@ -33,7 +33,7 @@ from typing import TypeVar
 
 from workbench.games.chance_it import effects as kinds
 from workbench.games.chance_it.chance import RandomChance
-from workbench.games.chance_it.effects import ZERO, Position, Valuer, Vector
+from workbench.games.chance_it.effects import ZERO, Position, Valuer, Vector, added
 from workbench.games.chance_it.effects.chance import BONUS
 from workbench.games.chance_it.effects.steal import rob
 from workbench.games.chance_it.engine import BUY, CHANCE_IT, IN, OUT, Decider, Game, MarketMove, PlayerView, View
@@ -170,7 +170,7 @@ class _Model:
         """
         rules, p = self.rules, self.p
         chances = [self.others_play_in(dice, alive)] * (alive - 1) if others is None else others
-        others_in = round(sum(chances))
+        others_in = round(added(chances))
         everybody_out = math.prod(1 - chance for chance in chances)
         holding = p.star * stars + p.coin * coins
         knife = self.knife * others_in
@@ -390,7 +390,7 @@ class HeuristicBot:
         def gain(seat: int) -> float:
             victim = view.players[seat]
             have = (victim.coins, victim.hearts, victim.stars)
-            value = sum(weights[r] * min(n, have[r]) for r, n in taking)
+            value = added(weights[r] * min(n, have[r]) for r, n in taking)
             knocked = any(r == HEARTS and n >= victim.hearts for r, n in taking)
             return value + (2.0 * p.star if knocked else 0.0) + 0.1 * p.star * victim.stars
 

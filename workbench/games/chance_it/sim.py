@@ -292,7 +292,7 @@ class Tally:
             return
         game, seat, bought = block.game, block.seat, block.bought
         self.games += n
-        self.gaps.add_sums(*(int(x) for x in block.gaps))
+        self.gaps.add_sums(*block.gaps)
         won = seat[:, :, k.OS_WON]
         winners = game[:, k.O_WINNERS]
         for s in range(self.players):
@@ -304,7 +304,7 @@ class Tally:
             self.end_reasons[END_REASONS[reason]] += int(count)
         _histogram(self.rounds, game[:, k.O_ROUNDS])
         eliminated = seat[:, :, k.OS_ELIM_ROUND]
-        out = eliminated > 0
+        out = seat[:, :, k.OS_ELIM] == 1  # a seat may go out in round 0 (a gift's flash card)
         _histogram(self.eliminations, out.sum(axis=1))
         first = np.where(out, eliminated, np.iinfo(np.int64).max).min(axis=1)
         _histogram(self.first_elimination, first[out.any(axis=1)])
@@ -500,7 +500,7 @@ class TableMeasure:
         scale = _credit_scale(players)
         winners, won = game[:, k.O_WINNERS], seat[:, :, k.OS_WON]
         eliminated = seat[:, :, k.OS_ELIM_ROUND]
-        out = eliminated > 0
+        out = seat[:, :, k.OS_ELIM] == 1  # a seat may go out in round 0 (a gift's flash card)
         any_out: npt.NDArray[np.bool_] = np.any(out, axis=1)
         credit = np.where(won == 1, scale // np.maximum(winners, 1)[:, None], 0)
         values: dict[str, npt.NDArray[Any]] = {

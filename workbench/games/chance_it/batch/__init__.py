@@ -35,8 +35,8 @@ policies = {"random": k.RANDOM_BOT, "heuristic": k.HEURISTIC_BOT}
 class Block:
     """What a block of games left: per game (``game``: rounds, end reason, winners, peaks, dry supplies), per game and
     seat (``seat``: won, elimination round, picks, stakes, holdings...), cards bought per game and seat, and the sums
-    over the block (``sums``, the kernel's ``A``: each card's purchase rounds and discards, the heuristic bots' IN/OUT
-    gaps, the trajectory by round)."""
+    over the block (``sums``, the kernel's ``A``: each card's purchase rounds and discards, the trajectory by
+    round)."""
 
     game: Ints
     seat: Ints
@@ -58,15 +58,16 @@ class Block:
         return self.sums[: len(self.card_ids), 3]
 
     @property
-    def gaps(self) -> Ints:
+    def gaps(self) -> tuple[int, int, int]:
         """The heuristic bots' free IN/OUT choices: count, sum and sum of squares of |value(IN) - value(OUT)|, in
-        thousandths."""
-        return self.sums[len(self.card_ids), :3]
+        thousandths (added game by game in Python's integers: a block's squares could pass 64 bits)."""
+        n, total, squares = (self.game[:, k.O_GAPS + i].astype(object).sum() for i in range(3))
+        return int(n), int(total), int(squares)
 
     @property
     def trajectory(self) -> Ints:
         """Per round from 0: coins, hearts and stars of the living players, their number, and games that had the round."""
-        return self.sums[len(self.card_ids) + 1 :]
+        return self.sums[len(self.card_ids) :]
 
 
 def stream_seed(seed: int) -> np.uint64:
@@ -83,6 +84,11 @@ class Engine:
     """
 
     def __init__(self, rules: Rules, players: int, bots: Sequence[Persona] = (), visitor: Persona | None = None):
+        # the kernel checks no bounds: a table it was not sized for must never reach it
+        if not rules.min_players <= players <= min(rules.max_players, k.MAXP):
+            raise ValueError(f"this variant is for {rules.min_players} to {rules.max_players} players, not {players}")
+        if bots and len(bots) != players:
+            raise ValueError(f"{len(bots)} bots for {players} seats")
         self.program = compile_program(rules)
         self.players = players
         chosen = [*bots, *([visitor] if visitor is not None else [])]
@@ -118,7 +124,7 @@ class Engine:
             np.zeros((count, k.O_SIZE), dtype=np.int64),
             np.zeros((count, players, k.OS_SIZE), dtype=np.int64),
             np.zeros((count, players, cards), dtype=np.int64),
-            np.zeros((cards + 1 + program.rules.max_rounds + 1, 5), dtype=np.int64),
+            np.zeros((cards + program.rules.max_rounds + 1, 5), dtype=np.int64),
             program.card_ids,
         )
 

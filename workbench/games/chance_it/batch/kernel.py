@@ -59,18 +59,21 @@ F_VALUES, F_CHANCES, F_LEVEL, F_LEVEL0, F_V, F_TOTAL, F_T, F_GOT, F_ROWS = range
 # game scalars
 (G_ROUND, G_START, G_LIVING, G_STARS_REACHED, G_END, G_KEPT, G_DEPTH, G_CHAINED, G_PILE, G_MARKET, G_DISCARD,
  G_CHOOSING, G_PART, G_PENDING, G_SP, G_PLAYERS, G_T_ROUND, G_T_REROLL, G_T_TEST, G_T_CHOICE, G_T_RESHUFFLE,
- G_T_EXTRA, G_SIZE) = range(23)  # fmt: skip
+ G_T_EXTRA, G_GAPS, _G_GAPS1, _G_GAPS2, G_SIZE) = range(26)  # fmt: skip
 # player fields
 (P_ELIM, P_FORCED_IN, P_GUIDE, P_PICKS, _P_PICKS1, _P_PICKS2, P_FORCED_ROUNDS, P_PAID, P_PAID_HEARTS, P_RECEIVED,
  P_ELIM_ROUND, P_TAB, P_OWNED, P_BOT, P_PERSONA, P_WON, P_SIZE) = range(17)  # fmt: skip
 # frame kinds
 F_PLAIN, F_REPEAT, F_FLASH = 0, 1, 2
+#: ``_run`` for every participant still in the game, in turn order
+EACH = -1
 STACK = 1024
 # persona scalars (model.PERSONA_FIELDS)
 (M_STAR, M_HEART, M_COIN, M_MIN_HEARTS, M_DANGER, M_CHANCE_IT, M_HORIZON, M_RESERVE, M_MARKET, M_KNIFE,
  M_REROLL_WORTH, M_REROLL_KNIVES, M_REROLL_MEAN, M_CI_W, M_CI_H, M_CI_K, M_AO_W, M_AO_H, M_AO_K, M_SIZE) = range(20)  # fmt: skip
 # per-game outputs
-(O_ROUNDS, O_END, O_WINNERS, O_PEAK, _O_PEAK1, _O_PEAK2, O_DRY, _O_DRY1, _O_DRY2, O_SIZE) = range(10)  # fmt: skip
+(O_ROUNDS, O_END, O_WINNERS, O_PEAK, _O_PEAK1, _O_PEAK2, O_DRY, _O_DRY1, _O_DRY2, O_GAPS, _O_GAPS1, _O_GAPS2,
+ O_SIZE) = range(13)  # fmt: skip
 (OS_WON, OS_ELIM_ROUND, OS_PICKS, _OS_PICKS1, _OS_PICKS2, OS_FORCED, OS_PAID, OS_PAID_HEARTS, OS_RECEIVED, OS_RES,
  _OS_RES1, _OS_RES2, OS_ELIM, OS_FORCED_IN, OS_SIZE) = range(15)  # fmt: skip
 
@@ -154,8 +157,8 @@ def _shuffle(rs, k, a, n):
 # R = the rules: row 0 the scalars (R_*), row 1 where each region starts and how many rows it has, then the regions
 # M = the bots' value models: one block of rows per persona (see model_offsets)
 # T = a replay's tape: 14 sections of one flat int64 array, each found through the header (see _tsec)
-# A = sums over a block of games: a row per card (purchases: n, rounds, squared rounds; discards), the IN/OUT gaps,
-#     then a row per round (the trajectory: coins, hearts, stars, living, games)
+# A = sums over a block of games: a row per card (purchases: n, rounds, squared rounds; discards), then a row per
+#     round (the trajectory: coins, hearts, stars, living, games)
 
 #: Seats at most (the schema's players.max): the state's regions per seat have this many rows.
 MAXP = 12
@@ -790,10 +793,10 @@ def _heuristic_guide(S, R, M, A, p):
         k += 1
     _guide_values(S, R, M, h, p, res[p, COINS], res[p, HEARTS], res[p, STARS], alive, chances, values)
     gap = _round_half_even(1000 * abs(values[IN] - values[OUT]))
-    gaps = A[R[0][R_CARDS]]
-    gaps[0] += 1
-    gaps[1] += gap
-    gaps[2] += gap * gap
+    g = _g(S)  # per game (the squares of a block could pass int64 with extreme personas; a game's cannot)
+    g[G_GAPS] += 1
+    g[G_GAPS + 1] += gap
+    g[G_GAPS + 2] += gap * gap
     best = IN
     if values[OUT] > values[best]:
         best = OUT
@@ -1272,96 +1275,105 @@ def _others_after(S, p, out):
 
 
 @njit(**_COMPILED)
-def _run(S, R, M, T, A, lst, player, tape):
-    """Apply effect list ``lst`` for ``player`` (engine._Round.apply), nested lists on the frame stack."""
+def _run(S, R, M, T, A, top, who, tape):
+    """Apply effect list ``top`` (engine._Round.apply) for seat ``who``, or with ``EACH`` for every participant still
+    in the game, in turn order (each checked when its turn comes, as the board is applied); nested lists run on the
+    frame stack."""
+    lists = _lists(R)
+    if not lists[top, 1]:
+        return
     g, res, ps, stack, dice, part = _g(S), _res(S), _ps(S), _stack(S), _dice(S), _part(S)
-    items, pairs, lists, options, conds = _items(R), _pairs(R), _lists(R), _options(R), _conds(R)
-    base = g[G_SP]
-    _push(S, lst, player, F_PLAIN, 0, 0)
-    while g[G_SP] > base:
-        f = g[G_SP] - 1
-        lst, pos, p = stack[f, 0], stack[f, 1], stack[f, 2]
-        if pos >= lists[lst, 1] or ps[p, P_ELIM]:
-            if stack[f, 3] == F_REPEAT and stack[f, 5] > 1 and not ps[p, P_ELIM]:
-                stack[f, 5] -= 1
-                stack[f, 1] = 0
-                continue
-            g[G_SP] = f
-            if stack[f, 3] == F_FLASH:
-                g[G_KEPT] = stack[f, 4]
-                g[G_DEPTH] -= 1
-                if not g[G_DEPTH]:
-                    g[G_CHAINED] = 0
+    items, pairs, options, conds = _items(R), _pairs(R), _options(R), _conds(R)
+    for turn in range(g[G_PART] if who == EACH else 1):
+        player = part[turn] if who == EACH else who
+        if who == EACH and ps[player, P_ELIM]:
             continue
-        stack[f, 1] = pos + 1
-        k = lists[lst, 0] + pos
-        op, a, b, c, d = items[k, 0], items[k, 1], items[k, 2], items[k, 3], items[k, 4]
-        if op == GAIN:
-            for i in range(a, a + b):
-                _gain(S, R, p, pairs[i, 0], pairs[i, 1])
-        elif op == LOSE:
-            for i in range(a, a + b):
-                _lose(S, p, pairs[i, 0], pairs[i, 1])
-            _settle(S, p)
-        elif op == OTHERS_LOSE:
-            for j in range(g[G_PART]):
-                q = part[j]
-                if q != p and not ps[q, P_ELIM]:
-                    for i in range(a, a + b):
-                        _lose(S, q, pairs[i, 0], pairs[i, 1])
-                    _settle(S, q)
-        elif op == STEAL:
-            victims = _ints(S)[I_VICTIMS]
-            n = _others_after(S, p, victims)
-            if n:
-                if c == 1:
-                    first = pairs[a, 0]
-                    pick = 0
-                    for j in range(1, n):
-                        if res[victims[j], first] > res[victims[pick], first]:
-                            pick = j
-                    victims[0] = victims[pick]
-                    n = 1
-                elif c == 2:
-                    victims[0] = _decide_target(S, R, M, T, p, victims, n, a, b)
-                    n = 1
-                for j in range(n):
-                    q = victims[j]
-                    for i in range(a, a + b):
-                        if res[q, HEARTS]:
-                            _transfer(S, R, q, p, pairs[i, 0], pairs[i, 1])
-                    _settle(S, q)
-        elif op == MARKET:
-            flash = _market_action(S, R, M, T, A, p, tape)
-            if flash >= 0:
-                g[G_DEPTH] += 1
-                _push(S, _list(R)[flash], p, F_FLASH, g[G_KEPT], 0)
-        elif op == CHANCE:
-            sides = R[0][R_SIDES]
-            rolled = _test(S, R, T, tape)
-            bonus = _bonus_of(S, R, p)
-            result = min(sides, max(1, rolled + bonus)) if bonus else rolled
-            success = result >= a
-            if d and not success:
-                g[G_KEPT] = 1
-            _push(S, b if success else c, p, F_PLAIN, 0, 0)
-        elif op == CHOOSE:
-            index = _decide_choice(S, R, M, T, p, a, b)
-            _push(S, options[a + index], p, F_PLAIN, 0, 0)
-        elif op == IF:
-            alive = 0
-            for j in range(g[G_PART]):
-                if not ps[part[j], P_ELIM]:
-                    alive += 1
-            held = _holds(conds, a, b, res[p], dice, R[0][R_DICE], alive)
-            _push(S, c if held else d, p, F_PLAIN, 0, 0)
-        elif op == FOR_EACH:
-            times = 0
-            for i in range(R[0][R_DICE]):
-                if dice[i] == a:
-                    times += 1
-            if times:
-                _push(S, b, p, F_REPEAT, 0, times)
+        base = g[G_SP]
+        _push(S, top, player, F_PLAIN, 0, 0)
+        while g[G_SP] > base:
+            f = g[G_SP] - 1
+            cur, pos, p = stack[f, 0], stack[f, 1], stack[f, 2]
+            if pos >= lists[cur, 1] or ps[p, P_ELIM]:
+                if stack[f, 3] == F_REPEAT and stack[f, 5] > 1 and not ps[p, P_ELIM]:
+                    stack[f, 5] -= 1
+                    stack[f, 1] = 0
+                    continue
+                g[G_SP] = f
+                if stack[f, 3] == F_FLASH:
+                    g[G_KEPT] = stack[f, 4]
+                    g[G_DEPTH] -= 1
+                    if not g[G_DEPTH]:
+                        g[G_CHAINED] = 0
+                continue
+            stack[f, 1] = pos + 1
+            k = lists[cur, 0] + pos
+            op, a, b, c, d = items[k, 0], items[k, 1], items[k, 2], items[k, 3], items[k, 4]
+            if op == GAIN:
+                for i in range(a, a + b):
+                    _gain(S, R, p, pairs[i, 0], pairs[i, 1])
+            elif op == LOSE:
+                for i in range(a, a + b):
+                    _lose(S, p, pairs[i, 0], pairs[i, 1])
+                _settle(S, p)
+            elif op == OTHERS_LOSE:
+                for j in range(g[G_PART]):
+                    q = part[j]
+                    if q != p and not ps[q, P_ELIM]:
+                        for i in range(a, a + b):
+                            _lose(S, q, pairs[i, 0], pairs[i, 1])
+                        _settle(S, q)
+            elif op == STEAL:
+                victims = _ints(S)[I_VICTIMS]
+                n = _others_after(S, p, victims)
+                if n:
+                    if c == 1:
+                        first = pairs[a, 0]
+                        pick = 0
+                        for j in range(1, n):
+                            if res[victims[j], first] > res[victims[pick], first]:
+                                pick = j
+                        victims[0] = victims[pick]
+                        n = 1
+                    elif c == 2:
+                        victims[0] = _decide_target(S, R, M, T, p, victims, n, a, b)
+                        n = 1
+                    for j in range(n):
+                        q = victims[j]
+                        for i in range(a, a + b):
+                            if res[q, HEARTS]:
+                                _transfer(S, R, q, p, pairs[i, 0], pairs[i, 1])
+                        _settle(S, q)
+            elif op == MARKET:
+                flash = _market_action(S, R, M, T, A, p, tape)
+                if flash >= 0:
+                    g[G_DEPTH] += 1
+                    _push(S, _list(R)[flash], p, F_FLASH, g[G_KEPT], 0)
+            elif op == CHANCE:
+                sides = R[0][R_SIDES]
+                rolled = _test(S, R, T, tape)
+                bonus = _bonus_of(S, R, p)
+                result = min(sides, max(1, rolled + bonus)) if bonus else rolled
+                success = result >= a
+                if d and not success:
+                    g[G_KEPT] = 1
+                _push(S, b if success else c, p, F_PLAIN, 0, 0)
+            elif op == CHOOSE:
+                index = _decide_choice(S, R, M, T, p, a, b)
+                _push(S, options[a + index], p, F_PLAIN, 0, 0)
+            elif op == IF:
+                alive = 0
+                for j in range(g[G_PART]):
+                    if not ps[part[j], P_ELIM]:
+                        alive += 1
+                held = _holds(conds, a, b, res[p], dice, R[0][R_DICE], alive)
+                _push(S, c if held else d, p, F_PLAIN, 0, 0)
+            elif op == FOR_EACH:
+                times = 0
+                for i in range(R[0][R_DICE]):
+                    if dice[i] == a:
+                        times += 1
+                if times:
+                    _push(S, b, p, F_REPEAT, 0, times)
 
 
 @njit(**_COMPILED)
@@ -1448,7 +1460,7 @@ def _play_round(S, R, M, T, A, tape):
         ps[p, P_FORCED_IN] = 1 if forced and ps[p, P_GUIDE] == CHANCE_IT else 0
     if _stakes(S, R, M, T, A, tape) and _action_round(S, R, M, T, A, tape):
         _chance_it_action(S, R, M, T, A, tape)
-    trajectory = A[R[0][R_CARDS] + 1 :]
+    trajectory = A[R[0][R_CARDS] :]
     r = g[G_ROUND]
     if r < trajectory.shape[0]:
         for p in range(n):
@@ -1529,6 +1541,7 @@ def _action_round(S, R, M, T, A, tape):
         pending[i] = dice[i]
     g[G_PENDING] = count
     eligible = _ints(S)[I_ELIGIBLE]
+    card_face = _face(R)
     while g[G_PENDING]:
         if g[G_LIVING] < n:
             out = True
@@ -1541,10 +1554,7 @@ def _action_round(S, R, M, T, A, tape):
         for i in range(g[G_PENDING] - 1):
             pending[i] = pending[i + 1]
         g[G_PENDING] -= 1
-        for j in range(g[G_PART]):
-            p = part[j]
-            if not ps[p, P_ELIM]:
-                _run(S, R, M, T, A, _board(R)[face], p, tape)
+        _run(S, R, M, T, A, _board(R)[face], EACH, tape)
         # rule 7: each participant uses at most one eligible die card
         for j in range(g[G_PART]):
             p = part[j]
@@ -1552,7 +1562,7 @@ def _action_round(S, R, M, T, A, tape):
                 continue
             m = 0
             for i in range(ps[p, P_OWNED]):
-                if _face(R)[tab[p, i]] == face and not used[p, i]:
+                if card_face[tab[p, i]] == face and not used[p, i]:
                     eligible[m] = i
                     m += 1
             if m:
@@ -1692,6 +1702,7 @@ def _record(S, R, game, og, os, ob):
     for r in range(3):
         og[game, O_PEAK + r] = peak[r]
         og[game, O_DRY + r] = dry[r]
+        og[game, O_GAPS + r] = g[G_GAPS + r]
 
 
 @njit(**_COMPILED)

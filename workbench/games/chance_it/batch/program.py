@@ -1,9 +1,9 @@
 """A compiled variant as the batch engine's arrays: effect rows, the board, the sheets, the cards, the supply.
 
-Every effect kind writes its own row (:meth:`EffectKind.batch`); a kind with no batch form,
-a modifier the engine does not read, or a table larger than the engine's fixed scratch
-makes :func:`compile_program` raise :class:`NoBatchForm` with the reason, which
-``--engine auto`` reports when it falls back to the interpreter.
+Every effect kind writes its own row (:meth:`EffectKind.batch`); a kind with no batch form
+or a modifier the engine does not read makes :func:`compile_program` raise
+:class:`NoBatchForm` with the reason, which ``--engine auto`` reports when it falls back to
+the interpreter.
 """
 
 from __future__ import annotations

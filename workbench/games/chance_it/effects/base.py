@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property
@@ -51,6 +51,19 @@ def add(a: Vector, b: Vector, times: float = 1.0) -> Vector:
         a[4] + b[4] * times,
         a[5] + b[5] * times,
     )
+
+
+def added(values: Iterable[float]) -> float:
+    """Floats added left to right, as the batch engine adds them (from Python 3.12 ``sum`` compensates, which can
+    change the last bit of a bot's estimate and so, at a tie, its choice).
+
+    >>> added([0.1, 0.2, 0.3]) == (0.1 + 0.2) + 0.3
+    True
+    """
+    total = 0.0
+    for value in values:
+        total += value
+    return total
 
 
 def amount(count: int, resource: str) -> str:

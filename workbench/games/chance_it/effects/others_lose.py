@@ -14,6 +14,7 @@ from workbench.games.chance_it.effects.base import (
     Valuer,
     Vector,
     Words,
+    added,
     amount,
     indexed,
     join,
@@ -65,7 +66,7 @@ class OthersLoseKind(PlayerEffect):
     def value(self, amounts: tuple[tuple[int, int], ...], valuer: Valuer) -> Vector:
         position = valuer.position
         if position is not None:  # the hearts the others in the round would lose now
-            return (0.0, 0.0, 0.0, 0.0, sum(position.taken(amounts, other)[HEARTS] for other in position.others), 0.0)
+            return (0.0, 0.0, 0.0, 0.0, added(position.taken(amounts, other)[HEARTS] for other in position.others), 0.0)
         return (0.0, 0.0, 0.0, 0.0, float(dict(amounts).get(HEARTS, 0)), 0.0)
 
     def exact(self, amounts: tuple[tuple[int, int], ...], exact: Exact) -> None:

@@ -19,6 +19,7 @@ from workbench.games.chance_it.effects.base import (
     Valuer,
     Vector,
     Words,
+    added,
     amount,
     indexed,
     join,
@@ -158,7 +159,7 @@ class StealKind(PlayerEffect):
                 return ZERO
             each = [position.taken(amounts, other) for other in position.others]
             if victims == "each":
-                got = tuple(sum(column) for column in zip(*each))
+                got = tuple(added(column) for column in zip(*each))
             elif victims == "richest":
                 first = amounts[0][0]
                 got = each[max(range(len(each)), key=lambda i: (position.others[i][first], -i))]
