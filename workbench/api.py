@@ -88,13 +88,14 @@ def replay(path: str | os.PathLike[str], engine: str = "interpreter") -> tuple[F
     the ``events`` of ``expect:`` are not checked.
     """
     check_replay_engine(engine)
-    return replay_scenario(Path(path), engine)
+    return replay_scenario(Path(path), "batch" if engine == "batch" else "interpreter")
 
 
 def check_replay_engine(engine: str, *, trace: bool = False) -> None:
-    """Refuse an engine a replay cannot use (``--trace`` prints the interpreter's event log)."""
-    if engine not in ENGINES[1:]:
-        raise UsageError(f"--engine {engine!r}: a replay takes batch or interpreter")
+    """Refuse an engine a replay cannot use (``auto`` replays with the interpreter, which keeps the event log
+    ``--trace`` prints and ``expect.events`` checks)."""
+    if engine not in ENGINES:
+        raise UsageError(f"--engine {engine!r}: choose {', '.join(ENGINES[:-1])} or {ENGINES[-1]}")
     if trace and engine == "batch":
         raise UsageError("--trace prints the event log, which only the interpreter keeps: leave out --engine batch")
 

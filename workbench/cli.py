@@ -159,7 +159,10 @@ def replay(
     trace: Annotated[bool, typer.Option("--trace", help="Print the event log, one line per event.")] = False,
     engine: Annotated[
         str,
-        typer.Option("--engine", help="interpreter, or batch: the compiled engine, to check it ends in the same state."),
+        typer.Option(
+            "--engine",
+            help="interpreter (auto: it keeps the event log), or batch: the compiled engine, to check it ends the same.",
+        ),
     ] = "interpreter",
 ) -> None:
     """Replay scripted games and check their `expect:` blocks; exit 1 if any scenario fails."""
@@ -204,6 +207,8 @@ def _replay_one(path: Path, *, as_json: bool, trace: bool, engine: str) -> bool 
     if not as_json:
         end = output["end_reason"] or "not ended"
         checks = f"{result.checks} expectation(s) checked" if result.checks else "no expectations"
+        if getattr(result, "unchecked", 0):
+            checks += f" ({result.unchecked} on events left to the interpreter: the batch engine keeps no event log)"
         verdict = "PASS" if result.passed else "FAIL"
         say(f"{verdict} {display_path(path)}: {output['rounds']} round(s), {end}; {checks}")
     return bool(result.passed)
@@ -311,7 +316,9 @@ def simulate(
         Path | None,
         typer.Option("--out", "-o", help="Folder for summary.json and report.html [default: reports/<variant>]."),
     ] = None,
-    records: Annotated[Path | None, typer.Option("--records", help="Also write one JSON line per game to this file.")] = None,
+    records: Annotated[
+        Path | None, typer.Option("--records", help="Also write one JSON line per game to this file (played by the interpreter).")
+    ] = None,
     personas: Personas = None,
     record_scenarios: Annotated[
         Path | None, typer.Option("--record-scenarios", help="Write every game as a scenario script into this folder.")

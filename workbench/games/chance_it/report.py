@@ -280,6 +280,7 @@ def _run(summary: Summary) -> dict[str, Any]:
         "variant_file": summary["variant_file"],
         "bots": f"{bots[0]} on every seat" if same_bot else ", ".join(f"seat {i}: {b}" for i, b in enumerate(bots)),
         "interrupted": summary["interrupted"],
+        "engine": summary.get("engine", "interpreter"),  # summaries written before the batch engine had none
         "even_share": pct(even),
         "seats": [
             {"seat": i, "bot": bots[i] if i < len(bots) else "", "rate": pct(s), "interval": pct_interval(s)}

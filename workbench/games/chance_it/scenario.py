@@ -128,6 +128,7 @@ class Replay:
     output: dict[str, Any]
     checks: int = 0
     failures: list[Problem] = field(default_factory=list)
+    unchecked: int = 0  #: expectations on events, left unchecked by an engine that keeps no event log
 
     @property
     def passed(self) -> bool:

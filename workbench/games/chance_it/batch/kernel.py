@@ -1660,7 +1660,7 @@ def _setup(S, R, T, players, seed, index, tape):
 
 
 @njit(**_COMPILED)
-def _give(S, R, M, T, A, seat, card, coins):
+def _give(S, R, M, T, A, seat, card, coins, tape):
     """A study's gift to ``seat`` before round 1 (sim.Gift.give): coins, an extra copy of a card in its tableau, or a
     flash card's effects at once."""
     g, ps, tab, part = _g(S), _ps(S), _tab(S), _part(S)
@@ -1670,7 +1670,7 @@ def _give(S, R, M, T, A, seat, card, coins):
         return
     if _kind(R)[card] == FLASH:
         g[G_PART] = _turn_order(S, part)
-        _run(S, R, M, T, A, _list(R)[card], seat, False)
+        _run(S, R, M, T, A, _list(R)[card], seat, tape)
         _check_end(S, R)
     else:
         tab[seat, ps[seat, P_TAB]] = card
@@ -1712,9 +1712,12 @@ def play_games(
     """Play games ``first .. first + count - 1`` with the seats' ``bots`` and ``personas``; row ``i`` of the outputs is
     game ``first + i``. The visitor (``visitor_bot`` >= 0) and the gift (a card >= 0, coins) go to seat ``index % players``."""
     ps = _ps(S)
+    # False, but not a constant: the round's functions are compiled once for both entry points (a constant would
+    # make Numba compile every one of them again for a replay, a minute more on a first replay)
+    tape = count < 0
     for i in range(count):
         index = first + i
-        _setup(S, R, T, players, seed, index, False)
+        _setup(S, R, T, players, seed, index, tape)
         for p in range(players):
             ps[p, P_BOT] = bots[p]
             ps[p, P_PERSONA] = personas[p]
@@ -1723,9 +1726,9 @@ def play_games(
             ps[seat, P_BOT] = visitor_bot
             ps[seat, P_PERSONA] = visitor_persona
         if gift_card >= 0 or gift_coins:
-            _give(S, R, M, T, A, seat, gift_card, gift_coins)
+            _give(S, R, M, T, A, seat, gift_card, gift_coins, tape)
         while _g(S)[G_END] < 0:
-            _play_round(S, R, M, T, A, False)
+            _play_round(S, R, M, T, A, tape)
         _record(S, R, i, og, os, ob)
 
 
@@ -1735,7 +1738,8 @@ def replay_tape(S, R, M, T, A, players, rounds, bots, personas, og, os, ob):
     heuristic choice against it, CHECKED); raises TapeError when the script does not fit the game, NeedReshuffle for a
     reshuffle it leaves to the seed, and Differs when a checked seat would choose otherwise."""
     g, ps = _g(S), _ps(S)
-    _setup(S, R, T, players, np.uint64(0), 0, True)
+    tape = rounds >= 0  # True, but not a constant (see play_games)
+    _setup(S, R, T, players, np.uint64(0), rounds - rounds, tape)
     for p in range(players):
         ps[p, P_BOT] = bots[p]
         ps[p, P_PERSONA] = personas[p]
@@ -1746,7 +1750,7 @@ def replay_tape(S, R, M, T, A, players, rounds, bots, personas, og, os, ob):
         for p in range(players):
             if (_tsec(T, 6)[r * players + p] < 0) != (ps[p, P_ELIM] != 0):
                 raise TapeError()
-        _play_round(S, R, M, T, A, True)
+        _play_round(S, R, M, T, A, tape)
         if (
             g[G_T_REROLL] != _tsec(T, 3)[r + 1]
             or g[G_T_TEST] != _tsec(T, 5)[r + 1]

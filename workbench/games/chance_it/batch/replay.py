@@ -44,6 +44,7 @@ def replay_batch(scenario: Scenario, doc: Document, rules: Rules, checked: Seque
     if scenario.expect is not None:
         expected = {key: value for key, value in doc.data["expect"].items() if key != "events"}
         result.checks = count_checks(expected)
+        result.unchecked = count_checks(doc.data["expect"]) - result.checks
         result.failures = [doc.problem(("expect", *key), message) for key, message in mismatches(expected, output)]
     return result
 
