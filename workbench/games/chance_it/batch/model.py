@@ -21,14 +21,13 @@ from workbench.games.chance_it.schema import Persona
 
 
 def model_arrays(rules: Rules, personas: Sequence[Persona]) -> npt.NDArray[np.float64]:
-    """A block of rows per persona (at least one: a table of random bots never reads it), laid out as
-    :func:`~.kernel.model_offsets` says."""
+    """A block of rows per persona, laid out as :func:`~.kernel.model_offsets` says (a table of random bots gets one
+    block of zeros: it never reads it)."""
     sides, cards, most = rules.sides, rules.cards, max(rules.max_players, *rules.stakes)
     face_at, hearts_at, card_at, forced_at, valued_at, rows = k.model_offsets(sides, len(cards))
     width = max(k.M_SIZE, 6, sides + 1, most + 1)
-    chosen = personas or (Persona(policy="heuristic"),)
-    blocks = np.zeros((len(chosen), rows, width))
-    for block, persona in zip(blocks, chosen):
+    blocks = np.zeros((max(1, len(personas)), rows, width))
+    for block, persona in zip(blocks, personas):
         model = _model_for(persona, rules)
         p, mp = persona, block[0]
         mp[k.M_STAR], mp[k.M_HEART], mp[k.M_COIN] = p.star, p.heart, p.coin
@@ -58,4 +57,4 @@ def model_arrays(rules: Rules, personas: Sequence[Persona]) -> npt.NDArray[np.fl
         # a bonus beyond the faces changes no test: clipped to -sides .. sides
         values = [model.of(effects, face, bonus) for effects, face in keyed for bonus in range(-sides, sides + 1)]
         block[valued_at:rows, :6] = values
-    return blocks.reshape(len(chosen) * rows, width)
+    return blocks.reshape(len(blocks) * rows, width)
