@@ -26,7 +26,7 @@ from workbench import api
 from workbench.errors import ScenarioError, UsageError
 from workbench.expect import count_checks
 from workbench.games import load_variant, replay_scenario
-from workbench.games.chance_it.batch import kernel
+from workbench.games.chance_it.batch import Engine, kernel
 from workbench.games.chance_it.batch.replay import play_script, replay_batch
 from workbench.games.chance_it.bots import BUILTIN
 from workbench.games.chance_it.engine import compile_variant
@@ -166,6 +166,28 @@ def test_a_blocks_paired_rows_are_the_games_paired_rows() -> None:
         _, block = play_script(scenario, doc, rules)
         assert table.rows(0, block, index).tolist() == [table.measure(0, played, index)]
         assert SEAT_MEASURE.rows(0, block, index).tolist() == [SEAT_MEASURE.measure(0, played, index)]
+
+
+COUNTING_GIFT = """\
+extends: {base}
+name: A gift that counts dice
+cards_add:
+  - {{id: bounty, name: Bounty, when: flash, cost: 3, effects: [{{for_each: {{face: 6, effects: [{{gain: {{stars: 3}}}}]}}}}]}}
+"""
+
+
+def test_a_gift_before_round_1_sees_no_dice_and_a_game_is_the_same_in_any_block(tmp_path: Path) -> None:
+    """Game i is game i alone or inside a block: a gift handed out before round 1 counts no dice (the interpreter's
+    game has none yet), never the last roll of the game the engine played before."""
+    path = tmp_path / "gift.yaml"
+    path.write_text(COUNTING_GIFT.format(base=BASE.as_posix()))
+    rules = compile_variant(load_variant(path).variant)
+    engine = Engine(rules, 4, [BUILTIN["heuristic"]] * 4)
+    block = engine.play(3, 0, 8, card="bounty")
+    for index in range(8):
+        alone = engine.play(3, index, 1, card="bounty")
+        assert alone.game.tolist() == block.game[index : index + 1].tolist()
+        assert alone.seat.tolist() == block.seat[index : index + 1].tolist()
 
 
 def summary(tmp_path: Path, name: str, **options: Any) -> list[dict[str, Any]]:

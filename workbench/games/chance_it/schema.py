@@ -241,7 +241,9 @@ class Persona(Model):
     )
     danger: Weight = Field(1.5, description="Extra cost of each heart missing below min_hearts.")
     chance_it: Weight = Field(0.0, description="Extra liking for the CHANCE IT guide (a gambler's bias).")
-    horizon: Annotated[float, Field(ge=0, le=100)] = Field(5.0, description="Rounds over which a kept card is expected to pay.")
+    horizon: Annotated[float, Field(gt=0, le=100)] = Field(
+        5.0, description="Rounds over which a kept card is expected to pay (more than 0: a card is valued per round)."
+    )
     reserve: Annotated[int, Strict(), Field(ge=0, le=100)] = Field(0, description="Coins never spent on cards.")
     playouts: Annotated[int, Strict(), Field(ge=1, le=10_000)] = Field(16, description="search: playouts per option.")
     depth: Annotated[int, Strict(), Field(ge=0, le=200)] = Field(4, description="search: rounds played out after the decision.")

@@ -462,7 +462,8 @@ def _histogram(histogram: Histogram, values: npt.NDArray[np.int64]) -> None:
 
 
 def _moments(moments: Moments, values: npt.NDArray[np.int64]) -> None:
-    moments.add_sums(len(values), int(values.sum()), int((values * values).sum()))
+    exact = values.astype(object)  # Python integers: squares of big holdings pass 64 bits
+    moments.add_sums(len(values), int(exact.sum()), int((exact * exact).sum()))
 
 
 def _maybe(x: float | None) -> float | None:

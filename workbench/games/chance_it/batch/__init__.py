@@ -41,6 +41,7 @@ class Block:
     game: Ints
     seat: Ints
     bought: Ints
+    squares: npt.NDArray[np.float64]  #: per game: the heuristic bots' squared IN/OUT gaps, added as floats
     sums: Ints
     card_ids: tuple[str, ...]  #: the variant's cards, in the order of the ``bought`` columns and the sums' rows
 
@@ -61,8 +62,8 @@ class Block:
     def gaps(self) -> tuple[int, int, int]:
         """The heuristic bots' free IN/OUT choices: count, sum and sum of squares of |value(IN) - value(OUT)|, in
         thousandths (added game by game in Python's integers: a block's squares could pass 64 bits)."""
-        n, total, squares = (self.game[:, k.O_GAPS + i].astype(object).sum() for i in range(3))
-        return int(n), int(total), int(squares)
+        n, total = (int(self.game[:, k.O_GAPS + i].astype(object).sum()) for i in range(2))
+        return n, total, sum(int(square) for square in self.squares.tolist())  # exact: the same for any split
 
     @property
     def trajectory(self) -> Ints:
@@ -112,7 +113,7 @@ class Engine:
         gift = self.program.card_ids.index(card) if card is not None else -1
         k.play_games(
             self.state, self.program.arrays, self.models, self.tape, block.sums, self.players, stream_seed(seed), first,
-            count, self.bots, self.personas, *self.visitor, gift, coins, block.game, block.seat, block.bought,
+            count, self.bots, self.personas, *self.visitor, gift, coins, block.game, block.seat, block.bought, block.squares,
         )  # fmt: skip
         return block
 
@@ -124,6 +125,7 @@ class Engine:
             np.zeros((count, k.O_SIZE), dtype=np.int64),
             np.zeros((count, players, k.OS_SIZE), dtype=np.int64),
             np.zeros((count, players, cards), dtype=np.int64),
+            np.zeros(count),
             np.zeros((cards + program.rules.max_rounds + 1, 5), dtype=np.int64),
             program.card_ids,
         )

@@ -52,14 +52,14 @@ S_DEAL, S_ROLL, S_REROLL, S_TEST, S_RESHUFFLE, S_BOTS = 0, 1, 2, 3, 4, 5
 
 # rows of the integer scratch _ints(S) and the float scratch _floats(S)
 I_ELIGIBLE, I_ACTS, I_CARDS, I_VICTIMS, I_ORDER, I_DISTINCT, I_AT, I_OTHERS, I_COUNTED, I_ROWS = range(10)
-F_VALUES, F_CHANCES, F_LEVEL, F_LEVEL0, F_V, F_TOTAL, F_T, F_GOT, F_ROWS = range(9)
+F_VALUES, F_CHANCES, F_LEVEL, F_LEVEL0, F_V, F_TOTAL, F_T, F_GOT, F_GAME, F_ROWS = range(10)
 # rules scalars (the array R[0])
 (R_DICE, R_SIDES, R_FORCED_AFTER, R_FACE_UP, R_RESHUFFLE, R_END_STARS, R_MAX_ROUNDS, R_DECK, R_CARDS, R_ALL_OUT,
  R_CHANCE_IT, R_TIES, R_SIZE) = range(13)  # fmt: skip
 # game scalars
 (G_ROUND, G_START, G_LIVING, G_STARS_REACHED, G_END, G_KEPT, G_DEPTH, G_CHAINED, G_PILE, G_MARKET, G_DISCARD,
  G_CHOOSING, G_PART, G_PENDING, G_SP, G_PLAYERS, G_T_ROUND, G_T_REROLL, G_T_TEST, G_T_CHOICE, G_T_RESHUFFLE,
- G_T_EXTRA, G_GAPS, _G_GAPS1, _G_GAPS2, G_SIZE) = range(26)  # fmt: skip
+ G_T_EXTRA, G_GAPS, _G_GAPS1, G_SIZE) = range(25)  # fmt: skip
 # player fields
 (P_ELIM, P_FORCED_IN, P_GUIDE, P_PICKS, _P_PICKS1, _P_PICKS2, P_FORCED_ROUNDS, P_PAID, P_PAID_HEARTS, P_RECEIVED,
  P_ELIM_ROUND, P_TAB, P_OWNED, P_BOT, P_PERSONA, P_WON, P_SIZE) = range(17)  # fmt: skip
@@ -72,8 +72,8 @@ STACK = 1024
 (M_STAR, M_HEART, M_COIN, M_MIN_HEARTS, M_DANGER, M_CHANCE_IT, M_HORIZON, M_RESERVE, M_MARKET, M_KNIFE,
  M_REROLL_WORTH, M_REROLL_KNIVES, M_REROLL_MEAN, M_CI_W, M_CI_H, M_CI_K, M_AO_W, M_AO_H, M_AO_K, M_SIZE) = range(20)  # fmt: skip
 # per-game outputs
-(O_ROUNDS, O_END, O_WINNERS, O_PEAK, _O_PEAK1, _O_PEAK2, O_DRY, _O_DRY1, _O_DRY2, O_GAPS, _O_GAPS1, _O_GAPS2,
- O_SIZE) = range(13)  # fmt: skip
+(O_ROUNDS, O_END, O_WINNERS, O_PEAK, _O_PEAK1, _O_PEAK2, O_DRY, _O_DRY1, _O_DRY2, O_GAPS, _O_GAPS1,
+ O_SIZE) = range(12)  # fmt: skip
 (OS_WON, OS_ELIM_ROUND, OS_PICKS, _OS_PICKS1, _OS_PICKS2, OS_FORCED, OS_PAID, OS_PAID_HEARTS, OS_RECEIVED, OS_RES,
  _OS_RES1, _OS_RES2, OS_ELIM, OS_FORCED_IN, OS_SIZE) = range(15)  # fmt: skip
 
@@ -796,7 +796,9 @@ def _heuristic_guide(S, R, M, A, p):
     g = _g(S)  # per game (the squares of a block could pass int64 with extreme personas; a game's cannot)
     g[G_GAPS] += 1
     g[G_GAPS + 1] += gap
-    g[G_GAPS + 2] += gap * gap
+    # squares as a float, per game: with extreme stakes and weights one square passes 64 bits; Python then adds the
+    # games' floats as exact integers, so the sum is the same however the games are split into blocks
+    _floats(S)[F_GAME, 0] += float(gap) * float(gap)
     best = IN
     if values[OUT] > values[best]:
         best = OUT
@@ -1639,6 +1641,9 @@ def _setup(S, R, T, players, seed, index, tape):
     g[G_LIVING] = players
     ps[:] = 0
     bought[:] = 0
+    _dice(S)[:] = 0  # no dice before round 1 (a gift's effects may count them): never the last game's
+    _pending(S)[:] = 0
+    _floats(S)[F_GAME, 0] = 0.0
     for p in range(players):
         ps[p, P_GUIDE] = -1
         for r in range(3):
@@ -1678,7 +1683,7 @@ def _give(S, R, M, T, A, seat, card, coins, tape):
 
 
 @njit(**_COMPILED)
-def _record(S, R, game, og, os, ob):
+def _record(S, R, game, og, os, ob, squares):
     g, res, ps, peak, dry, bought = _g(S), _res(S), _ps(S), _peak(S), _dry(S), _bought(S)
     og[game, O_ROUNDS] = g[G_ROUND]
     og[game, O_END] = g[G_END]
@@ -1702,12 +1707,32 @@ def _record(S, R, game, og, os, ob):
     for r in range(3):
         og[game, O_PEAK + r] = peak[r]
         og[game, O_DRY + r] = dry[r]
-        og[game, O_GAPS + r] = g[G_GAPS + r]
+    og[game, O_GAPS] = g[G_GAPS]
+    og[game, O_GAPS + 1] = g[G_GAPS + 1]
+    squares[game] = _floats(S)[F_GAME, 0]
 
 
 @njit(**_COMPILED)
 def play_games(
-    S, R, M, T, A, players, seed, first, count, bots, personas, visitor_bot, visitor_persona, gift_card, gift_coins, og, os, ob
+    S,
+    R,
+    M,
+    T,
+    A,
+    players,
+    seed,
+    first,
+    count,
+    bots,
+    personas,
+    visitor_bot,
+    visitor_persona,
+    gift_card,
+    gift_coins,
+    og,
+    os,
+    ob,
+    squares,
 ):
     """Play games ``first .. first + count - 1`` with the seats' ``bots`` and ``personas``; row ``i`` of the outputs is
     game ``first + i``. The visitor (``visitor_bot`` >= 0) and the gift (a card >= 0, coins) go to seat ``index % players``."""
@@ -1729,11 +1754,11 @@ def play_games(
             _give(S, R, M, T, A, seat, gift_card, gift_coins, tape)
         while _g(S)[G_END] < 0:
             _play_round(S, R, M, T, A, tape)
-        _record(S, R, i, og, os, ob)
+        _record(S, R, i, og, os, ob, squares)
 
 
 @njit(**_COMPILED)
-def replay_tape(S, R, M, T, A, players, rounds, bots, personas, og, os, ob):
+def replay_tape(S, R, M, T, A, players, rounds, bots, personas, og, os, ob, squares):
     """Play a scripted game of ``rounds`` rounds from the tape (each seat decides from it, TAPE, or checks its own
     heuristic choice against it, CHECKED); raises TapeError when the script does not fit the game, NeedReshuffle for a
     reshuffle it leaves to the seed, and Differs when a checked seat would choose otherwise."""
@@ -1758,4 +1783,4 @@ def replay_tape(S, R, M, T, A, players, rounds, bots, personas, og, os, ob):
             or g[G_T_RESHUFFLE] != _tsec(T, 11)[r + 1]
         ):
             raise TapeError()
-    _record(S, R, 0, og, os, ob)
+    _record(S, R, 0, og, os, ob, squares)

@@ -66,7 +66,7 @@ def play_script(scenario: Scenario, doc: Document, rules: Rules, checked: Sequen
             tape = _tape(scenario, rules, ids, [ids[card.id] for card in pile], extra)
             kernel.replay_tape(
                 engine.state, engine.program.arrays, engine.models, tape, block.sums, scenario.players,
-                len(scenario.rounds), bots, engine.personas, block.game, block.seat, block.bought,
+                len(scenario.rounds), bots, engine.personas, block.game, block.seat, block.bought, block.squares,
             )  # fmt: skip
         except kernel.NeedReshuffle:
             rows = engine.state[0]
