@@ -482,8 +482,8 @@ class Tuning:
     written: list[Path]
 
 
-#: Games per tuned player count unless ``budget`` says: about the same minutes on either engine (the batch engine
-#: plays heuristic games some 20 times faster, so its proposals rest on 20 times the games).
+#: Games per tuned player count unless ``budget`` says: a few minutes on two cores on either engine (the batch engine
+#: plays heuristic games 30 to 45 times faster; its proposals rest on 20 times the games, about 3.5 minutes).
 TUNING_BUDGETS = {"batch": 600_000, "interpreter": 30_000}
 
 

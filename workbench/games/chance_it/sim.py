@@ -75,7 +75,34 @@ class Gift:
                 player.tableau.append(card)
 
 
-class Simulator:
+class _Run:
+    """What a run's simulator holds on either engine: the compiled rules, the table, the seed, a seat's gift or
+    visiting bot; and the empty tally of the run."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Persona],
+        seed: int,
+        gift: Gift | None = None,
+        visitor: Persona | None = None,
+    ):
+        self.rules = compile_variant(variant)
+        self.gift = gift
+        self.visitor = visitor  # plays seat ``index % players`` of game ``index`` instead of that seat's bot
+        self.players = players
+        self.bots = bots
+        self.personas = tuple(personas[name] for name in bots)
+        self.seed = seed
+
+    def new_tally(self) -> Tally:
+        """An empty tally for this run."""
+        return Tally(self.players, self.bots, tuple(card.id for card in self.rules.cards))
+
+
+class Simulator(_Run):
     """Plays game ``index`` of a run (with a seat's :class:`Gift` when given)."""
 
     def __init__(
@@ -89,13 +116,7 @@ class Simulator:
         gift: Gift | None = None,
         visitor: Persona | None = None,
     ):
-        self.rules = compile_variant(variant)
-        self.gift = gift
-        self.visitor = visitor  # plays seat ``index % players`` of game ``index`` instead of that seat's bot
-        self.players = players
-        self.bots = bots
-        self.personas = tuple(personas[name] for name in bots)
-        self.seed = seed
+        super().__init__(variant, players, bots, personas, seed, gift, visitor)
         self.record = record  # (folder for scenario scripts, the variant file they name)
 
     def play(self, index: int) -> Result:
@@ -137,12 +158,8 @@ class Simulator:
                 gaps.merge(bot.gaps)
         return Result(record, game, gaps, script)
 
-    def new_tally(self) -> Tally:
-        """An empty tally for this run."""
-        return Tally(self.players, self.bots, tuple(card.id for card in self.rules.cards))
 
-
-class BatchSimulator:
+class BatchSimulator(_Run):
     """Plays ranges of games with the batch engine: the rules of :class:`Simulator`, its bots' numeric form and the
     kernel's own seeded streams (game ``index`` is the same game in any range, on any worker)."""
 
@@ -160,16 +177,13 @@ class BatchSimulator:
     ):
         from workbench.games.chance_it.batch import Engine
 
-        self.rules = compile_variant(variant)
-        self.players = players
-        self.bots = bots
-        self.seed = seed
-        self.gift = gift or Gift()
-        self.engine = Engine(self.rules, players, [personas[name] for name in bots], visitor)
+        super().__init__(variant, players, bots, personas, seed, gift, visitor)
+        self.engine = Engine(self.rules, players, self.personas, visitor)
 
     def play_block(self, start: int, end: int) -> Block:
         """Games ``start .. end - 1``, as the kernel leaves them."""
-        return self.engine.play(self.seed, start, end - start, card=self.gift.card, coins=self.gift.coins)
+        gift = self.gift or Gift()
+        return self.engine.play(self.seed, start, end - start, card=gift.card, coins=gift.coins)
 
     def play_range(self, start: int, end: int) -> Tally:
         """Games ``start .. end - 1``, tallied."""

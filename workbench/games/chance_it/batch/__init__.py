@@ -2,8 +2,8 @@
 
 :func:`compile_program` turns compiled rules into arrays (each effect kind writes its own
 row); :class:`Engine` plays blocks of seeded games with random and heuristic bots on them
-(:mod:`.kernel`), and :func:`replay_script` plays a scenario script from its tapes, so the
-two engines can be checked against each other on any scripted game.
+(:mod:`.kernel`), and :func:`.replay.replay_batch` plays a scenario script from its tapes,
+so the two engines can be checked against each other on any scripted game.
 """
 
 from __future__ import annotations

@@ -32,7 +32,8 @@ OPS = ("gain", "lose", "others_lose", "steal", "market", "chance", "choose", "if
 GAIN, LOSE, OTHERS_LOSE, STEAL, MARKET, CHANCE, CHOOSE, IF, FOR_EACH, REROLL_ONES, CHANCE_BONUS = range(len(OPS))
 #: Modifiers of passive cards the engine reads (by name, as ``PassiveEffect.modifiers`` names them).
 MODIFIERS = ("chance_bonus",)
-VICTIMS = ("each", "richest", "choose")
+#: Whom a steal takes from, numbered as ``effects.steal.VICTIMS`` lists them (a test checks).
+STEAL_EACH, STEAL_RICHEST, STEAL_CHOSEN = range(3)
 COINS, HEARTS, STARS = 0, 1, 2
 IN, OUT, CHANCE_IT = 0, 1, 2
 FLASH, DIE, CHANCE_CARD, PASSIVE = 0, 1, 2, 3
@@ -935,11 +936,11 @@ def _value_lists(S, R, M, h, p, others, n_others, bonus, upto):
                 if n_others:
                     best = -1.0
                     g0, g1, g2 = 0.0, 0.0, 0.0
-                    if c == 0:
+                    if c == STEAL_EACH:
                         for o in range(n_others):
                             _taken(R, a, b, res[others[o]], t)
                             g0, g1, g2 = g0 + t[0], g1 + t[1], g2 + t[2]
-                    elif c == 1:
+                    elif c == STEAL_RICHEST:
                         first = _pairs(R)[a, 0]
                         pick = 0
                         for o in range(1, n_others):
@@ -1328,7 +1329,7 @@ def _run(S, R, M, T, A, top, who, tape):
                 victims = _ints(S)[I_VICTIMS]
                 n = _others_after(S, p, victims)
                 if n:
-                    if c == 1:
+                    if c == STEAL_RICHEST:
                         first = pairs[a, 0]
                         pick = 0
                         for j in range(1, n):
@@ -1336,7 +1337,7 @@ def _run(S, R, M, T, A, top, who, tape):
                                 pick = j
                         victims[0] = victims[pick]
                         n = 1
-                    elif c == 2:
+                    elif c == STEAL_CHOSEN:
                         victims[0] = _decide_target(S, R, M, T, p, victims, n, a, b)
                         n = 1
                     for j in range(n):

@@ -1,4 +1,4 @@
-"""The heuristic bots' value models as the batch engine's arrays (the kernel's ``M`` tuple).
+"""The heuristic bots' value models as the batch engine's array (the kernel's ``M``).
 
 Everything a :class:`~workbench.games.chance_it.bots._Model` computes once per persona and
 rules (what each face, card and action is worth, how often a card fires, what being forced

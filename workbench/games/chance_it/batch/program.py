@@ -35,11 +35,6 @@ class Program:
     card_ids: tuple[str, ...]
     lists: int  #: how many effect lists (the size of the valuation table)
 
-    @property
-    def deck(self) -> int:
-        """Cards in the market pile."""
-        return len(self.rules.deck)
-
 
 class Writer:
     """Collects the rows and tables while the kinds write themselves (the :class:`Batch` they are given)."""
