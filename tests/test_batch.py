@@ -58,7 +58,7 @@ def test_every_shipped_scenario_ends_in_the_interpreters_final_state(path: Path)
     assert batch.output == without_events(interpreted.output)
     expect = yaml.safe_load(path.read_text())["expect"]
     assert batch.passed and batch.checks == count_checks(without_events(expect)) > 0
-    assert batch.unchecked == count_checks(expect) - batch.checks, "the events are left to the interpreter, and said so"
+    assert batch.unchecked == count_checks(expect) - batch.checks, "the events are left unchecked, and said so"
 
 
 @pytest.mark.parametrize("path", BROKEN, ids=[p.stem for p in BROKEN])

@@ -296,7 +296,7 @@ def choose_engine(
     if blocker is None:
         return "batch", ""
     if requested == "batch":
-        raise UsageError(f"--engine batch: {blocker}")
+        raise UsageError(f"--engine batch: {blocker} (leave out --engine batch: auto then plays on the interpreter)")
     return "interpreter", blocker
 
 
