@@ -31,7 +31,7 @@ from workbench.cli import app
 from workbench.errors import UsageError, VariantError
 from workbench.games.chance_it import effects as kinds
 from workbench.games.chance_it import printing
-from workbench.games.chance_it.basics import COINS, Model, Positive
+from workbench.games.chance_it.basics import COINS
 from workbench.games.chance_it.batch import NoBatchForm, compile_program
 from workbench.games.chance_it.batch.kernel import OPS
 from workbench.games.chance_it.batch.program import Writer
@@ -55,6 +55,7 @@ from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.invariants import Invariants
 from workbench.games.chance_it.schema import Variant
 from workbench.games.chance_it.text import describe
+from workbench.models import Model, Positive
 
 PROJECT = Path(__file__).resolve().parent.parent
 TEST_VARIANT = PROJECT / "tests" / "scenarios" / "variant-test.yaml"

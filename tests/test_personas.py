@@ -13,9 +13,9 @@ import pytest
 from workbench.errors import Problem, VariantError
 from workbench.games import load_variant
 from workbench.games.chance_it.bots import BUILTIN
-from workbench.games.chance_it.personas import load_personas, merge_personas
-from workbench.games.chance_it.schema import Persona
+from workbench.games.chance_it.schema import Persona, PersonaFile
 from workbench.loading import read_yaml
+from workbench.personas import load_personas, merge_personas
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"
@@ -30,7 +30,7 @@ def personas_file(tmp_path: Path, text: str) -> Path:
 
 
 def merged(tmp_path: Path, text: str) -> tuple[dict[str, Persona], tuple[str, ...]]:
-    return merge_personas(BUILTIN, VARIANT_BOTS, read_yaml(personas_file(tmp_path, text)))
+    return merge_personas(BUILTIN, VARIANT_BOTS, PersonaFile, read_yaml(personas_file(tmp_path, text)))
 
 
 def problems(tmp_path: Path, text: str) -> list[Problem]:
@@ -45,7 +45,7 @@ def only(found: list[Problem]) -> Problem:
 
 
 def test_without_a_file_the_bots_are_the_built_in_ones_and_the_variants() -> None:
-    personas, overridden = merge_personas(BUILTIN, VARIANT_BOTS)
+    personas, overridden = merge_personas(BUILTIN, VARIANT_BOTS, PersonaFile)
     assert sorted(personas) == ["cautious", "gambler", "greedy", "heuristic", "random", "search", "search-4"]
     assert personas["cautious"] == VARIANT_BOTS["cautious"] and overridden == ()
     assert (personas["search-4"].policy, personas["search-4"].playouts) == ("search", 4)  # the skill ladder's rung
@@ -125,9 +125,9 @@ def test_overrides_is_a_list_of_persona_names(tmp_path: Path, overrides: str, pa
 
 def test_load_personas_reads_the_file(tmp_path: Path) -> None:
     path = personas_file(tmp_path, "bots:\n  gambler: {policy: random}\noverrides: [gambler]\n")
-    personas, overridden = load_personas(BUILTIN, VARIANT_BOTS, path)
+    personas, overridden = load_personas(BUILTIN, VARIANT_BOTS, PersonaFile, path)
     assert personas["gambler"].policy == "random" and overridden == ("gambler",)
-    assert load_personas(BUILTIN, VARIANT_BOTS) == merge_personas(BUILTIN, VARIANT_BOTS)
+    assert load_personas(BUILTIN, VARIANT_BOTS, PersonaFile) == merge_personas(BUILTIN, VARIANT_BOTS, PersonaFile)
 
 
 def test_a_variant_may_not_redefine_a_built_in_bot(tmp_path: Path) -> None:

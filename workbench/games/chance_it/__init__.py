@@ -18,13 +18,13 @@ from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.effects import with_effects
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.odds import odds, odds_tables
-from workbench.games.chance_it.personas import load_personas
 from workbench.games.chance_it.record import SCRIPT_NAME
 from workbench.games.chance_it.scenario import Replay, Scenario, replay
-from workbench.games.chance_it.schema import Card, Persona, Variant, variant_file_schema
+from workbench.games.chance_it.schema import Card, Persona, PersonaFile, Variant, variant_file_schema
 from workbench.games.chance_it.sim import SEAT_MEASURE, BatchSimulator, Gift, Simulator, table_measure
 from workbench.games.chance_it.text import describe, summary_rows
 from workbench.loading import Document, read_yaml, validate
+from workbench.personas import load_personas
 from workbench.sim.paired import Measure
 from workbench.sim.seeding import stream
 
@@ -69,7 +69,7 @@ class ChanceIt:
 
         The file may replace a name only if it lists it under ``overrides:`` (see :mod:`.personas`).
         """
-        found, _ = load_personas(BUILTIN, variant.bots, extra)
+        found, _ = load_personas(BUILTIN, variant.bots, PersonaFile, extra)
         return found
 
     def simulator(

@@ -17,12 +17,13 @@ from pydantic import Field, Strict, model_validator
 
 from workbench.errors import IllegalDecision, Problem, ScenarioError
 from workbench.expect import Key, count_checks, mismatches
-from workbench.games.chance_it.basics import Model, Resource
+from workbench.games.chance_it.basics import Resource
 from workbench.games.chance_it.engine import BUY, DISCARD, Game, MarketMove, View
 from workbench.games.chance_it.rules import CardDef, Effects, Rules
 from workbench.games.chance_it.schema import Guide
 from workbench.games.chance_it.text import describe
 from workbench.loading import Document, did_you_mean
+from workbench.models import Model
 
 Face = Annotated[int, Strict(), Field(ge=1, le=100)]
 Seat = Annotated[int, Strict(), Field(ge=0, le=11)]

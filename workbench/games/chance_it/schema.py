@@ -27,16 +27,10 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only from Python 3.12
 
-from workbench.games.chance_it.basics import (
-    RESOURCES,
-    Count,
-    KeyPath,
-    Model,
-    Positive,
-    Resource,
-)
+from workbench.games.chance_it.basics import RESOURCES, Resource
 from workbench.games.chance_it.effects import REGISTRY, DieEffect, Effect, Site, kind_of, with_effects
 from workbench.loading import did_you_mean
+from workbench.models import Count, KeyPath, Model, Positive
 
 Guide = Literal["in", "out", "chance-it"]
 #: The guide cards in the order bots and tables list them.
@@ -268,7 +262,7 @@ class PersonaFile(Model):
     """A file of bot personas, for ``--personas``.
 
     A persona of the file may replace a built-in bot or a persona of the variant only if
-    the file lists its name under ``overrides`` (see :mod:`workbench.games.chance_it.personas`).
+    the file lists its name under ``overrides`` (see :mod:`workbench.personas`).
     """
 
     bots: Personas = Field(description="Persona name -> policy and parameters.")

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 import icepool
 from pydantic import TypeAdapter
 
-from workbench.games.chance_it.basics import RESOURCES, KeyPath
+from workbench.games.chance_it.basics import RESOURCES
+from workbench.models import KeyPath
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

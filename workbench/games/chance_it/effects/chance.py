@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any, Literal
 import icepool
 from pydantic import Field
 
-from workbench.games.chance_it.basics import KeyPath, Model, Positive
 from workbench.games.chance_it.effects.base import (
     ZERO,
     Batch,
@@ -28,6 +27,7 @@ from workbench.games.chance_it.effects.base import (
     success_chance,
 )
 from workbench.games.chance_it.effects.registry import Effect
+from workbench.models import KeyPath, Model, Positive
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

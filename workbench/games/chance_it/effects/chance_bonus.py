@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import icepool
 from pydantic import Field, Strict
 
-from workbench.games.chance_it.basics import Model
 from workbench.games.chance_it.effects.base import (
     NOTHING,
     Batch,
@@ -20,6 +19,7 @@ from workbench.games.chance_it.effects.base import (
     Words,
 )
 from workbench.games.chance_it.effects.chance import BONUS
+from workbench.models import Model
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import field_validator
 
-from workbench.games.chance_it.basics import KeyPath, Model
 from workbench.games.chance_it.effects.base import (
     ZERO,
     Batch,
@@ -23,6 +22,7 @@ from workbench.games.chance_it.effects.base import (
     Words,
 )
 from workbench.games.chance_it.effects.registry import Effect, words
+from workbench.models import KeyPath, Model
 
 #: A compiled choice: each option's effects, and each option as the card words it (for the event log).
 Options = tuple[tuple[Effects, ...], tuple[str, ...]]

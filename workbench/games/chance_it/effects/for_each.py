@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from workbench.games.chance_it.basics import KeyPath, Model, Positive
 from workbench.games.chance_it.effects.base import (
     ZERO,
     Batch,
@@ -25,6 +24,7 @@ from workbench.games.chance_it.effects.base import (
     add,
 )
 from workbench.games.chance_it.effects.registry import Effect, kind_of
+from workbench.models import KeyPath, Model, Positive
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, model_validator
 
-from workbench.games.chance_it.basics import RESOURCES, Count, KeyPath, Model, Positive
+from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.effects.base import (
     ZERO,
     Batch,
@@ -27,6 +27,7 @@ from workbench.games.chance_it.effects.base import (
     join,
 )
 from workbench.games.chance_it.effects.registry import Effect
+from workbench.models import Count, KeyPath, Model, Positive
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

@@ -15,7 +15,6 @@ import yaml
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, TypeAdapter
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
-from workbench.games.chance_it.basics import KeyPath
 from workbench.games.chance_it.effects.base import (
     Compiler,
     DieEffect,
@@ -27,6 +26,7 @@ from workbench.games.chance_it.effects.base import (
     PlayerEffect,
     Words,
 )
+from workbench.models import KeyPath
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import icepool
 
-from workbench.games.chance_it.basics import KeyPath
 from workbench.games.chance_it.effects.base import (
     NOTHING,
     Batch,
@@ -21,6 +20,7 @@ from workbench.games.chance_it.effects.base import (
     Vector,
     Words,
 )
+from workbench.models import KeyPath
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from pydantic import Field, PrivateAttr, model_serializer, model_validator
 
-from workbench.games.chance_it.basics import HEARTS, RESOURCES, Count, Model
+from workbench.games.chance_it.basics import HEARTS, RESOURCES
 from workbench.games.chance_it.effects.base import (
     ZERO,
     Batch,
@@ -26,6 +26,7 @@ from workbench.games.chance_it.effects.base import (
     resource_icons,
 )
 from workbench.games.chance_it.effects.gain import signed
+from workbench.models import Count, Model
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

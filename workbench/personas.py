@@ -7,10 +7,13 @@ under ``overrides:``; otherwise the reused name is an error at its line. A name 
 ``overrides:`` must be a persona of the file that does replace one, so a typo there is caught
 too.
 
+A family passes its persona file model (``bots:`` by name, ``overrides:``), which checks the file on its own.
+
 >>> from workbench.games.chance_it.bots import BUILTIN
+>>> from workbench.games.chance_it.schema import PersonaFile
 >>> from workbench.loading import parse_yaml
 >>> file = parse_yaml("bots:\\n  heuristic: {policy: heuristic, star: 2}\\noverrides: [heuristic]\\n", Path("p.yaml"))
->>> personas, overridden = merge_personas(BUILTIN, {}, file)
+>>> personas, overridden = merge_personas(BUILTIN, {}, PersonaFile, file)
 >>> personas["heuristic"].star, overridden
 (2.0, ('heuristic',))
 """
@@ -19,19 +22,34 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from pydantic import BaseModel
 
 from workbench.errors import Problem, VariantError, WorkbenchError
-from workbench.games.chance_it.schema import Persona, PersonaFile
 from workbench.loading import Document, read_yaml, validate
+
+P = TypeVar("P")
+
+
+class PersonaFile(Protocol):
+    """What a family's persona file model holds once valid."""
+
+    @property
+    def bots(self) -> Mapping[str, Any]: ...
+
+    @property
+    def overrides(self) -> tuple[str, ...]: ...
 
 
 def merge_personas(
-    builtin: Mapping[str, Persona],
-    variant_bots: Mapping[str, Persona],
+    builtin: Mapping[str, P],
+    variant_bots: Mapping[str, P],
+    file_model: type[BaseModel],
     file_doc: Document | None = None,
     *,
     error: type[WorkbenchError] = VariantError,
-) -> tuple[dict[str, Persona], tuple[str, ...]]:
+) -> tuple[dict[str, P], tuple[str, ...]]:
     """Every bot by name, and the names the personas file replaced (in the file's order).
 
     ``builtin``: the built-in policies (``bots.BUILTIN``); ``variant_bots``: the validated
@@ -41,7 +59,8 @@ def merge_personas(
     personas = {**builtin, **variant_bots}
     if file_doc is None:
         return personas, ()
-    extra = validate(PersonaFile, file_doc, error)  # file-only rules: built-in names, overrides that name no persona
+    extra: PersonaFile = validate(file_model, file_doc, error)  # type: ignore[assignment]  # a family's file model
+    # file-only rules: built-in names, overrides that name no persona
     problems: list[Problem] = []
     for name in extra.bots:
         if name in variant_bots and name not in extra.overrides:
@@ -58,15 +77,15 @@ def merge_personas(
             )
     if problems:
         raise error(sorted(problems, key=lambda p: p.line or 0))
-    personas.update(extra.bots)
+    personas.update(extra.bots)  # the file model's personas are the family's
     return personas, tuple(name for name in extra.bots if name in extra.overrides)
 
 
 def load_personas(
-    builtin: Mapping[str, Persona], variant_bots: Mapping[str, Persona], path: Path | None = None
-) -> tuple[dict[str, Persona], tuple[str, ...]]:
+    builtin: Mapping[str, P], variant_bots: Mapping[str, P], file_model: type[BaseModel], path: Path | None = None
+) -> tuple[dict[str, P], tuple[str, ...]]:
     """:func:`merge_personas` with the personas file read from ``path`` (None: no file)."""
-    return merge_personas(builtin, variant_bots, read_yaml(path, VariantError) if path is not None else None)
+    return merge_personas(builtin, variant_bots, file_model, read_yaml(path, VariantError) if path is not None else None)
 
 
 __all__ = ["load_personas", "merge_personas"]
