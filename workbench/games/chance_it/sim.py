@@ -10,12 +10,9 @@ counts only, so merging chunks in any order gives the same summary.
 
 from __future__ import annotations
 
-import math
 import os
-from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from fractions import Fraction
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,9 +25,11 @@ from workbench.games.chance_it.chance import ChanceSource, RandomChance
 from workbench.games.chance_it.engine import END_REASONS, Decider, Game, compile_variant
 from workbench.games.chance_it.record import Recorder, script_name, script_text
 from workbench.games.chance_it.schema import GUIDES, Persona, Variant
+from workbench.sim import outcome
+from workbench.sim.outcome import Outcomes, add_histogram, add_moments, maybe, outcome_arrays, outcome_values
 from workbench.sim.paired import Measure, Statistic, ratio
 from workbench.sim.seeding import stream
-from workbench.sim.stats import Histogram, Moments, rate, rounded
+from workbench.sim.stats import Histogram, Moments, rate
 
 if TYPE_CHECKING:
     from workbench.games.chance_it.batch import Block
@@ -220,12 +219,7 @@ class Tally:
     players: int
     bots: tuple[str, ...]
     card_ids: tuple[str, ...]
-    games: int = 0
-    wins: list[int] = field(default_factory=list)  # games won (alone or shared) per seat
-    shared: Counter[tuple[int, int]] = field(default_factory=Counter)  # (seat, number of winners) -> games
-    no_winner: int = 0
-    end_reasons: Counter[str | None] = field(default_factory=Counter)
-    rounds: Histogram = field(default_factory=Histogram)
+    outcomes: Outcomes = field(init=False)  # wins, end reasons and game lengths
     eliminations: Histogram = field(default_factory=Histogram)  # eliminated players per game
     first_elimination: Histogram = field(default_factory=Histogram)  # round of a game's first elimination
     picks: list[int] = field(default_factory=lambda: [0, 0, 0])  # in, out, chance-it
@@ -241,21 +235,20 @@ class Tally:
     gaps: Moments = field(default_factory=Moments)  # heuristic bots' |value(IN) - value(OUT)|, thousandths
 
     def __post_init__(self) -> None:
-        self.wins = self.wins or [0] * self.players
+        self.outcomes = Outcomes(self.players, self.bots)
         self.cards = self.cards or {card_id: _CardTally() for card_id in self.card_ids}
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return self.outcomes.games
 
     def add(self, result: Result) -> None:
         """Count one game."""
         game = result.game
-        self.games += 1
-        self.gaps.merge(result.gaps)
         winners = game.winners
-        for seat in winners:
-            self.wins[seat] += 1
-            self.shared[(seat, len(winners))] += 1
-        self.no_winner += not winners
-        self.end_reasons[game.end_reason] += 1
-        self.rounds.add(game.round)
+        self.outcomes.add(winners, game.end_reason, game.round)
+        self.gaps.merge(result.gaps)
         eliminated = [p.eliminated_round for p in game.players if p.eliminated_round is not None]
         self.eliminations.add(len(eliminated))
         if eliminated:
@@ -305,23 +298,14 @@ class Tally:
         if not n:
             return
         game, seat, bought = block.game, block.seat, block.bought
-        self.games += n
-        self.gaps.add_sums(*block.gaps)
         won = seat[:, :, k.OS_WON]
-        winners = game[:, k.O_WINNERS]
-        for s in range(self.players):
-            self.wins[s] += int(won[:, s].sum())
-            for size, count in zip(*np.unique(winners[won[:, s] == 1], return_counts=True)):
-                self.shared[(s, int(size))] += int(count)
-        self.no_winner += int((winners == 0).sum())
-        for reason, count in zip(*np.unique(game[:, k.O_END], return_counts=True)):
-            self.end_reasons[END_REASONS[reason]] += int(count)
-        _histogram(self.rounds, game[:, k.O_ROUNDS])
+        self.outcomes.add_arrays(won, game[:, k.O_END], END_REASONS, game[:, k.O_ROUNDS])
+        self.gaps.add_sums(*block.gaps)
         eliminated = seat[:, :, k.OS_ELIM_ROUND]
         out = seat[:, :, k.OS_ELIM] == 1  # a seat may go out in round 0 (a gift's flash card)
-        _histogram(self.eliminations, out.sum(axis=1))
+        add_histogram(self.eliminations, out.sum(axis=1))
         first = np.where(out, eliminated, np.iinfo(np.int64).max).min(axis=1)
-        _histogram(self.first_elimination, first[out.any(axis=1)])
+        add_histogram(self.first_elimination, first[out.any(axis=1)])
         for i in range(len(GUIDES)):
             self.picks[i] += int(seat[:, :, k.OS_PICKS + i].sum())
         self.forced += int(seat[:, :, k.OS_FORCED].sum())
@@ -330,7 +314,7 @@ class Tally:
             (self.stakes_hearts, k.OS_PAID_HEARTS),
             (self.stakes_received, k.OS_RECEIVED),
         ):
-            _moments(moments, seat[:, :, column].sum(axis=1))
+            add_moments(moments, seat[:, :, column].sum(axis=1))
         owned = bought > 0
         wins = won[:, :, None] == 1
         seats = n * self.players
@@ -348,7 +332,7 @@ class Tally:
         for r in range(len(RESOURCES)):
             peaks = game[:, k.O_PEAK + r]
             self.peak[r] = max(self.peak[r], int(peaks.max()))
-            _moments(self.peak_per_game[r], peaks)
+            add_moments(self.peak_per_game[r], peaks)
             self.dry[r] += int(game[:, k.O_DRY + r].sum())
         for round_no in np.flatnonzero(block.trajectory[:, 4]):
             row = self.trajectory.setdefault(int(round_no), [0, 0, 0, 0, 0])
@@ -357,14 +341,9 @@ class Tally:
 
     def merge(self, other: Tally) -> None:
         """Add another tally of the same run."""
-        self.games += other.games
+        self.outcomes.merge(other.outcomes)
         self.gaps.merge(other.gaps)
-        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
-        self.shared.update(other.shared)
-        self.no_winner += other.no_winner
-        self.end_reasons.update(other.end_reasons)
         for histogram, more in (
-            (self.rounds, other.rounds),
             (self.eliminations, other.eliminations),
             (self.first_elimination, other.first_elimination),
         ):
@@ -388,40 +367,12 @@ class Tally:
             for i, value in enumerate(row):
                 sums[i] += value
 
-    def _shared_games(self) -> int:
-        """Games won by two or more tied players (each such game is counted once per winner)."""
-        by_size: Counter[int] = Counter()
-        for (_, k), count in self.shared.items():
-            by_size[k] += count
-        return sum(count // k for k, count in by_size.items() if k > 1)
-
     def summary(self) -> dict[str, Any]:
         """Every figure, with its uncertainty, as plain data (the body of ``summary.json``)."""
-        games, n = self.games, self.players
-        credit = [sum(Fraction(self.shared[(seat, k)], k) for k in range(1, n + 1)) for seat in range(n)]
-        seat_rates = [float(c / games) if games else 0.0 for c in credit]
-        by_bot_wins: Counter[str] = Counter()
-        by_bot_seats: Counter[str] = Counter()
-        for seat, name in enumerate(self.bots):
-            by_bot_wins[name] += self.wins[seat]
-            by_bot_seats[name] += games
+        games = self.games
         total_picks = sum(self.picks)
-        # Ludii: Balance = 1 - the largest gap between two seats' win rates (a shared win split);
-        # AdvantageP1 = the first seat's win rate, a game nobody wins counting half.
-        balance = 1 - (max(seat_rates) - min(seat_rates)) if games else None
-        first_seat = float((credit[0] + Fraction(self.no_winner, 2)) / games) if games else None
         return {
-            "games": games,
-            "wins": {
-                "by_seat": [rate(w, games) for w in self.wins],
-                "by_bot": {name: rate(by_bot_wins[name], by_bot_seats[name]) for name in sorted(by_bot_seats)},
-                "no_winner": rate(self.no_winner, games),
-                "shared": rate(self._shared_games(), games),
-            },
-            "balance": _maybe(balance),
-            "first_seat_advantage": _maybe(first_seat),
-            "end_reasons": {reason: rate(count, games) for reason, count in sorted(self.end_reasons.items())},
-            "rounds": self.rounds.report(),
+            **self.outcomes.summary(),
             "eliminations": {
                 "per_game": self.eliminations.report(),
                 "games_with_elimination": rate(games - self.eliminations.counts[0], games),
@@ -441,7 +392,7 @@ class Tally:
                 card_id: {
                     "bought": t.bought,
                     "discarded": t.discarded,
-                    "bought_per_game": _maybe(t.bought / games if games else 0.0),
+                    "bought_per_game": maybe(t.bought / games if games else 0.0),
                     "round_bought": t.rounds.report(),
                     "owner_win_rate": rate(t.owner_wins, t.owner_seats),
                     "non_owner_win_rate": rate(t.other_wins, t.other_seats),
@@ -461,7 +412,7 @@ class Tally:
                 "games": [self.trajectory[r][4] for r in sorted(self.trajectory)],
                 **{
                     name: [
-                        _maybe(row[i] / row[3]) if row[3] else None
+                        maybe(row[i] / row[3]) if row[3] else None
                         for row in (self.trajectory[r] for r in sorted(self.trajectory))
                     ]
                     for i, name in enumerate(RESOURCES)
@@ -470,104 +421,17 @@ class Tally:
         }
 
 
-def _histogram(histogram: Histogram, values: npt.NDArray[np.int64]) -> None:
-    for value, count in zip(*np.unique(values, return_counts=True)):
-        histogram.add(int(value), int(count))
-
-
-def _moments(moments: Moments, values: npt.NDArray[np.int64]) -> None:
-    exact = values.astype(object)  # Python integers: squares of big holdings pass 64 bits
-    moments.add_sums(len(values), int(exact.sum()), int((exact * exact).sum()))
-
-
-def _maybe(x: float | None) -> float | None:
-    return None if x is None else rounded(x)
-
-
 # --- what a game measures, for paired runs (compare, cards, skill) ---------------------------------------------
 
 
-def _credit_scale(players: int) -> int:
-    """A whole number that every share of a tied win (1/k) and half a game times: exact integer columns."""
-    return 2 * math.lcm(*range(1, players + 1))
-
-
-@dataclass(frozen=True)
-class TableMeasure:
-    """The per-game values behind the figures of ``simulate`` (picklable: it goes to the workers)."""
-
-    bots: tuple[str, ...]
-    columns: tuple[str, ...]
-    known: frozenset[str]
-
-    def __call__(self, arm: int, result: Result, index: int) -> list[int]:
-        values = table_values(result.game, self.bots)
-        if not values.keys() <= self.known:  # a value without a column would be lost without a word
-            raise ValueError(f"no column for {sorted(values.keys() - self.known)}")
-        return [values.get(name, 0) for name in self.columns]  # a count that stayed at zero is absent
-
-    def rows(self, arm: int, block: Block, first: int) -> npt.NDArray[np.int64]:
-        """:func:`table_values` of every game of a batch engine's block, in the columns (one row a game)."""
-        from workbench.games.chance_it.batch import kernel as k
-
-        game, seat = block.game, block.seat
-        players = seat.shape[1]
-        scale = _credit_scale(players)
-        winners, won = game[:, k.O_WINNERS], seat[:, :, k.OS_WON]
-        eliminated = seat[:, :, k.OS_ELIM_ROUND]
-        out = seat[:, :, k.OS_ELIM] == 1  # a seat may go out in round 0 (a gift's flash card)
-        any_out: npt.NDArray[np.bool_] = np.any(out, axis=1)
-        credit = np.where(won == 1, scale // np.maximum(winners, 1)[:, None], 0)
-        values: dict[str, npt.NDArray[Any]] = {
-            "games": np.ones(len(block), dtype=np.int64),
-            "rounds": game[:, k.O_ROUNDS],
-            "no_winner": winners == 0,
-            "shared": winners > 1,
-            **{f"end.{reason}": game[:, k.O_END] == i for i, reason in enumerate(END_REASONS)},
-            "eliminations": out.sum(axis=1),
-            "eliminated": any_out,
-            "first_elimination": np.where(any_out, np.where(out, eliminated, np.iinfo(np.int64).max).min(axis=1), 0),
-            **{f"won.{s}": won[:, s] for s in range(players)},
-            **{f"credit.{s}": credit[:, s] for s in range(players)},
-            "first_seat": credit[:, 0] + np.where(winners == 0, scale // 2, 0),
-            **{f"picks.{guide}": seat[:, :, k.OS_PICKS + i].sum(axis=1) for i, guide in enumerate(GUIDES)},
-            "picks.forced_in": seat[:, :, k.OS_FORCED].sum(axis=1),
-            "picks": seat[:, :, k.OS_PICKS : k.OS_PICKS + len(GUIDES)].sum(axis=(1, 2)),
-            "stakes.paid": seat[:, :, k.OS_PAID].sum(axis=1),
-            "stakes.hearts": seat[:, :, k.OS_PAID_HEARTS].sum(axis=1),
-            "stakes.received": seat[:, :, k.OS_RECEIVED].sum(axis=1),
-            **{f"bought.{card_id}": block.bought[:, :, c].sum(axis=1) for c, card_id in enumerate(block.card_ids)},
-            **{f"peak.{name}": game[:, k.O_PEAK + r] for r, name in enumerate(RESOURCES)},
-            **{f"dry.{name}": game[:, k.O_DRY + r] for r, name in enumerate(RESOURCES)},
-        }
-        for name in set(self.bots):
-            values[f"bot.{name}"] = won[:, [s for s, bot in enumerate(self.bots) if bot == name]].sum(axis=1)
-        zero = np.zeros(len(block), dtype=np.int64)
-        return np.stack([np.asarray(values.get(name, zero), dtype=np.int64) for name in self.columns], axis=1)
-
-
-def table_values(game: Game, bots: tuple[str, ...]) -> dict[str, int]:
+def table_values(result: Result, bots: tuple[str, ...]) -> dict[str, int]:
     """One game's values: the columns of :func:`table_measure` that are not zero (a card a variant lacks is absent)."""
-    players = len(game.players)
-    scale = _credit_scale(players)
-    winners = game.winners
-    values: dict[str, int] = {
-        "games": 1,
-        "rounds": game.round,
-        "no_winner": not winners,
-        "shared": len(winners) > 1,
-        f"end.{game.end_reason}": 1,
-    }
+    game = result.game
+    values = outcome_values(game.winners, game.end_reason, game.round, bots)
     eliminated = [p.eliminated_round for p in game.players if p.eliminated_round is not None]
     values["eliminations"] = len(eliminated)
     values["eliminated"] = bool(eliminated)
     values["first_elimination"] = min(eliminated) if eliminated else 0
-    for seat in range(players):
-        won = seat in winners
-        values[f"won.{seat}"] = won
-        values[f"credit.{seat}"] = scale // len(winners) if won else 0
-        values[f"bot.{bots[seat]}"] = values.get(f"bot.{bots[seat]}", 0) + won
-    values["first_seat"] = values["credit.0"] + (scale // 2 if not winners else 0)
     for player in game.players:
         for i, guide in enumerate(GUIDES):
             values[f"picks.{guide}"] = values.get(f"picks.{guide}", 0) + player.picks[i]
@@ -584,6 +448,31 @@ def table_values(game: Game, bots: tuple[str, ...]) -> dict[str, int]:
     return values
 
 
+def block_values(block: Block, bots: tuple[str, ...]) -> dict[str, npt.NDArray[Any]]:
+    """:func:`table_values` of every game of a batch engine's block, as arrays (one entry a game)."""
+    from workbench.games.chance_it.batch import kernel as k
+
+    game, seat = block.game, block.seat
+    eliminated = seat[:, :, k.OS_ELIM_ROUND]
+    out = seat[:, :, k.OS_ELIM] == 1  # a seat may go out in round 0 (a gift's flash card)
+    any_out: npt.NDArray[np.bool_] = np.any(out, axis=1)
+    return {
+        **outcome_arrays(seat[:, :, k.OS_WON], game[:, k.O_END], END_REASONS, game[:, k.O_ROUNDS], bots),
+        "eliminations": out.sum(axis=1),
+        "eliminated": any_out,
+        "first_elimination": np.where(any_out, np.where(out, eliminated, np.iinfo(np.int64).max).min(axis=1), 0),
+        **{f"picks.{guide}": seat[:, :, k.OS_PICKS + i].sum(axis=1) for i, guide in enumerate(GUIDES)},
+        "picks.forced_in": seat[:, :, k.OS_FORCED].sum(axis=1),
+        "picks": seat[:, :, k.OS_PICKS : k.OS_PICKS + len(GUIDES)].sum(axis=(1, 2)),
+        "stakes.paid": seat[:, :, k.OS_PAID].sum(axis=1),
+        "stakes.hearts": seat[:, :, k.OS_PAID_HEARTS].sum(axis=1),
+        "stakes.received": seat[:, :, k.OS_RECEIVED].sum(axis=1),
+        **{f"bought.{card_id}": block.bought[:, :, c].sum(axis=1) for c, card_id in enumerate(block.card_ids)},
+        **{f"peak.{name}": game[:, k.O_PEAK + r] for r, name in enumerate(RESOURCES)},
+        **{f"dry.{name}": game[:, k.O_DRY + r] for r, name in enumerate(RESOURCES)},
+    }
+
+
 def table_measure(players: int, bots: tuple[str, ...], card_ids: Sequence[str]) -> Measure:
     """The figures of ``simulate`` that are per game, as paired statistics named by their ``summary.json`` paths.
 
@@ -591,61 +480,36 @@ def table_measure(players: int, bots: tuple[str, ...], card_ids: Sequence[str]) 
     maximum), the bots' IN/OUT gap (their inner workings) and the card owners' win rates
     (owners are not chosen at random: ``cards`` measures a card by intervention).
     """
-    scale = _credit_scale(players)
-    names = sorted(set(bots))
     columns = (
-        "games", "rounds", "no_winner", "shared", *(f"end.{reason}" for reason in END_REASONS),
         "eliminations", "eliminated", "first_elimination",
-        *(f"{kind}.{seat}" for kind in ("won", "credit") for seat in range(players)),
-        *(f"bot.{name}" for name in names), "first_seat",
         *(f"picks.{guide}" for guide in (*GUIDES, "forced_in")), "picks",
         "stakes.paid", "stakes.hearts", "stakes.received",
         *(f"bought.{card_id}" for card_id in card_ids),
         *(f"{kind}.{name}" for name in RESOURCES for kind in ("peak", "dry")),
     )  # fmt: skip
-    at = {name: i for i, name in enumerate(columns)}
-    games = at["games"]
 
-    def per_game(column: str, scale_: float = 1.0) -> Callable[[Any], float]:
-        return ratio(at[column], games, scale_)
+    def statistics(at: Mapping[str, int]) -> list[Statistic]:
+        def per_game(column: str) -> Callable[[Any], float]:
+            return ratio(at[column], at["games"])
 
-    credits = [at[f"credit.{seat}"] for seat in range(players)]
+        return [
+            Statistic("eliminations.per_game.mean", per_game("eliminations")),
+            Statistic("eliminations.games_with_elimination.rate", per_game("eliminated"), True),
+            Statistic("eliminations.first_round.mean", ratio(at["first_elimination"], at["eliminated"])),
+            *(Statistic(f"guides.{g}.rate", ratio(at[f"picks.{g}"], at["picks"]), True) for g in (*GUIDES, "forced_in")),
+            Statistic("stakes.coins_paid_per_game.mean", per_game("stakes.paid")),
+            Statistic("stakes.hearts_paid_per_game.mean", per_game("stakes.hearts")),
+            Statistic("stakes.coins_received_per_game.mean", per_game("stakes.received")),
+            *(Statistic(f"cards.{card_id}.bought_per_game", per_game(f"bought.{card_id}")) for card_id in card_ids),
+            *(Statistic(f"components.{name}.most_held_per_game.mean", per_game(f"peak.{name}")) for name in RESOURCES),
+            *(Statistic(f"components.{name}.supply_ran_dry.rate", per_game(f"dry.{name}"), True) for name in RESOURCES),
+        ]
 
-    def balance(arm: Any) -> float:
-        rates = [arm[c] / scale for c in credits]
-        return 1 - (max(rates) - min(rates)) if arm[games] else math.nan
-
-    stats = [
-        *(Statistic(f"wins.by_seat.{seat}.rate", per_game(f"won.{seat}"), True) for seat in range(players)),
-        *(Statistic(f"wins.by_bot.{name}.rate", per_game(f"bot.{name}", bots.count(name)), True) for name in names),
-        Statistic("wins.no_winner.rate", per_game("no_winner"), True),
-        Statistic("wins.shared.rate", per_game("shared"), True),
-        Statistic("balance", balance, tested=False),  # a maximum minus a minimum: no interval by the delta method
-        Statistic("first_seat_advantage", per_game("first_seat", scale), True),
-        *(Statistic(f"end_reasons.{reason}.rate", per_game(f"end.{reason}"), True) for reason in END_REASONS),
-        Statistic("rounds.mean", per_game("rounds")),
-        Statistic("eliminations.per_game.mean", per_game("eliminations")),
-        Statistic("eliminations.games_with_elimination.rate", per_game("eliminated"), True),
-        Statistic("eliminations.first_round.mean", ratio(at["first_elimination"], at["eliminated"])),
-        *(Statistic(f"guides.{g}.rate", ratio(at[f"picks.{g}"], at["picks"]), True) for g in (*GUIDES, "forced_in")),
-        Statistic("stakes.coins_paid_per_game.mean", per_game("stakes.paid")),
-        Statistic("stakes.hearts_paid_per_game.mean", per_game("stakes.hearts")),
-        Statistic("stakes.coins_received_per_game.mean", per_game("stakes.received")),
-        *(Statistic(f"cards.{card_id}.bought_per_game", per_game(f"bought.{card_id}")) for card_id in card_ids),
-        *(Statistic(f"components.{name}.most_held_per_game.mean", per_game(f"peak.{name}")) for name in RESOURCES),
-        *(Statistic(f"components.{name}.supply_ran_dry.rate", per_game(f"dry.{name}"), True) for name in RESOURCES),
-    ]
-    named = tuple(replace(statistic, label=label(statistic.name)) for statistic in stats)
-    measure = TableMeasure(bots, columns, frozenset(columns))
-    return Measure(columns, measure, named, measure.rows)
+    return outcome.table_measure(players, bots, END_REASONS, columns, statistics, table_values, block_values, label)
 
 
-#: How the start of a figure's path reads (the first match wins); the rest is shown with spaces for dots and underscores.
+#: How the start of a figure's path reads (the first match wins, after the outcome's).
 _PREFIXES = (
-    ("wins.by_seat.", "win rate, seat "),
-    ("wins.by_bot.", "win rate, "),
-    ("wins.", ""),
-    ("end_reasons.", "ends: "),
     ("guides.", "guide "),
     ("eliminations.games_with_elimination", "games with an elimination"),
     ("eliminations.first_round", "round of the first elimination"),
@@ -669,14 +533,7 @@ def label(name: str) -> str:
     >>> label("components.stars.most_held_per_game.mean")
     'most stars held by all players together'
     """
-    if name in _LABELS:
-        return _LABELS[name]
-    text = name.removesuffix(".rate").removesuffix(".mean")
-    for prefix, words in _PREFIXES:
-        if text.startswith(prefix):
-            text = words + text[len(prefix) :]
-            break
-    return text.replace(".", " ").replace("_", " ")
+    return outcome.label(name, _PREFIXES, _LABELS)
 
 
 def seat_measure(arm: int, result: Result, index: int) -> list[int]:

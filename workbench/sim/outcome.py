@@ -1,0 +1,298 @@
+"""What every game ends in, whatever its family: who won, why it ended and how long it lasted.
+
+A family's tally keeps an :class:`Outcomes` for these figures (the wins by seat and by
+bot, Ludii's balance and first-seat advantage, the end reasons, the game length) and
+adds its own; its per-game measure for paired runs starts from :func:`outcome_values`
+(or :func:`outcome_arrays` for a batch engine's block) and :func:`outcome_statistics`.
+Counts are integers, so tallies merge in any order to the same summary.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from workbench.sim.paired import Measure, Statistic, ratio
+from workbench.sim.stats import Histogram, Moments, rate, rounded
+
+
+@dataclass
+class Outcomes:
+    """The wins, end reasons and game lengths of a run, as mergeable integer counts."""
+
+    players: int
+    bots: tuple[str, ...]
+    games: int = 0
+    wins: list[int] = field(default_factory=list)  # games won (alone or shared) per seat
+    shared: Counter[tuple[int, int]] = field(default_factory=Counter)  # (seat, number of winners) -> games
+    no_winner: int = 0
+    end_reasons: Counter[str | None] = field(default_factory=Counter)
+    rounds: Histogram = field(default_factory=Histogram)
+
+    def __post_init__(self) -> None:
+        self.wins = self.wins or [0] * self.players
+
+    def add(self, winners: Sequence[int], end_reason: str | None, rounds: int) -> None:
+        """Count one game."""
+        self.games += 1
+        for seat in winners:
+            self.wins[seat] += 1
+            self.shared[(seat, len(winners))] += 1
+        self.no_winner += not winners
+        self.end_reasons[end_reason] += 1
+        self.rounds.add(rounds)
+
+    def add_arrays(
+        self, won: npt.NDArray[np.int64], end: npt.NDArray[np.int64], reasons: Sequence[str], rounds: npt.NDArray[np.int64]
+    ) -> None:
+        """Count a block of games given as arrays, one row a game: ``won`` (1 for each winning seat), ``end`` (the
+        index of the end reason in ``reasons``) and ``rounds``; the same counts :meth:`add` makes game by game."""
+        self.games += len(won)
+        winners = won.sum(axis=1)
+        for seat in range(self.players):
+            self.wins[seat] += int(won[:, seat].sum())
+            for size, count in zip(*np.unique(winners[won[:, seat] == 1], return_counts=True)):
+                self.shared[(seat, int(size))] += int(count)
+        self.no_winner += int((winners == 0).sum())
+        for reason, count in zip(*np.unique(end, return_counts=True)):
+            self.end_reasons[reasons[reason]] += int(count)
+        add_histogram(self.rounds, rounds)
+
+    def merge(self, other: Outcomes) -> None:
+        """Add another tally of the same run."""
+        self.games += other.games
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.shared.update(other.shared)
+        self.no_winner += other.no_winner
+        self.end_reasons.update(other.end_reasons)
+        self.rounds.merge(other.rounds)
+
+    def _shared_games(self) -> int:
+        """Games won by two or more tied players (each such game is counted once per winner)."""
+        by_size: Counter[int] = Counter()
+        for (_, k), count in self.shared.items():
+            by_size[k] += count
+        return sum(count // k for k, count in by_size.items() if k > 1)
+
+    def summary(self) -> dict[str, Any]:
+        """The outcome figures of ``summary.json``: ``games``, ``wins``, ``balance``, ``first_seat_advantage``,
+        ``end_reasons`` and ``rounds``, each with its uncertainty."""
+        games, n = self.games, self.players
+        credit = [sum(Fraction(self.shared[(seat, k)], k) for k in range(1, n + 1)) for seat in range(n)]
+        seat_rates = [float(c / games) if games else 0.0 for c in credit]
+        by_bot_wins: Counter[str] = Counter()
+        by_bot_seats: Counter[str] = Counter()
+        for seat, name in enumerate(self.bots):
+            by_bot_wins[name] += self.wins[seat]
+            by_bot_seats[name] += games
+        # Ludii: Balance = 1 - the largest gap between two seats' win rates (a shared win split);
+        # AdvantageP1 = the first seat's win rate, a game nobody wins counting half.
+        balance = 1 - (max(seat_rates) - min(seat_rates)) if games else None
+        first_seat = float((credit[0] + Fraction(self.no_winner, 2)) / games) if games else None
+        return {
+            "games": games,
+            "wins": {
+                "by_seat": [rate(w, games) for w in self.wins],
+                "by_bot": {name: rate(by_bot_wins[name], by_bot_seats[name]) for name in sorted(by_bot_seats)},
+                "no_winner": rate(self.no_winner, games),
+                "shared": rate(self._shared_games(), games),
+            },
+            "balance": maybe(balance),
+            "first_seat_advantage": maybe(first_seat),
+            "end_reasons": {reason: rate(count, games) for reason, count in sorted(self.end_reasons.items())},
+            "rounds": self.rounds.report(),
+        }
+
+
+def add_histogram(histogram: Histogram, values: npt.NDArray[np.int64]) -> None:
+    """Count every value of an array."""
+    for value, count in zip(*np.unique(values, return_counts=True)):
+        histogram.add(int(value), int(count))
+
+
+def add_moments(moments: Moments, values: npt.NDArray[np.int64]) -> None:
+    """Add every value of an array (in Python integers: squares of big values pass 64 bits)."""
+    exact = values.astype(object)
+    moments.add_sums(len(values), int(exact.sum()), int((exact * exact).sum()))
+
+
+def maybe(x: float | None) -> float | None:
+    """A figure rounded as the reports show it, or None."""
+    return None if x is None else rounded(x)
+
+
+# --- what a game measures, for paired runs (compare, cards, skill) ---------------------------------------------
+
+
+def credit_scale(players: int) -> int:
+    """A whole number that every share of a tied win (1/k) and half a game times: exact integer columns."""
+    return 2 * math.lcm(*range(1, players + 1))
+
+
+def outcome_columns(players: int, bots: tuple[str, ...], reasons: Sequence[str]) -> tuple[str, ...]:
+    """The columns of :func:`outcome_values`, in order."""
+    return (
+        "games",
+        "rounds",
+        "no_winner",
+        "shared",
+        *(f"end.{reason}" for reason in reasons),
+        *(f"{kind}.{seat}" for kind in ("won", "credit") for seat in range(players)),
+        *(f"bot.{name}" for name in sorted(set(bots))),
+        "first_seat",
+    )
+
+
+def outcome_values(winners: Sequence[int], end_reason: str | None, rounds: int, bots: tuple[str, ...]) -> dict[str, int]:
+    """One game's outcome columns that are not zero."""
+    scale = credit_scale(len(bots))
+    values: dict[str, int] = {
+        "games": 1,
+        "rounds": rounds,
+        "no_winner": not winners,
+        "shared": len(winners) > 1,
+        f"end.{end_reason}": 1,
+    }
+    for seat, bot in enumerate(bots):
+        won = seat in winners
+        values[f"won.{seat}"] = won
+        values[f"credit.{seat}"] = scale // len(winners) if won else 0
+        values[f"bot.{bot}"] = values.get(f"bot.{bot}", 0) + won
+    values["first_seat"] = values["credit.0"] + (scale // 2 if not winners else 0)
+    return values
+
+
+def outcome_arrays(
+    won: npt.NDArray[np.int64],
+    end: npt.NDArray[np.int64],
+    reasons: Sequence[str],
+    rounds: npt.NDArray[np.int64],
+    bots: tuple[str, ...],
+) -> dict[str, npt.NDArray[Any]]:
+    """:func:`outcome_values` of a block of games given as arrays (as :meth:`Outcomes.add_arrays` takes them)."""
+    players = won.shape[1]
+    scale = credit_scale(players)
+    winners = won.sum(axis=1)
+    credit = np.where(won == 1, scale // np.maximum(winners, 1)[:, None], 0)
+    values: dict[str, npt.NDArray[Any]] = {
+        "games": np.ones(len(won), dtype=np.int64),
+        "rounds": rounds,
+        "no_winner": winners == 0,
+        "shared": winners > 1,
+        **{f"end.{reason}": end == i for i, reason in enumerate(reasons)},
+        **{f"won.{s}": won[:, s] for s in range(players)},
+        **{f"credit.{s}": credit[:, s] for s in range(players)},
+        "first_seat": credit[:, 0] + np.where(winners == 0, scale // 2, 0),
+    }
+    for name in set(bots):
+        values[f"bot.{name}"] = won[:, [s for s, bot in enumerate(bots) if bot == name]].sum(axis=1)
+    return values
+
+
+def outcome_statistics(columns: Sequence[str], players: int, bots: tuple[str, ...], reasons: Sequence[str]) -> list[Statistic]:
+    """The outcome figures of ``summary.json`` that are per game, as paired statistics on ``columns``."""
+    at = {name: i for i, name in enumerate(columns)}
+    games = at["games"]
+    scale = credit_scale(players)
+
+    def per_game(column: str, scale_: float = 1.0) -> Callable[[Any], float]:
+        return ratio(at[column], games, scale_)
+
+    credits = [at[f"credit.{seat}"] for seat in range(players)]
+
+    def balance(arm: Any) -> float:
+        rates = [arm[c] / scale for c in credits]
+        return 1 - (max(rates) - min(rates)) if arm[games] else math.nan
+
+    names = sorted(set(bots))
+    return [
+        *(Statistic(f"wins.by_seat.{seat}.rate", per_game(f"won.{seat}"), True) for seat in range(players)),
+        *(Statistic(f"wins.by_bot.{name}.rate", per_game(f"bot.{name}", bots.count(name)), True) for name in names),
+        Statistic("wins.no_winner.rate", per_game("no_winner"), True),
+        Statistic("wins.shared.rate", per_game("shared"), True),
+        Statistic("balance", balance, tested=False),  # a maximum minus a minimum: no interval by the delta method
+        Statistic("first_seat_advantage", per_game("first_seat", scale), True),
+        *(Statistic(f"end_reasons.{reason}.rate", per_game(f"end.{reason}"), True) for reason in reasons),
+        Statistic("rounds.mean", per_game("rounds")),
+    ]
+
+
+@dataclass(frozen=True)
+class TableMeasure:
+    """The per-game values behind the figures of ``simulate`` (picklable: it goes to the workers).
+
+    ``values(result, bots)`` gives one game's values that are not zero; ``block_values(block, bots)`` the same for a
+    batch engine's block, as arrays (one entry a game).
+    """
+
+    bots: tuple[str, ...]
+    columns: tuple[str, ...]
+    values: Callable[[Any, tuple[str, ...]], Mapping[str, int]]
+    block_values: Callable[[Any, tuple[str, ...]], Mapping[str, npt.NDArray[Any]]] | None = None
+
+    def __call__(self, arm: int, result: Any, index: int) -> list[int]:
+        values = self.values(result, self.bots)
+        if not values.keys() <= set(self.columns):  # a value without a column would be lost without a word
+            raise ValueError(f"no column for {sorted(values.keys() - set(self.columns))}")
+        return [values.get(name, 0) for name in self.columns]  # a count that stayed at zero is absent
+
+    def rows(self, arm: int, block: Any, first: int) -> npt.NDArray[np.int64]:
+        """The values of every game of a batch engine's block, in the columns (one row a game)."""
+        assert self.block_values is not None, "a family with a batch engine gives its block values"
+        values = self.block_values(block, self.bots)
+        zero = np.zeros(len(block), dtype=np.int64)
+        return np.stack([np.asarray(values.get(name, zero), dtype=np.int64) for name in self.columns], axis=1)
+
+
+def table_measure(
+    players: int,
+    bots: tuple[str, ...],
+    reasons: Sequence[str],
+    columns: Sequence[str],
+    statistics: Callable[[Mapping[str, int]], list[Statistic]],
+    values: Callable[[Any, tuple[str, ...]], Mapping[str, int]],
+    block_values: Callable[[Any, tuple[str, ...]], Mapping[str, npt.NDArray[Any]]] | None,
+    words: Callable[[str], str],
+) -> Measure:
+    """The figures of ``simulate`` that are per game, as paired statistics named by their ``summary.json`` paths:
+    the outcome's, then the family's ``columns`` and ``statistics(at)`` (``at``: column name -> index), every figure
+    labelled by ``words``."""
+    all_columns = (*outcome_columns(players, bots, reasons), *columns)
+    at = {name: i for i, name in enumerate(all_columns)}
+    stats = [*outcome_statistics(all_columns, players, bots, reasons), *statistics(at)]
+    named = tuple(replace(statistic, label=words(statistic.name)) for statistic in stats)
+    measure = TableMeasure(bots, all_columns, values, block_values)
+    return Measure(all_columns, measure, named, measure.rows if block_values is not None else None)
+
+
+#: How the start of an outcome figure's path reads.
+OUTCOME_WORDS: tuple[tuple[str, str], ...] = (
+    ("wins.by_seat.", "win rate, seat "),
+    ("wins.by_bot.", "win rate, "),
+    ("wins.", ""),
+    ("end_reasons.", "ends: "),
+)
+
+
+def label(name: str, prefixes: Sequence[tuple[str, str]] = (), labels: Mapping[str, str] | None = None) -> str:
+    """A figure's dotted path in words: ``labels`` by whole path first, then the first matching prefix of the
+    outcome's and the family's ``prefixes``; the rest is shown with spaces for dots and underscores.
+
+    >>> label("wins.by_seat.0.rate"), label("rounds.mean"), label("cards.dagger.bought_per_game", [("cards.", "")])
+    ('win rate, seat 0', 'rounds', 'dagger bought per game')
+    """
+    if labels and name in labels:
+        return labels[name]
+    text = name.removesuffix(".rate").removesuffix(".mean")
+    for prefix, words in (*OUTCOME_WORDS, *prefixes):
+        if text.startswith(prefix):
+            text = words + text[len(prefix) :]
+            break
+    return text.replace(".", " ").replace("_", " ")
