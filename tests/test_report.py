@@ -14,8 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from workbench.cli import app
-from workbench.games.chance_it.report import TRAJECTORY_MIN_SHARE, render_report
+from workbench.games.chance_it.report import FIGURES, TRAJECTORY_MIN_SHARE
 from workbench.games.chance_it.sim import Tally
+from workbench.render import report
 from workbench.render.svg import Panel, Series, bar_chart, hbar_chart, histogram, line_chart
 
 DATA = Path(__file__).parent / "data"
@@ -23,6 +24,10 @@ ROOT = Path(__file__).parent.parent
 ONE = json.loads((DATA / "summary-4p.json").read_text())
 MULTI = json.loads((DATA / "summary-multi.json").read_text())["runs"]
 EXTERNAL = re.compile(r"""(?:src|href|xlink:href)\s*=\s*["']?\s*(?:https?:)?//|url\(\s*["']?\s*(?:https?:)?//|@import""", re.I)
+
+
+def render(summaries: list[dict[str, Any]]) -> str:
+    return report.render_report(summaries, "Chance It", FIGURES)
 
 
 def svgs(html: str) -> list[str]:
@@ -42,7 +47,7 @@ def assert_self_contained(html: str, *, charts: bool = True) -> None:
 
 @pytest.mark.parametrize("summaries", [[ONE], MULTI], ids=["one-run", "several-player-counts"])
 def test_report_is_one_self_contained_page_with_every_figure(summaries: list[dict[str, Any]]) -> None:
-    html = render_report(summaries)
+    html = render(summaries)
     assert_self_contained(html)
     assert ONE["variant"] in html
     for summary in summaries:
@@ -57,24 +62,24 @@ def test_report_is_one_self_contained_page_with_every_figure(summaries: list[dic
 
 
 def test_report_header_and_footer() -> None:
-    html = render_report([ONE])
+    html = render([ONE])
     assert "variants/chance-it.yaml" in html and "2,000" in html and "heuristic on every seat" in html
     assert "Interrupted:" not in html
     body, footer = html.split("<footer>")
     assert "games/s" not in body and "2.21 s" in footer  # timings only in the footer
     interrupted = {**ONE, "interrupted": True}
-    assert "Interrupted:</strong> the 4-player run was stopped early" in render_report([interrupted])
+    assert "Interrupted:</strong> the 4-player run was stopped early" in render([interrupted])
 
 
 def test_fairness_figures_are_explained() -> None:
-    html = render_report([ONE])
+    html = render([ONE])
     assert "0.961" in html and "best and worst seat 3.9 points apart" in html  # 1 - (0.2255 - 0.186) = 0.9605
     assert "26.9%" in html  # seat 0's 0.186 plus half of the 0.165 no-winner games
     assert "equal seats: 29.1%" in html  # (1 - 0.165) / 4 + 0.165 / 2
 
 
 def test_resource_plot_leaves_out_rounds_few_games_reach() -> None:
-    html = render_report([ONE])
+    html = render([ONE])
     trajectory = ONE["trajectory"]
     kept = [g for g in trajectory["games"] if g >= TRAJECTORY_MIN_SHARE * ONE["games"]]
     assert len(kept) < len(trajectory["round"])
@@ -88,7 +93,7 @@ def test_text_from_the_summary_is_escaped() -> None:
     hostile["variant_file"] = "variants/<b>.yaml"
     hostile["bots"] = ["<i>bot</i>", *hostile["bots"][1:]]
     hostile["cards"] = {"<img src=x onerror=alert(1)>" if k == "dagger" else k: v for k, v in hostile["cards"].items()}
-    html = render_report([hostile])
+    html = render([hostile])
     assert_self_contained(html)
     assert "<script>alert" not in html and "&lt;script&gt;alert(" in html
     assert "&amp; co" in html
@@ -105,14 +110,15 @@ def test_a_run_interrupted_before_any_game_still_renders() -> None:
         **tally.summary(),
         "interrupted": True,
     }
-    html = render_report([empty])
+    html = render([empty])
     assert_self_contained(html, charts=False)
     assert "stopped early" in html and "<td>purse</td>" in html and "seat 1: heuristic" in html
 
 
 def test_template_ships_with_the_package() -> None:
-    assert (files("workbench.games.chance_it") / "templates" / "report.html.j2").is_file()
-    assert '"workbench.games.chance_it" = ["templates/*.j2"]' in (ROOT / "pyproject.toml").read_text()
+    assert (files("workbench.render") / "templates" / "report.html.j2").is_file()
+    assert (files("workbench.games.chance_it") / "templates" / "report_sections.html.j2").is_file()
+    assert '"*" = ["templates/*.j2"]' in (ROOT / "pyproject.toml").read_text()
 
 
 def test_simulate_writes_the_report_and_may_overwrite_it(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ from workbench.games import FAMILIES, Family, Loaded, Printable, Tunable, family
 from workbench.games import load_variant as _load_variant
 from workbench.loading import did_you_mean
 from workbench.outputs import Outputs, Scripts, check_writable
+from workbench.render.report import render_report
 from workbench.sim.runner import Run, Stop, run
 
 #: A progress display: called with a label and a number of games, returns the function to call as games finish.
@@ -402,7 +403,7 @@ def simulate(
                 return Simulation(family, counts, summaries, [])
             if summary_file is not None and report_file is not None:
                 outputs.stage(summary_file, Simulation(family, counts, summaries, []).to_json())
-                outputs.stage(report_file, family.report([s.to_dict() for s in summaries]))
+                outputs.stage(report_file, render_report([s.to_dict() for s in summaries], family.title, family.figures))
             written = outputs.commit()
     scripted, kept = (len(scripts.hashes), scripts.kept) if scripts else (0, [])
     return Simulation(family, counts, summaries, written, scripted, kept)

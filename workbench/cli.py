@@ -27,6 +27,7 @@ from typer.core import TyperGroup
 
 from workbench import api, studies
 from workbench.errors import ScenarioError, UsageError, WorkbenchError, display_path
+from workbench.render.report import summary_rows
 from workbench.render.terminal import printable
 from workbench.sim.runner import Interrupted
 
@@ -349,7 +350,9 @@ def simulate(
         _stopped_before_any_game()
     runs = [run.to_dict() for run in simulation.runs]
     first = simulation.runs[0]
-    _print_table(f"{first.variant}: {', '.join(dict.fromkeys(first.bots))}; seed {seed}", *simulation.family.summary_rows(runs))
+    _print_table(
+        f"{first.variant}: {', '.join(dict.fromkeys(first.bots))}; seed {seed}", *summary_rows(runs, simulation.family.figures)
+    )
     say(f"wrote {', '.join(display_path(p) for p in simulation.written)}")
     if record_scenarios is not None:
         say(f"wrote {simulation.scripts:,} scenario scripts into {display_path(record_scenarios)}")

@@ -25,6 +25,7 @@ from workbench.loading import (
     read_yaml,
     validate,
 )
+from workbench.render.report import Figures
 from workbench.sim.paired import Measure
 
 
@@ -113,11 +114,9 @@ class Family(Protocol):
         """The per-game values behind the figures of ``summary.json`` and the statistics on them, for paired runs of
         ``variants`` (the same columns for each)."""
 
-    def summary_rows(self, summaries: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
-        """The terminal table of one or more runs."""
-
-    def report(self, summaries: list[dict[str, Any]]) -> str:
-        """The self-contained HTML report of one or more runs."""
+    @property
+    def figures(self) -> Figures:
+        """What the family adds to a simulation's report and terminal table."""
 
 
 @runtime_checkable

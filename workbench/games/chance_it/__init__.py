@@ -19,10 +19,11 @@ from workbench.games.chance_it.effects import with_effects
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.odds import odds, odds_tables
 from workbench.games.chance_it.record import SCRIPT_NAME
+from workbench.games.chance_it.report import FIGURES
 from workbench.games.chance_it.scenario import Replay, Scenario, replay
 from workbench.games.chance_it.schema import Card, Persona, PersonaFile, Variant, variant_file_schema
 from workbench.games.chance_it.sim import SEAT_MEASURE, BatchSimulator, Gift, Simulator, table_measure
-from workbench.games.chance_it.text import describe, summary_rows
+from workbench.games.chance_it.text import describe
 from workbench.loading import Document, read_yaml, validate
 from workbench.personas import load_personas
 from workbench.sim.paired import Measure
@@ -36,6 +37,7 @@ class ChanceIt:
     title = "Chance It"
     includes = ("cards",)
     variant_model = Variant
+    figures = FIGURES
 
     #: Recorded scenario scripts: ``game-<players>p-<index>.yaml``.
     script_name = SCRIPT_NAME
@@ -149,14 +151,6 @@ class ChanceIt:
 
     def seat_measure(self) -> Measure:
         return SEAT_MEASURE
-
-    def summary_rows(self, summaries: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
-        return summary_rows(summaries)
-
-    def report(self, summaries: list[dict[str, Any]]) -> str:
-        from workbench.games.chance_it.report import render_report
-
-        return render_report(summaries)
 
     def tune_stakes(self, path: Path, counts: list[int], **options: Any) -> Any:
         """Propose stakes sheets for ``counts`` (see :mod:`workbench.games.chance_it.tune`)."""

@@ -3,16 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.effects import amount, describe_event
 from workbench.games.chance_it.effects.gain import signed
 from workbench.games.chance_it.engine import Event
-from workbench.sim.stats import MeanReport, RateReport
-
-#: One run's ``summary.json`` (see ``sim.py``).
-Summary = dict[str, Any]
 
 
 def describe(event: Event) -> str:
@@ -56,62 +50,3 @@ def describe(event: Event) -> str:
         raise ValueError(f"no text for the event type '{kind}'")
     when = f"round {event['round']}" if event["round"] else "setup"
     return f"{when}: {text}"
-
-
-def _pct(figure: RateReport | None) -> str:
-    if not figure or not figure.get("n"):
-        return "-"
-    return f"{100 * figure['rate']:.1f}% ({100 * figure['low']:.1f}-{100 * figure['high']:.1f})"
-
-
-def _mean(figure: MeanReport) -> str:
-    return f"{figure['mean']:.2f} ({figure['low']:.2f}-{figure['high']:.2f})" if figure["n"] else "-"
-
-
-def summary_rows(summaries: list[Summary]) -> tuple[list[str], list[list[str]]]:
-    """The terminal table of one or more runs: a row per figure, a column per player count."""
-    headers = ["", *(f"{s['players']} players" for s in summaries)]
-    seats = max(s["players"] for s in summaries)
-    bots = sorted({name for s in summaries for name in s["wins"]["by_bot"]})
-
-    def row(label: str, cell: Callable[..., str]) -> list[str]:  # cell(summary); `...`: some bind loop values as defaults
-        return [label, *(cell(s) for s in summaries)]
-
-    rows = [
-        row("games", lambda s: f"{s['games']:,}"),
-        row("rounds, mean (95% CI)", lambda s: _mean(s["rounds"])),
-        row("rounds, median [p10-p90]", lambda s: f"{s['rounds']['median']:g} [{s['rounds']['p10']:g}-{s['rounds']['p90']:g}]"),
-        *(
-            row(f"ends by {reason.replace('_', ' ')}", lambda s, r=reason: _pct(s["end_reasons"].get(r)))
-            for reason in ("stars", "last_standing", "all_eliminated", "max_rounds")
-        ),
-        row("no winner", lambda s: _pct(s["wins"]["no_winner"])),
-        row("eliminations per game", lambda s: _mean(s["eliminations"]["per_game"])),
-        row(
-            "first elimination, median round",
-            lambda s: f"{s['eliminations']['first_round']['median']:g}" if s["eliminations"]["first_round"]["n"] else "-",
-        ),
-        *(row(f"guide {guide}", lambda s, g=guide: _pct(s["guides"][g])) for guide in ("in", "out", "chance-it")),
-        row("forced in", lambda s: _pct(s["guides"]["forced_in"])),
-        row("stakes coins paid per game", lambda s: _mean(s["stakes"]["coins_paid_per_game"])),
-        row("stakes coins received per game", lambda s: _mean(s["stakes"]["coins_received_per_game"])),
-        *(
-            row(f"win rate seat {seat}", lambda s, i=seat: _pct(s["wins"]["by_seat"][i]) if i < s["players"] else "")
-            for seat in range(seats)
-        ),
-        *(row(f"win rate {name} (per seat)", lambda s, b=name: _pct(s["wins"]["by_bot"].get(b))) for name in bots),
-        row("balance (Ludii)", lambda s: f"{s['balance']:.3f}" if s["balance"] is not None else "-"),
-        row(
-            "first-seat advantage (Ludii)",
-            lambda s: f"{s['first_seat_advantage']:.3f}" if s["first_seat_advantage"] is not None else "-",
-        ),
-        row(
-            "most bought cards",
-            lambda s: ", ".join(card for card, _ in sorted(s["cards"].items(), key=lambda kv: -kv[1]["bought"])[:3]),
-        ),
-        row(
-            "supply ran dry (games)",
-            lambda s: ", ".join(f"{name} {100 * s['components'][name]['supply_ran_dry']['rate']:.0f}%" for name in RESOURCES),
-        ),
-    ]
-    return headers, rows
