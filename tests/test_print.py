@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from workbench.cli import app
 from workbench.games import load_variant
-from workbench.games.chance_it.printing import content_hash
+from workbench.render.printing import content_hash
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"

@@ -32,6 +32,7 @@ from workbench.games import FAMILIES, Family, Loaded, Printable, Tunable, family
 from workbench.games import load_variant as _load_variant
 from workbench.loading import did_you_mean
 from workbench.outputs import Outputs, Scripts, check_writable
+from workbench.render import printing
 from workbench.render.report import render_report
 from workbench.sim.runner import Run, Stop, run
 
@@ -618,8 +619,8 @@ def print_set(
     """Print a playtest set to ``out`` (PDF; a name ending in .html writes only the HTML); the files written.
 
     ``html`` also writes the HTML beside the PDF. Options: ``paper`` (a4 or letter),
-    ``players`` (guide cards for N, sheets for 2..N), ``bleed`` (mm), ``backs``,
-    ``backs_offset`` (``"DX,DY"`` mm), ``only`` (``"cards,guides,stakes,board,rules"``).
+    ``players`` (the set is for N players), ``bleed`` (mm), ``backs``,
+    ``backs_offset`` (``"DX,DY"`` mm), ``only`` (a comma list of the family's parts, such as ``"cards,rules"``).
     """
     loaded, _ = _loaded(variant)
     family = loaded.family
@@ -636,7 +637,7 @@ def print_set(
         page = family.print_html(loaded.variant, options)
         for target in targets:
             is_html = target.suffix.lower() in (".html", ".htm")
-            outputs.stage(target, page if is_html else family.print_pdf(loaded.variant, options, page))
+            outputs.stage(target, page if is_html else printing.render_pdf(page, printing.content_hash(loaded.variant)))
         return outputs.commit()
 
 

@@ -651,7 +651,7 @@ def print_set(
         typer.Option(
             "--players",
             "-p",
-            help="Guide cards for N players, stakes sheets for 2..N [default: the variant's most].",
+            help="The set is for N players: the player pieces and sheets they need [default: the variant's most].",
             show_default=False,
         ),
     ] = None,
@@ -667,11 +667,15 @@ def print_set(
     ] = "0,0",
     only: Annotated[
         str | None,
-        typer.Option("--only", help="Print only these parts: cards,guides,stakes,board,rules.", show_default=False),
+        typer.Option(
+            "--only",
+            help="Print only these parts, comma-separated, such as cards,rules (a wrong one lists the game's).",
+            show_default=False,
+        ),
     ] = None,
     force: Force = False,
 ) -> None:
-    """Print a playtest set as PDF: market cards, guide cards, stakes sheets, action board and rule summary."""
+    """Print a playtest set as PDF: the variant's cards, the sheets and board its game has, and a rule summary."""
     with _reported():
         written = api.print_set(
             variant,

@@ -124,10 +124,9 @@ class Printable(Family, Protocol):
     """A family with a printable playtest set."""
 
     def print_html(self, variant: Any, options: dict[str, Any]) -> str:
-        """The printable playtest set as one HTML document; a bad option raises ``UsageError``."""
-
-    def print_pdf(self, variant: Any, options: dict[str, Any], html: str | None = None) -> bytes:
-        """The printable playtest set as PDF bytes (from ``html``, the output of ``print_html``, when given)."""
+        """The printable playtest set as one HTML document on the shared pages of :mod:`workbench.render.printing`
+        (which prints it as PDF); ``options`` as :func:`~workbench.render.printing.print_options` takes them, a bad
+        one raises ``UsageError``."""
 
 
 @runtime_checkable

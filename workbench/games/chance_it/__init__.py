@@ -192,19 +192,10 @@ class ChanceIt:
         tune.write_back(path, report, page)
 
     def print_html(self, variant: Variant, options: dict[str, Any]) -> str:
-        """The printable playtest set as one HTML document (see :mod:`workbench.games.chance_it.printing`).
-
-        ``options``: paper, players, bleed, backs, backs_offset, only; a bad one raises ``UsageError``.
-        """
+        """The printable playtest set as one HTML document (see :mod:`workbench.games.chance_it.printing`)."""
         from workbench.games.chance_it import printing
 
-        return printing.render_html(variant, printing.print_options(variant, options))
-
-    def print_pdf(self, variant: Variant, options: dict[str, Any], html: str | None = None) -> bytes:
-        """The printable playtest set as PDF bytes, from ``html`` when given (the output of :meth:`print_html`)."""
-        from workbench.games.chance_it import printing
-
-        return printing.render_pdf(variant, printing.print_options(variant, options), html)
+        return printing.render_html(variant, options)
 
     def replay(self, doc: Document, variant: Variant, engine: str = "interpreter") -> Replay:
         scenario = validate(Scenario, doc, ScenarioError)

@@ -1,54 +1,27 @@
-"""A printable playtest set of a variant: card sheets, stakes sheets, guide cards, board and rules.
+"""Chance It's playtest set: market cards, guide cards, stakes sheets, the action board and the rules.
 
 Everything printed is generated from the variant, so the set cannot drift from the
 file that was simulated: :func:`effects_text` writes the card and board texts,
-:func:`rule_summary` the one-page rules, :func:`content_hash` the version in the
-small print. :func:`render_html` lays it all out with ``templates/print.html.j2``
-(poker-size cards, 3 x 3 to a page); :func:`render_pdf` turns that same HTML into a
-PDF with WeasyPrint, byte for byte the same for the same input when
-``SOURCE_DATE_EPOCH`` is set.
+:func:`rule_summary` the one-page rules. :func:`render_html` lays it all out with
+``templates/print.html.j2`` on the shared pages and card sheets of
+:mod:`workbench.render.printing`, which also makes the PDF.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
-import os
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from collections.abc import Sequence
 from typing import Any
 
 from markupsafe import Markup, escape
 
-from workbench import GENERATOR  # in the HTML meta, the PDF Creator and ID
-from workbench.errors import UsageError
 from workbench.games.chance_it import effects as kinds
 from workbench.games.chance_it.effects import amount, join, kind_of
-from workbench.games.chance_it.report import environment
 from workbench.games.chance_it.schema import GUIDES, Card, Variant
+from workbench.render.printing import PrintOptions, environment, page_context, print_options, sheets
 
 PARTS = ("cards", "guides", "stakes", "board", "rules")  #: what ``--only`` may pick, in the order printed
-#: Paper name -> (CSS page size, width mm, height mm).
-PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("letter", 215.9, 279.4)}
-CARD_W, CARD_H = 63.0, 88.0  #: poker size, mm
-COLUMNS, ROWS = 3, 3
-MARK_ROOM = 3.0  #: mm of page margin kept free around the cards for the cut marks
-MARK_GAP = 1.0  #: mm between a cut mark and the cards
-MARK_LENGTH = 7.0  #: mm, at most
 _GUIDE_WORDS = {"in": "IN", "out": "OUT", "chance-it": "CHANCE IT"}
-#: Pips of a die face drawn on a 24 x 24 square: face -> (x, y) centres.
-PIPS = {
-    1: [(12, 12)],
-    2: [(17, 7), (7, 17)],
-    3: [(17, 7), (12, 12), (7, 17)],
-    4: [(7, 7), (17, 7), (7, 17), (17, 17)],
-    5: [(7, 7), (17, 7), (12, 12), (7, 17), (17, 17)],
-    6: [(7, 7), (17, 7), (7, 12), (17, 12), (7, 17), (17, 17)],
-}
-
-
 #: Icons of the resources; the effect kinds add theirs (see :func:`drawing`).
 RESOURCE_DRAWINGS = {
     "heart": (
@@ -79,76 +52,7 @@ def drawing(name: str, label: str = "") -> Markup:
     return Markup(svg.replace("{label}", str(escape(label))))
 
 
-# --- options -----------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PrintOptions:
-    """What to print and on what paper (checked against the variant by :func:`print_options`)."""
-
-    paper: str = "a4"  #: a key of PAPERS
-    players: int = 4  #: guide cards for this many players, stakes sheets 2..players
-    bleed: float = 0.0  #: mm of card background drawn beyond the trim on every side
-    backs: bool = True  #: a page of card backs after each page of card fronts
-    backs_offset: tuple[float, float] = (0.0, 0.0)  #: mm the backs are shifted (right, down) for a misaligned duplex
-    only: tuple[str, ...] = PARTS  #: parts printed, in PARTS order
-
-
-def print_options(variant: Variant, options: dict[str, Any]) -> PrintOptions:
-    """Check the command line's options against the variant; :class:`UsageError` names the bad one.
-
-    ``options``: ``paper`` (a4|letter), ``players`` (None: players.max), ``bleed`` (mm),
-    ``backs`` (bool), ``backs_offset`` ("DX,DY" in mm, or a pair), ``only`` (comma list or None).
-    """
-    build_date()  # a bad SOURCE_DATE_EPOCH is the user's to fix, found before any work
-    paper = str(options.get("paper") or "a4").lower()
-    if paper not in PAPERS:
-        raise UsageError(f"--paper {options.get('paper')}: unknown paper; choose a4 or letter")
-    players = options.get("players")
-    low, high = variant.players.min, variant.players.max
-    players = high if players is None else players
-    if not low <= players <= high:
-        raise UsageError(f"--players {players}: '{variant.name}' is for {low} to {high} players")
-    bleed = float(options.get("bleed") or 0.0)
-    if not math.isfinite(bleed) or bleed < 0:
-        raise UsageError(f"--bleed {bleed:g}: the bleed is a length in mm, 0 or more")
-    most = max_bleed(paper)
-    if bleed > most:
-        raise UsageError(f"--bleed {bleed:g}: 3 x 3 cards with their bleed fit on {paper} with at most {most:g} mm")
-    only = options.get("only")
-    parts: tuple[str, ...]
-    if only is None or only == "":
-        parts = PARTS
-    else:
-        asked = [part.strip() for part in (only.split(",") if isinstance(only, str) else only) if part.strip()]
-        unknown = [part for part in asked if part not in PARTS]
-        if unknown or not asked:
-            raise UsageError(f"--only {','.join(unknown) or only}: unknown part; choose from {', '.join(PARTS)}")
-        parts = tuple(part for part in PARTS if part in asked)
-    offset = options.get("backs_offset") or (0.0, 0.0)
-    if isinstance(offset, str):
-        try:
-            dx, dy = (float(part) for part in offset.split(","))
-            if not (math.isfinite(dx) and math.isfinite(dy)):
-                raise ValueError
-        except ValueError:
-            raise UsageError(f"--backs-offset {offset}: expected two lengths in mm, right and down, such as 1,-0.5") from None
-        offset = (dx, dy)
-    return PrintOptions(paper, players, bleed, bool(options.get("backs", True)), tuple(offset), parts)
-
-
-def max_bleed(paper: str) -> float:
-    """The largest bleed (mm, one decimal) that leaves room for the cut marks around 3 x 3 cards.
-
-    >>> max_bleed("a4"), max_bleed("letter")
-    (2.5, 1.5)
-    """
-    _, width, height = PAPERS[paper]
-    room = min((width - 2 * MARK_ROOM) / COLUMNS - CARD_W, (height - 2 * MARK_ROOM) / ROWS - CARD_H) / 2
-    return int(room * 10 + 1e-9) / 10
-
-
-# --- text generated from the rules --------------------------------------------------------------------------------
+# --- texts ----------------------------------------------------------------------------------------------------
 
 
 def effect_text(effect: Any, sides: int, where: str = "card") -> str:
@@ -212,12 +116,6 @@ def timing(card: Card) -> tuple[str, str]:
     return f"DIE {card.face}", f"when {article} {card.face} is resolved, once per round" + (
         " (again after a failed roll)" if again else ""
     )
-
-
-def content_hash(variant: Variant) -> str:
-    """The variant's version for the small print: sha256 of its canonical JSON, first 8 hex digits."""
-    canonical = json.dumps(variant.model_dump(mode="json", by_alias=True), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()[:8]
 
 
 def supply_text(variant: Variant, resource: str) -> str:
@@ -317,62 +215,6 @@ def rule_summary(variant: Variant) -> list[tuple[str, list[str]]]:
 
 
 # --- the set ------------------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Sheet:
-    """One page of 3 x 3 card fronts (or backs): per slot its left/top in mm and the card there, or None."""
-
-    kind: str  #: "front" or "back"
-    slots: list[tuple[float, float, dict[str, Any] | None]] = field(default_factory=list)
-
-
-def geometry(options: PrintOptions) -> dict[str, Any]:
-    """Where the cards sit on the page and where the cut marks go, in mm."""
-    size, width, height = PAPERS[options.paper]
-    bleed = options.bleed
-    cell_w, cell_h = CARD_W + 2 * bleed, CARD_H + 2 * bleed
-    left, top = (width - COLUMNS * cell_w) / 2, (height - ROWS * cell_h) / 2
-    right, bottom = left + COLUMNS * cell_w, top + ROWS * cell_h
-    xs = sorted({round(left + c * cell_w + bleed + edge, 3) for c in range(COLUMNS) for edge in (0, CARD_W)})
-    ys = sorted({round(top + r * cell_h + bleed + edge, 3) for r in range(ROWS) for edge in (0, CARD_H)})
-    marks = []
-    for x in xs:
-        marks.append((x, max(0.0, top - MARK_GAP - MARK_LENGTH), x, top - MARK_GAP))
-        marks.append((x, bottom + MARK_GAP, x, min(height, bottom + MARK_GAP + MARK_LENGTH)))
-    for y in ys:
-        marks.append((max(0.0, left - MARK_GAP - MARK_LENGTH), y, left - MARK_GAP, y))
-        marks.append((right + MARK_GAP, y, min(width, right + MARK_GAP + MARK_LENGTH), y))
-    return {
-        "size": size,
-        "width": width,
-        "height": height,
-        "bleed": bleed,
-        "cell_w": cell_w,
-        "cell_h": cell_h,
-        "left": left,
-        "top": top,
-        "marks": [tuple(round(v, 3) for v in m) for m in marks],
-    }
-
-
-def _sheets(cards: list[dict[str, Any]], geo: dict[str, Any], options: PrintOptions) -> Iterator[Sheet]:
-    """Pages of 9 fronts, each followed (with backs on) by its backs, columns reversed for long-edge duplex."""
-    per_page = COLUMNS * ROWS
-    dx, dy = options.backs_offset
-    for start in range(0, len(cards), per_page):
-        page = cards[start : start + per_page]
-        front, back = Sheet("front"), Sheet("back")
-        for slot in range(per_page):
-            row, col = divmod(slot, COLUMNS)
-            card = page[slot] if slot < len(page) else None
-            front.slots.append((geo["left"] + col * geo["cell_w"], geo["top"] + row * geo["cell_h"], card))
-            mirrored = row * COLUMNS + (COLUMNS - 1 - col)
-            twin = page[mirrored] if mirrored < len(page) else None
-            back.slots.append((geo["left"] + col * geo["cell_w"] + dx, geo["top"] + row * geo["cell_h"] + dy, twin))
-        yield front
-        if options.backs:
-            yield back
 
 
 def _card_face(card: Card, variant: Variant, version: str) -> dict[str, Any]:
@@ -486,8 +328,8 @@ def _inventory(variant: Variant, players: int) -> list[dict[str, Any]]:
 
 def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
     """Everything the template needs, as plain data."""
-    version = content_hash(variant)
-    geo = geometry(options)
+    page = page_context(variant, options)
+    version = page["version"]
     sides = variant.dice.sides
     cards = [_card_face(card, variant, version) for card in variant.cards for _ in range(card.copies)]
     guides = [_guide_face(guide, variant, version) for _ in range(options.players) for guide in GUIDES]
@@ -500,18 +342,11 @@ def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
         "the action board",
     ]
     return {
-        "variant": variant,
-        "version": version,
-        "options": options,
-        "geo": geo,
-        "parts": options.only,
-        "generator": GENERATOR,
-        "date": build_date(),
-        "pips": PIPS,
+        **page,
         "drawing": drawing,
         "drawings": drawings(),
-        "card_sheets": list(_sheets(cards, geo, options)) if "cards" in options.only else [],
-        "guide_sheets": list(_sheets(guides, geo, options)) if "guides" in options.only else [],
+        "card_sheets": sheets(cards, options) if "cards" in options.only else [],
+        "guide_sheets": sheets(guides, options) if "guides" in options.only else [],
         "stakes": _stakes(variant, options.players),
         "board": [{"face": face, "rows": effect_rows(variant.board[face], sides, "board")} for face in sorted(variant.board)],
         "inventory": _inventory(variant, options.players),
@@ -520,31 +355,8 @@ def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
     }
 
 
-def build_date() -> str:
-    """The document's date (W3C format): SOURCE_DATE_EPOCH when set, so builds are reproducible, else now.
-
-    A SOURCE_DATE_EPOCH that is not whole seconds raises :class:`UsageError` (WeasyPrint's font tools read it too).
-    """
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch is None:
-        return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    if not epoch.strip().isdigit() or int(epoch) > 253_402_300_799:  # beyond 9999-12-31
-        raise UsageError(f"SOURCE_DATE_EPOCH={epoch!r}: expected whole seconds since 1970-01-01 (or leave it unset)")
-    return datetime.fromtimestamp(int(epoch), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def render_html(variant: Variant, options: PrintOptions) -> str:
-    """The playtest set as one self-contained HTML document (what WeasyPrint prints)."""
-    return environment().get_template("print.html.j2").render(**build(variant, options))
-
-
-def render_pdf(variant: Variant, options: PrintOptions, html: str | None = None) -> bytes:
-    """The playtest set as PDF bytes; the same variant, options and date give the same bytes."""
-    import weasyprint
-
-    html = render_html(variant, options) if html is None else html
-    # A fixed identifier (the ID is otherwise left out or random): it carries the generator's
-    # name in plain text at the end of the file, where compressed metadata cannot hide it.
-    identifier = f"{GENERATOR} {content_hash(variant)} {hashlib.sha256(html.encode()).hexdigest()[:16]}"
-    pdf: bytes = weasyprint.HTML(string=html, base_url=None).write_pdf(pdf_identifier=identifier.encode())  # no target: the bytes
-    return pdf
+def render_html(variant: Variant, options: dict[str, Any]) -> str:
+    """The playtest set as one self-contained HTML document (what WeasyPrint prints); ``options`` as
+    :func:`workbench.render.printing.print_options` takes them."""
+    checked = print_options(options, PARTS, (variant.players.min, variant.players.max), variant.name)
+    return environment("workbench.games.chance_it").get_template("print.html.j2").render(**build(variant, checked))

@@ -1,0 +1,231 @@
+"""Printing a playtest set, for any family: paper, options, card sheets with cut marks and backs, and the PDF.
+
+A family lays out its set in a template that extends ``print_page.html.j2`` (the
+document, the page and card-sheet style) and imports ``print_kit.j2`` (the ``sheets``
+macro, which places 3 x 3 poker-size cards a page with cut marks and mirrored backs and
+asks the family's ``caller`` for each card's face, and the ``die`` macro). The family's
+Python builds the faces; :func:`sheets` pages them and :func:`render_pdf` prints the
+HTML with WeasyPrint, byte for byte the same for the same input when
+``SOURCE_DATE_EPOCH`` is set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any
+
+import jinja2
+from pydantic import BaseModel
+
+from workbench import GENERATOR  # in the HTML meta, the PDF Creator and ID
+from workbench.errors import UsageError
+
+#: Paper name -> (CSS page size, width mm, height mm).
+PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("letter", 215.9, 279.4)}
+CARD_W, CARD_H = 63.0, 88.0  #: poker size, mm
+COLUMNS, ROWS = 3, 3
+MARK_ROOM = 3.0  #: mm of page margin kept free around the cards for the cut marks
+MARK_GAP = 1.0  #: mm between a cut mark and the cards
+MARK_LENGTH = 7.0  #: mm, at most
+#: Pips of a die face drawn on a 24 x 24 square: face -> (x, y) centres (other faces are drawn as numbers).
+PIPS = {
+    1: [(12, 12)],
+    2: [(17, 7), (7, 17)],
+    3: [(17, 7), (12, 12), (7, 17)],
+    4: [(7, 7), (17, 7), (7, 17), (17, 17)],
+    5: [(7, 7), (17, 7), (12, 12), (7, 17), (17, 17)],
+    6: [(7, 7), (17, 7), (7, 12), (17, 12), (7, 17), (17, 17)],
+}
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """What to print and on what paper (checked against the variant by :func:`print_options`)."""
+
+    paper: str = "a4"  #: a key of PAPERS
+    players: int = 4  #: the set is for this many players (guide cards, sheets up to it)
+    bleed: float = 0.0  #: mm of card background drawn beyond the trim on every side
+    backs: bool = True  #: a page of card backs after each page of card fronts
+    backs_offset: tuple[float, float] = (0.0, 0.0)  #: mm the backs are shifted (right, down) for a misaligned duplex
+    only: tuple[str, ...] = ()  #: parts printed, in the family's order
+
+
+def print_options(options: dict[str, Any], parts: Sequence[str], players: tuple[int, int], name: str) -> PrintOptions:
+    """Check the command line's options against a variant (``name``, for ``players`` = (fewest, most), whose set
+    has ``parts`` in the order printed); :class:`UsageError` names the bad one.
+
+    ``options``: ``paper`` (a4|letter), ``players`` (None: the most), ``bleed`` (mm),
+    ``backs`` (bool), ``backs_offset`` ("DX,DY" in mm, or a pair), ``only`` (comma list or None).
+    """
+    build_date()  # a bad SOURCE_DATE_EPOCH is the user's to fix, found before any work
+    paper = str(options.get("paper") or "a4").lower()
+    if paper not in PAPERS:
+        raise UsageError(f"--paper {options.get('paper')}: unknown paper; choose a4 or letter")
+    count = options.get("players")
+    low, high = players
+    count = high if count is None else count
+    if not low <= count <= high:
+        raise UsageError(f"--players {count}: '{name}' is for {low} to {high} players")
+    bleed = float(options.get("bleed") or 0.0)
+    if not math.isfinite(bleed) or bleed < 0:
+        raise UsageError(f"--bleed {bleed:g}: the bleed is a length in mm, 0 or more")
+    most = max_bleed(paper)
+    if bleed > most:
+        raise UsageError(f"--bleed {bleed:g}: 3 x 3 cards with their bleed fit on {paper} with at most {most:g} mm")
+    only = options.get("only")
+    chosen: tuple[str, ...]
+    if only is None or only == "":
+        chosen = tuple(parts)
+    else:
+        asked = [part.strip() for part in (only.split(",") if isinstance(only, str) else only) if part.strip()]
+        unknown = [part for part in asked if part not in parts]
+        if unknown or not asked:
+            raise UsageError(f"--only {','.join(unknown) or only}: unknown part; choose from {', '.join(parts)}")
+        chosen = tuple(part for part in parts if part in asked)
+    offset = options.get("backs_offset") or (0.0, 0.0)
+    if isinstance(offset, str):
+        try:
+            dx, dy = (float(part) for part in offset.split(","))
+            if not (math.isfinite(dx) and math.isfinite(dy)):
+                raise ValueError
+        except ValueError:
+            raise UsageError(f"--backs-offset {offset}: expected two lengths in mm, right and down, such as 1,-0.5") from None
+        offset = (dx, dy)
+    return PrintOptions(paper, count, bleed, bool(options.get("backs", True)), tuple(offset), chosen)
+
+
+def max_bleed(paper: str) -> float:
+    """The largest bleed (mm, one decimal) that leaves room for the cut marks around 3 x 3 cards.
+
+    >>> max_bleed("a4"), max_bleed("letter")
+    (2.5, 1.5)
+    """
+    _, width, height = PAPERS[paper]
+    room = min((width - 2 * MARK_ROOM) / COLUMNS - CARD_W, (height - 2 * MARK_ROOM) / ROWS - CARD_H) / 2
+    return int(room * 10 + 1e-9) / 10
+
+
+@dataclass
+class Sheet:
+    """One page of 3 x 3 card fronts (or backs): per slot its left/top in mm and the card there, or None."""
+
+    kind: str  #: "front" or "back"
+    slots: list[tuple[float, float, dict[str, Any] | None]] = field(default_factory=list)
+
+
+def geometry(options: PrintOptions) -> dict[str, Any]:
+    """Where the cards sit on the page and where the cut marks go, in mm."""
+    size, width, height = PAPERS[options.paper]
+    bleed = options.bleed
+    cell_w, cell_h = CARD_W + 2 * bleed, CARD_H + 2 * bleed
+    left, top = (width - COLUMNS * cell_w) / 2, (height - ROWS * cell_h) / 2
+    right, bottom = left + COLUMNS * cell_w, top + ROWS * cell_h
+    xs = sorted({round(left + c * cell_w + bleed + edge, 3) for c in range(COLUMNS) for edge in (0, CARD_W)})
+    ys = sorted({round(top + r * cell_h + bleed + edge, 3) for r in range(ROWS) for edge in (0, CARD_H)})
+    marks = []
+    for x in xs:
+        marks.append((x, max(0.0, top - MARK_GAP - MARK_LENGTH), x, top - MARK_GAP))
+        marks.append((x, bottom + MARK_GAP, x, min(height, bottom + MARK_GAP + MARK_LENGTH)))
+    for y in ys:
+        marks.append((max(0.0, left - MARK_GAP - MARK_LENGTH), y, left - MARK_GAP, y))
+        marks.append((right + MARK_GAP, y, min(width, right + MARK_GAP + MARK_LENGTH), y))
+    return {
+        "size": size,
+        "width": width,
+        "height": height,
+        "bleed": bleed,
+        "cell_w": cell_w,
+        "cell_h": cell_h,
+        "left": left,
+        "top": top,
+        "marks": [tuple(round(v, 3) for v in m) for m in marks],
+    }
+
+
+def sheets(cards: list[dict[str, Any]], options: PrintOptions) -> list[Sheet]:
+    """Pages of 9 fronts, each followed (with backs on) by its backs, columns reversed for long-edge duplex."""
+    return list(_sheets(cards, geometry(options), options))
+
+
+def _sheets(cards: list[dict[str, Any]], geo: dict[str, Any], options: PrintOptions) -> Iterator[Sheet]:
+    per_page = COLUMNS * ROWS
+    dx, dy = options.backs_offset
+    for start in range(0, len(cards), per_page):
+        page = cards[start : start + per_page]
+        front, back = Sheet("front"), Sheet("back")
+        for slot in range(per_page):
+            row, col = divmod(slot, COLUMNS)
+            card = page[slot] if slot < len(page) else None
+            front.slots.append((geo["left"] + col * geo["cell_w"], geo["top"] + row * geo["cell_h"], card))
+            mirrored = row * COLUMNS + (COLUMNS - 1 - col)
+            twin = page[mirrored] if mirrored < len(page) else None
+            back.slots.append((geo["left"] + col * geo["cell_w"] + dx, geo["top"] + row * geo["cell_h"] + dy, twin))
+        yield front
+        if options.backs:
+            yield back
+
+
+def content_hash(variant: BaseModel) -> str:
+    """The variant's version for the small print: sha256 of its canonical JSON, first 8 hex digits."""
+    canonical = json.dumps(variant.model_dump(mode="json", by_alias=True), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:8]
+
+
+def build_date() -> str:
+    """The document's date (W3C format): SOURCE_DATE_EPOCH when set, so builds are reproducible, else now.
+
+    A SOURCE_DATE_EPOCH that is not whole seconds raises :class:`UsageError` (WeasyPrint's font tools read it too).
+    """
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch is None:
+        return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if not epoch.strip().isdigit() or int(epoch) > 253_402_300_799:  # beyond 9999-12-31
+        raise UsageError(f"SOURCE_DATE_EPOCH={epoch!r}: expected whole seconds since 1970-01-01 (or leave it unset)")
+    return datetime.fromtimestamp(int(epoch), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def page_context(variant: BaseModel, options: PrintOptions) -> dict[str, Any]:
+    """What the shared page templates need: the variant and its version, the options, the page geometry, the
+    generator and the date."""
+    return {
+        "variant": variant,
+        "version": content_hash(variant),
+        "options": options,
+        "geo": geometry(options),
+        "parts": options.only,
+        "generator": GENERATOR,
+        "date": build_date(),
+        "pips": PIPS,
+    }
+
+
+@cache
+def environment(package: str) -> jinja2.Environment:
+    """The Jinja2 environment of a family's print templates: its own ``templates/`` folder, then the shared pages'."""
+    return jinja2.Environment(
+        loader=jinja2.ChoiceLoader(
+            [jinja2.PackageLoader(package, "templates"), jinja2.PackageLoader("workbench.render", "templates")]
+        ),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
+def render_pdf(html: str, version: str) -> bytes:
+    """The HTML of a playtest set as PDF bytes; the same HTML and date give the same bytes."""
+    import weasyprint
+
+    # A fixed identifier (the ID is otherwise left out or random): it carries the generator's
+    # name in plain text at the end of the file, where compressed metadata cannot hide it.
+    identifier = f"{GENERATOR} {version} {hashlib.sha256(html.encode()).hexdigest()[:16]}"
+    pdf: bytes = weasyprint.HTML(string=html, base_url=None).write_pdf(pdf_identifier=identifier.encode())  # no target: the bytes
+    return pdf
