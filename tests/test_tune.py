@@ -29,7 +29,6 @@ from workbench.games.chance_it import FAMILY, tune
 from workbench.games.chance_it.schema import TUNING_METRICS, Sheet
 from workbench.games.chance_it.tune import (
     Candidate,
-    Entry,
     Report,
     Tuned,
     Tuner,
@@ -43,6 +42,7 @@ from workbench.games.chance_it.tune import (
     write_back,
 )
 from workbench.outputs import OutputError
+from workbench.sim.race import Entry
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"

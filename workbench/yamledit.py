@@ -57,7 +57,15 @@ def put_entry(text: str, path: Path, parent: str, key: int | str, value: dict[st
         line = documents[1].start_mark.line + 1 if documents[1] is not None else None
         raise VariantError([Problem(path, line, where, "cannot edit a file with more than one YAML document")])
     before = parse_yaml(text, path).data
-    editor = _Editor(text, path, where, list(yaml.scan(text, Loader=yaml.SafeLoader)))
+    try:
+        tokens = list(yaml.scan(text, Loader=yaml.SafeLoader))
+    except yaml.YAMLError as exc:  # YAML the loader takes but the stricter scanner refuses
+        mark = getattr(exc, "problem_mark", None)
+        reason = getattr(exc, "problem", None) or exc
+        raise VariantError(
+            [Problem(path, mark.line + 1 if mark else None, "", f"cannot edit this file here: {reason}")]
+        ) from None
+    editor = _Editor(text, path, where, tokens)
     result = editor.put(documents[0] if documents else None, before, parent, key, _flow(value))
     _check(result, path, where, before, parent, key, value)
     return result

@@ -32,6 +32,7 @@ from workbench.errors import Problem, UsageError, VariantError
 from workbench.games.chance_it.schema import TUNING_METRICS, Players, Sheet, Variant
 from workbench.loading import Document, load_document, validate
 from workbench.outputs import write_atomic
+from workbench.sim.race import Entry, race
 from workbench.sim.runner import run_many
 from workbench.yamledit import put_entry
 
@@ -198,29 +199,17 @@ def neighbours(candidate: Candidate, out_max: int, in_max: int) -> list[Candidat
 
 
 @dataclass
-class Entry:
-    """A candidate in the race: its games so far and how they measure."""
-
-    candidate: Candidate
-    tally: Any = None
-    summary: dict[str, Any] = field(default_factory=dict)
-    figures: dict[str, Figure] = field(default_factory=dict)
-    distance: float = math.inf
-    games: int = 0
-
-
-@dataclass
 class Tuned:
     """The outcome of tuning one player count."""
 
     players: int
-    ranking: list[Entry]  # best first: the finalists, then the others by their last distance
+    ranking: list[Entry[Candidate]]  # best first: the finalists, then the others by their last distance
     space: int
     evaluated: int
     games: int
 
     @property
-    def best(self) -> Entry:
+    def best(self) -> Entry[Candidate]:
         """The proposal."""
         return self.ranking[0]
 
@@ -315,37 +304,18 @@ class Tuner:
 
     def _race(
         self, variant: Variant, players: int, pool: list[Candidate], targets: dict[str, float], budget: int, keep: int, stage: str
-    ) -> list[Entry]:
-        """Successive halving on common game indices; returns every entry, best first."""
-        rounds = max(0, math.ceil(math.log2(max(1, len(pool) / keep))))
-        first_games = max(20, int(budget / (len(pool) * (1 + rounds / 2))))
-        entries = [Entry(candidate) for candidate in pool]
-        alive, out = entries, list[Entry]()
-        games = first_games
+    ) -> list[Entry[Candidate]]:
+        """The race of ``pool`` (see :func:`workbench.sim.race.race`), every entry best first."""
         weights = self.weights()
-        for round_no in range(rounds + 1):
-            ranges = [(entry.games, games) for entry in alive]
-            label = f"{players} players, {stage} {round_no + 1}/{rounds + 1}: {len(alive)} sheets x {games} games"
-            tallies = self.play([self.with_sheet(variant, players, e.candidate) for e in alive], players, ranges, label)
-            for entry, tally in zip(alive, tallies):
-                if entry.tally is None:
-                    entry.tally = tally
-                else:
-                    entry.tally.merge(tally)
-                entry.games = games
-                entry.summary = entry.tally.summary()
-                entry.figures = figures(entry.summary, players)
-                entry.distance = distance(entry.figures, targets, weights)
-            alive.sort(key=lambda e: (e.distance, e.candidate))
-            if len(alive) <= keep:
-                break
-            cut = max(keep, len(alive) // 2)
-            out = alive[cut:] + out
-            alive = alive[:cut]
-            games *= 2
-        for entry in entries:
-            entry.tally = None  # the summaries are kept; the tallies are not needed any more
-        return alive + sorted(out, key=lambda e: (-e.games, e.distance, e.candidate))
+
+        def play(candidates: list[Candidate], ranges: list[tuple[int, int]], label: str) -> list[Any]:
+            return self.play([self.with_sheet(variant, players, c) for c in candidates], players, ranges, label)
+
+        def score(summary: dict[str, Any]) -> tuple[dict[str, Figure], float]:
+            measured = figures(summary, players)
+            return measured, distance(measured, targets, weights)
+
+        return race(pool, play, score, budget, keep, f"{players} players, {stage}", "sheets")
 
 
 def cut(sheet: Sheet, players: int) -> Sheet:
@@ -451,7 +421,7 @@ class Report:
             found["report"] = report
         return found
 
-    def uncertainty(self, entry: Entry) -> dict[str, float]:
+    def uncertainty(self, entry: Entry[Candidate]) -> dict[str, float]:
         """Half the 95 % interval of each targeted figure of ``entry``, in units of a noticeable difference (SCALES).
 
         Figures without an interval (the spread of rounds, balance) are left out.
@@ -482,7 +452,7 @@ class Report:
             )
         return found
 
-    def metrics(self, entry: Entry) -> dict[str, Any]:
+    def metrics(self, entry: Entry[Candidate]) -> dict[str, Any]:
         """A candidate's figures next to the targets, for the proposal file."""
         return {
             name: {"measured": round(entry.figures[name][0], 4), "target": round(self.targets[name], 4)} for name in self.targets
@@ -664,18 +634,7 @@ def check_write_back(path: Path, counts: list[int]) -> None:
     """Refuse, before any game, a variant file whose sheets for ``counts`` :func:`write_back` could not edit."""
     text = path.read_bytes().decode("utf-8")
     for n in counts:
-        _edited(text, path, n, {"out": [0] * (n - 1) + ["all_out"], "in": [0] * n, "source": "proposed"})
-
-
-def _edited(text: str, path: Path, n: int, sheet: dict[str, Any]) -> str:
-    """The text with the ``n``-player sheet set; YAML the editor's stricter reader refuses is a located problem."""
-    try:
-        return put_entry(text, path, "stakes", n, sheet)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        reason = getattr(exc, "problem", None) or exc
-        raise VariantError([Problem(path, line, "", f"--write cannot edit this file here: {reason}")]) from None
+        put_entry(text, path, "stakes", n, {"out": [0] * (n - 1) + ["all_out"], "in": [0] * n, "source": "proposed"})
 
 
 def write_back(path: Path, report: Report, page: str | None = None) -> None:
@@ -693,7 +652,7 @@ def write_back(path: Path, report: Report, page: str | None = None) -> None:
             "source": "proposed",
             "provenance": report.provenance(tuned, page),
         }
-        text = _edited(text, path, tuned.players, sheet)
+        text = put_entry(text, path, "stakes", tuned.players, sheet)
     write_atomic(path, text.encode("utf-8"))
 
 
