@@ -20,13 +20,13 @@ DATA_FILES = sorted([*ROOT.glob("variants/*.yaml"), *ROOT.glob("cards/*.yaml"), 
 
 
 def test_schema_prints_variant_scenario_and_card_schemas() -> None:
-    result = runner.invoke(app, ["schema"])
+    result = runner.invoke(app, ["schema", "--game", "chance-it"])
     assert result.exit_code == 0
     schemas = json.loads(result.stdout)
     assert set(schemas) == {"variant", "scenario", "cards"}
     assert {"stakes", "board", "cards", "extends"} <= set(schemas["variant"]["properties"])
     assert {"rounds", "expect", "market"} <= set(schemas["scenario"]["properties"])
-    one = json.loads(runner.invoke(app, ["schema", "scenario"]).stdout)
+    one = json.loads(runner.invoke(app, ["schema", "scenario", "--game", "chance-it"]).stdout)
     assert one == schemas["scenario"]
 
 
@@ -75,7 +75,7 @@ def test_play_prints_the_final_table_and_is_deterministic() -> None:
         (["play", BASE, "--players", "7"], "--players 7: variants/chance-it.yaml is for 3 to 6 players"),
         (["play", "missing.yaml"], "missing.yaml: file not found"),
         (["schema", "--game", "chess"], "--game chess: unknown game"),
-        (["schema", "boards"], "unknown schema 'boards'"),
+        (["schema", "boards", "--game", "chance-it"], "unknown schema 'boards' for chance-it"),
         (["replay", "missing.yaml"], "missing.yaml: file not found"),
     ],
 )

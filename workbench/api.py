@@ -115,21 +115,37 @@ def odds(variant: VariantLike) -> dict[str, Any]:
     return loaded.family.odds(loaded.variant)
 
 
-def schemas(game: str, kind: str | None = None) -> dict[str, dict[str, Any]]:
-    """The JSON Schemas of a family's file formats by kind (``variant``, ``scenario``, ``cards``), or just ``kind``."""
-    if game not in FAMILIES:
-        raise UsageError(f"--game {game}: unknown game; known games: {', '.join(FAMILIES)}")
+def schemas(game: str | None, kind: str | None = None) -> dict[str, dict[str, Any]]:
+    """The JSON Schemas of a family's file formats by kind (``variant``, ``scenario``, ...), or just ``kind``.
+    ``game`` may be left out only when the workbench knows one game."""
+    (game,) = _games(game, several=False)
     found = FAMILIES[game].schemas()
     if kind is not None and kind not in found:
-        raise UsageError(f"unknown schema {kind!r}; choose one of {', '.join(found)}")
+        raise UsageError(f"unknown schema {kind!r} for {game}; choose one of {', '.join(found)}")
     return {kind: found[kind]} if kind else found
 
 
-def write_schemas(out: str | os.PathLike[str], game: str, kind: str | None = None, *, force: bool = False) -> list[Path]:
-    """Write ``<game>.<kind>.schema.json`` files into ``out``; the files written (one that already holds the same
-    text is left as it is)."""
-    chosen = schemas(game, kind)
-    texts = {Path(out) / f"{game}.{name}.schema.json": json.dumps(body, indent=2) + "\n" for name, body in chosen.items()}
+def _games(game: str | None, *, several: bool) -> list[str]:
+    """The games named by ``--game`` (None: every game, where ``several`` may be written at once)."""
+    if game is None:
+        if several or len(FAMILIES) == 1:
+            return list(FAMILIES)
+        raise UsageError(f"--game: which game's formats? choose one of {', '.join(FAMILIES)}")
+    if game not in FAMILIES:
+        raise UsageError(f"--game {game}: unknown game{did_you_mean(game, FAMILIES)}; known games: {', '.join(FAMILIES)}")
+    return [game]
+
+
+def write_schemas(out: str | os.PathLike[str], game: str | None, kind: str | None = None, *, force: bool = False) -> list[Path]:
+    """Write ``<game>.<kind>.schema.json`` files into ``out`` (every game's when ``game`` is None); the files written
+    (one that already holds the same text is left as it is)."""
+    texts = {
+        Path(out) / f"{name}.{kind_}.schema.json": json.dumps(body, indent=2) + "\n"
+        for name in _games(game, several=True)
+        for kind_, body in (schemas(name, kind) if kind is None or kind in FAMILIES[name].schemas() else {}).items()
+    }
+    if not texts:
+        raise UsageError(f"unknown schema {kind!r}; no game has one")
     with Outputs(force=force) as outputs:
         outputs.folder_for(Path(out), "--out", create=False)
         for target, text in texts.items():
