@@ -22,13 +22,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel
 
 from workbench import GENERATOR
 from workbench.errors import UsageError, WorkbenchError, display_path
-from workbench.games import FAMILIES, Family, Loaded, Printable, Tunable, family_of_file, replay_scenario
+from workbench.games import FAMILIES, Batched, Family, Loaded, Printable, Tunable, family_of_file, replay_scenario
 from workbench.games import load_variant as _load_variant
 from workbench.loading import did_you_mean
 from workbench.outputs import Outputs, Scripts, check_writable
@@ -309,8 +309,10 @@ def choose_engine(
     if requested == "interpreter":
         return "interpreter", ""
     blocker: str | None = "--records and --record-scenarios are written by the interpreter" if recording else None
+    if not isinstance(family, Batched):
+        blocker = f"{family.title} has no batch engine"
     for variant, personas in runs:
-        blocker = blocker or family.batch_blocker(variant, list(personas))
+        blocker = blocker or cast(Batched, family).batch_blocker(variant, list(personas))
     if blocker is None:
         return "batch", ""
     if requested == "batch":
@@ -328,7 +330,7 @@ def ready_engine(family: Family, variant: Any, engine: str, why: str, notice: No
     slow = threading.Timer(1.0, say, ("compiling the batch engine, once (it takes a minute or so)...",))
     slow.start()
     try:
-        compiled = family.warm_batch(variant)
+        compiled = cast(Batched, family).warm_batch(variant)  # choose_engine took the batch engine for it
     finally:
         slow.cancel()
     if compiled:

@@ -38,7 +38,7 @@ from workbench.api import (
     ready_engine,
 )
 from workbench.errors import UsageError, display_path
-from workbench.games import CardInfo, Family, Loaded, Studied, family_of_file
+from workbench.games import CardInfo, Family, Loaded, Ranked, Studied, family_of_file
 from workbench.loading import did_you_mean
 from workbench.outputs import Outputs
 from workbench.render.pages import interval, number, p_value, render_cards, render_compare, render_skill
@@ -804,7 +804,7 @@ def skill(
     check_run(games, workers)
     loaded, path = _loaded(variant)
     family = loaded.family
-    if not isinstance(family, Studied):
+    if not isinstance(family, Ranked):
         raise UsageError(f"{family.title} has no bots to rank")
     (count,) = player_counts(loaded, [players], path)
     known = dict(family.personas(loaded.variant, Path(personas) if personas is not None else None))

@@ -13,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
-from workbench.errors import ScenarioError, VariantError
+from workbench.errors import ScenarioError, UsageError, VariantError
 from workbench.loading import (
     Document,
     closest,
@@ -61,8 +61,9 @@ class Family(Protocol):
     def play(self, variant: Any, players: int, seed: int) -> dict[str, Any]:
         """Play one seeded game with random bots; the final state with its event log."""
 
-    def replay(self, doc: Document, variant: Any, engine: str = "interpreter") -> Any:
-        """Replay a scenario document against its (merged) variant, with the interpreter or the batch engine."""
+    def replay(self, doc: Document, variant: Any) -> Any:
+        """Replay a scenario document against its (merged) variant: the outcome (``output``, ``checks``,
+        ``failures``, ``passed``)."""
 
     def describe(self, event: dict[str, Any]) -> str:
         """One event of the log as a line of text."""
@@ -104,12 +105,6 @@ class Family(Protocol):
         (``play_range(start, end)`` returning their tally, ``play_block`` the engine's per-game arrays).
         """
 
-    def batch_blocker(self, variant: Any, personas: list[Any]) -> str | None:
-        """Why the batch engine cannot play the variant with these bots, in a designer's words; None when it can."""
-
-    def warm_batch(self, variant: Any) -> bool:
-        """Get the batch engine ready (compile it, or load it from the disk cache); True when it had to be compiled."""
-
     def table_measure(self, variants: list[Any], players: int, bots: tuple[str, ...]) -> Measure:
         """The per-game values behind the figures of ``summary.json`` and the statistics on them, for paired runs of
         ``variants`` (the same columns for each)."""
@@ -117,6 +112,20 @@ class Family(Protocol):
     @property
     def figures(self) -> Figures:
         """What the family adds to a simulation's report and terminal table."""
+
+
+@runtime_checkable
+class Batched(Family, Protocol):
+    """A family with a compiled batch engine beside its interpreter (``--engine``)."""
+
+    def batch_blocker(self, variant: Any, personas: list[Any]) -> str | None:
+        """Why the batch engine cannot play the variant with these bots, in a designer's words; None when it can."""
+
+    def warm_batch(self, variant: Any) -> bool:
+        """Get the batch engine ready (compile it, or load it from the disk cache); True when it had to be compiled."""
+
+    def replay_batch(self, doc: Document, variant: Any) -> Any:
+        """Replay a scenario with the batch engine (to check it ends as the interpreter does)."""
 
 
 @runtime_checkable
@@ -166,8 +175,20 @@ class CardInfo:
 
 
 @runtime_checkable
-class Studied(Family, Protocol):
-    """A family whose cards and bots can be measured by intervention on one seat (``workbench cards``, ``skill``)."""
+class Ranked(Family, Protocol):
+    """A family whose bots can be ranked by intervention on one seat (``workbench skill``)."""
+
+    def ladder(self) -> tuple[str, ...]:
+        """The default skill ladder: names of built-in bots, weakest first."""
+
+    def seat_measure(self) -> Measure:
+        """Per game, the seat ``index % players``'s result: columns ``games``, ``won`` and what it holds at the end;
+        statistics ``win_rate`` and one mean per holding."""
+
+
+@runtime_checkable
+class Studied(Ranked, Protocol):
+    """A family whose cards can be measured by intervention on one seat (``workbench cards``)."""
 
     def with_cards(self, path: Path, extra: Path) -> tuple[Loaded, list[str]]:
         """The variant of ``path`` with the cards of the file ``extra`` added to its market (a card with the id of one
@@ -180,9 +201,6 @@ class Studied(Family, Protocol):
     def card_list(self, variant: Any) -> list[CardInfo]:
         """The variant's cards, in file order."""
 
-    def ladder(self) -> tuple[str, ...]:
-        """The default skill ladder: names of built-in bots, weakest first."""
-
     @property
     def gift(self) -> str:
         """How a card is given, in words for the report."""
@@ -190,10 +208,6 @@ class Studied(Family, Protocol):
     def card_usage(self, summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
         """How often the bots bought each card and when, from a run's summary: by card id, ``bought``,
         ``discarded``, ``bought_per_game`` and ``round_bought`` (a mean with its interval)."""
-
-    def seat_measure(self) -> Measure:
-        """Per game, the gifted seat's result: columns ``games``, ``won`` and its holdings at the end; statistics
-        ``win_rate`` and one mean per holding."""
 
 
 def _families() -> dict[str, Family]:
@@ -281,7 +295,12 @@ def replay_scenario(path: Path, engine: str = "interpreter") -> tuple[Family, An
             expand_includes(sub, key, ScenarioError)
             expand_includes(sub, f"{key}_add", ScenarioError)
     loaded = load_variant(path.parent / ref, sub)
-    return loaded.family, loaded.family.replay(doc, loaded.variant, engine)
+    family = loaded.family
+    if engine == "batch":
+        if not isinstance(family, Batched):
+            raise UsageError(f"--engine batch: {family.title} has no batch engine (leave out --engine)")
+        return family, family.replay_batch(doc, loaded.variant)
+    return family, family.replay(doc, loaded.variant)
 
 
 #: Every family by its ``game:`` value (built last: a family imports the helpers above).

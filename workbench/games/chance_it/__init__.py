@@ -197,13 +197,13 @@ class ChanceIt:
 
         return printing.render_html(variant, options)
 
-    def replay(self, doc: Document, variant: Variant, engine: str = "interpreter") -> Replay:
-        scenario = validate(Scenario, doc, ScenarioError)
-        if engine == "batch":
-            from workbench.games.chance_it.batch.replay import replay_batch
+    def replay(self, doc: Document, variant: Variant) -> Replay:
+        return replay(validate(Scenario, doc, ScenarioError), doc, compile_variant(variant))
 
-            return replay_batch(scenario, doc, compile_variant(variant))
-        return replay(scenario, doc, compile_variant(variant))
+    def replay_batch(self, doc: Document, variant: Variant) -> Replay:
+        from workbench.games.chance_it.batch.replay import replay_batch
+
+        return replay_batch(validate(Scenario, doc, ScenarioError), doc, compile_variant(variant))
 
     def describe(self, event: dict[str, Any]) -> str:
         return describe(event)
