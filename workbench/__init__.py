@@ -1,4 +1,4 @@
-"""Chance It design workbench: validate, replay and simulate rules variants written in YAML."""
+"""A design workbench for chance-driven tabletop games: validate, replay, simulate and print rules variants written in YAML."""
 
 import sys
 

@@ -6,9 +6,9 @@ atomic, never replacing a file the workbench did not write unless ``force``). In
 notebook::
 
     from workbench import api
-    base = api.simulate("variants/chance-it.yaml", players=[4], games=2000, seed=1)
-    short = api.simulate("reports/short.yaml", players=[4], games=2000, seed=1)  # extends the base, end: {stars: 12}
-    base.runs[0].figure("rounds.mean"), short.runs[0].figure("rounds.mean")  # (12.08..., 8.98...)
+    base = api.simulate("variants/mine.yaml", players=[4], games=2000, seed=1)
+    short = api.simulate("variants/shorter.yaml", players=[4], games=2000, seed=1)  # extends mine.yaml
+    base.runs[0].figure("rounds.mean"), short.runs[0].figure("rounds.mean")
 """
 
 from __future__ import annotations

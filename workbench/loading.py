@@ -750,7 +750,7 @@ def explain(err: ErrorDetails, model: type[BaseModel], *, inherits: bool = True)
                 return (
                     f"an effect is a one-key mapping: {quoted} {verb} inside '{effect}' ({{{effect}: {{..., {stray[0]}: ...}}}})"
                 )
-            return f"an effect is a name (market) or a one-key mapping ({{gain: {{hearts: 1}}}}), got {_kind(value)}"
+            return f"an effect is a name or a one-key mapping of a name to its settings ({', '.join(names)}), got {_kind(value)}"
         return f"unknown effect '{name}'{_hint(str(name), names, 'effects')}"
     if kind == "literal_error":
         literal = _strip(type_at(model, loc))

@@ -7,15 +7,8 @@ under ``overrides:``; otherwise the reused name is an error at its line. A name 
 ``overrides:`` must be a persona of the file that does replace one, so a typo there is caught
 too.
 
-A family passes its persona file model (``bots:`` by name, ``overrides:``), which checks the file on its own.
-
->>> from workbench.games.chance_it.bots import BUILTIN
->>> from workbench.games.chance_it.schema import PersonaFile
->>> from workbench.loading import parse_yaml
->>> file = parse_yaml("bots:\\n  heuristic: {policy: heuristic, star: 2}\\noverrides: [heuristic]\\n", Path("p.yaml"))
->>> personas, overridden = merge_personas(BUILTIN, {}, PersonaFile, file)
->>> personas["heuristic"].star, overridden
-(2.0, ('heuristic',))
+A family passes its persona file model (``bots:`` by name, ``overrides:``), which checks the file on its own
+(the built-in names it may replace only when listed); tests/test_personas.py shows it at work.
 """
 
 from __future__ import annotations

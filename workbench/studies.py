@@ -8,7 +8,7 @@ the games that finished, outputs checked before the first game and written atomi
 In a notebook::
 
     from workbench import studies
-    result = studies.compare(["variants/chance-it.yaml", "variants/dearer-in.yaml"], players=[4], games=2000)
+    result = studies.compare(["variants/mine.yaml", "variants/my-change.yaml"], players=[4], games=2000)
     [s.label for s in result.runs[0].significant]
 """
 
@@ -548,8 +548,8 @@ def cards(
     edited; a card with the id of one of the variant's replaces it) and studies only them;
     ``only`` names the cards to study (default: every card of the variant). Besides the
     games without a gift, a reference arm gives the seat some coins (the family says how
-    many: for Chance It the dearest card's price, as far as the supply goes), which turns a
-    card's effect on the win rate into coins. ``out`` gets ``cards.json`` and ``cards.html``.
+    many, :meth:`~workbench.games.Studied.reference_coins`), which turns a card's effect on
+    the win rate into coins. ``out`` gets ``cards.json`` and ``cards.html``.
     """
     check_run(games, workers)
     path = Path(variant)

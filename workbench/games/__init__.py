@@ -1,11 +1,12 @@
 """Game families and the family-agnostic way in: load a variant or scenario, find its family.
 
-A family is a package under ``workbench/games/`` that provides a :class:`Family`;
-registering it in :data:`FAMILIES` is the only edit outside its folder.
+A family is a package under ``workbench/games/`` whose ``FAMILY`` is a :class:`Family`;
+naming it in :data:`PACKAGES` is the only edit outside its folder (tests/test_families.py checks both).
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -210,10 +211,13 @@ class Studied(Ranked, Protocol):
         ``discarded``, ``bought_per_game`` and ``round_bought`` (a mean with its interval)."""
 
 
-def _families() -> dict[str, Family]:
-    from workbench.games.chance_it import FAMILY as chance_it
+#: The game families by package, each with its ``FAMILY``: adding a game is adding its folder and a line here.
+PACKAGES = ("workbench.games.chance_it",)
 
-    return {family.game: family for family in (chance_it,)}
+
+def _families() -> dict[str, Family]:
+    families: list[Family] = [importlib.import_module(package).FAMILY for package in PACKAGES]
+    return {family.game: family for family in families}
 
 
 @dataclass(frozen=True)

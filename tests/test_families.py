@@ -1,0 +1,67 @@
+"""The family extension point: every registered game is one folder plus one line, works through every command
+layer function, and nothing outside its folder names it."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from workbench.games import FAMILIES, Family
+
+ROOT = Path(__file__).parent.parent
+WORKBENCH = ROOT / "workbench"
+REGISTRY = WORKBENCH / "games" / "__init__.py"
+
+
+def _names(family: Family) -> list[str]:
+    """How a family can be named in code or text: its game value, its title and its folder (as a module name)."""
+    folder = family.game.replace("-", "_")
+    return [family.game, family.title, folder]
+
+
+def _shared_files() -> list[Path]:
+    """Every module and template of the workbench outside the families' folders."""
+    return sorted(
+        path
+        for path in WORKBENCH.rglob("*")
+        if path.suffix in (".py", ".j2") and "games" not in path.relative_to(WORKBENCH).parts[:1]
+    )
+
+
+def test_every_family_lives_in_its_own_folder_and_one_registry_line() -> None:
+    for family in FAMILIES.values():
+        folder = WORKBENCH / "games" / family.game.replace("-", "_")
+        assert (folder / "__init__.py").is_file(), f"{family.game}: expected {folder}"
+        assert type(family).__module__.startswith(f"workbench.games.{folder.name}")
+        assert REGISTRY.read_text().count(f'"workbench.games.{folder.name}"') == 1
+
+
+@pytest.mark.parametrize("family", list(FAMILIES.values()), ids=list(FAMILIES))
+def test_no_module_outside_a_familys_folder_names_it(family: Family) -> None:
+    pattern = re.compile("|".join(re.escape(name) for name in _names(family)), re.IGNORECASE)
+    named = []
+    for path in [*_shared_files(), *(p for p in (WORKBENCH / "games").rglob("*") if p.is_file())]:
+        relative = path.relative_to(WORKBENCH)
+        if relative.parts[:2] == ("games", family.game.replace("-", "_")) or path.suffix not in (".py", ".j2"):
+            continue
+        text = path.read_text()
+        if path == REGISTRY:  # its one line in the registry
+            text = text.replace(f'"workbench.games.{family.game.replace("-", "_")}"', "", 1)
+        named += [f"{relative}:{text[: m.start()].count(chr(10)) + 1}: {m.group()}" for m in pattern.finditer(text)]
+    assert not named, "\n".join(named)
+
+
+@pytest.mark.parametrize("family", list(FAMILIES.values()), ids=list(FAMILIES))
+def test_every_family_ships_a_valid_variant_and_its_schemas(family: Family) -> None:
+    from workbench.games import load_variant
+
+    loaded = load_variant(ROOT / "variants" / f"{family.game}.yaml")
+    assert loaded.family is family
+    low, high = family.player_range(loaded.variant)
+    assert 1 <= low <= high
+    for kind, body in family.schemas().items():
+        committed = ROOT / "schemas" / f"{family.game}.{kind}.schema.json"
+        assert json.loads(committed.read_text()) == body, f"run: workbench schema --out schemas --force ({kind})"
