@@ -243,7 +243,7 @@ def odds(
     variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print the odds as JSON (exact fractions).")] = False,
 ) -> None:
-    """Exact odds of one round's dice: faces, card triggers, what the board gives, chance tests (computed, not simulated)."""
+    """Exact odds of the variant's dice, as its game uses them (computed, not simulated)."""
     with _reported():
         loaded = api.load_variant(variant)
         data = api.odds(loaded)
