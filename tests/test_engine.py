@@ -12,7 +12,7 @@ from workbench.sim.seeding import stream
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"
-VARIANTS = sorted((ROOT / "variants").glob("*.yaml"))
+VARIANTS = [p for p in sorted((ROOT / "variants").glob("*.yaml")) if load_variant(p).family is FAMILIES["chance-it"]]
 
 
 def play(rules, players: int, seed: int, *, hook=None) -> Game:

@@ -54,6 +54,7 @@ from output_helpers import (
 from workbench import api
 from workbench.games.chance_it import FAMILY
 from workbench.outputs import read_manifest, write_atomic
+from workbench.render import printing as print_set
 from workbench.sim.runner import Stop
 
 NO_SPACE = "No space left on device"
@@ -91,7 +92,7 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(api, "run", boom)
     monkeypatch.setattr(type(FAMILY), "tune_stakes", boom)
     monkeypatch.setattr(type(FAMILY), "print_html", boom)
-    monkeypatch.setattr(type(FAMILY), "print_pdf", boom)
+    monkeypatch.setattr(print_set, "render_pdf", boom)
 
 
 # --- 1. a full disk ------------------------------------------------------------------------------------------
