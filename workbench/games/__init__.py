@@ -212,7 +212,7 @@ class Studied(Ranked, Protocol):
 
 
 #: The game families by package, each with its ``FAMILY``: adding a game is adding its folder and a line here.
-PACKAGES = ("workbench.games.chance_it",)
+PACKAGES = ("workbench.games.chance_it", "workbench.games.target_dice")
 
 
 def _families() -> dict[str, Family]:

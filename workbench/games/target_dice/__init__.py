@@ -1,0 +1,92 @@
+"""Target dice: roll the number on the card exactly, with as many dice from the stock as you dare.
+
+The rulebook is ``shared/rules/target-dice.txt``; :mod:`.engine` spells out the normative
+reading the workbench plays (the optional falling-dice rule is left out).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from workbench.errors import ScenarioError, UsageError
+from workbench.games.target_dice.bots import BUILTIN, RandomBot
+from workbench.games.target_dice.chance import RandomChance
+from workbench.games.target_dice.engine import Game, compile_variant
+from workbench.games.target_dice.odds import odds, odds_tables
+from workbench.games.target_dice.scenario import Replay, Scenario, replay
+from workbench.games.target_dice.schema import Persona, PersonaFile, Variant, variant_file_schema
+from workbench.games.target_dice.text import describe, state_table, summary
+from workbench.loading import Document, validate
+from workbench.personas import load_personas
+from workbench.sim.seeding import stream
+
+#: Recorded scenario scripts: ``game-<players>p-<index>.yaml``.
+SCRIPT_NAME = re.compile(r"game-(\d+)p-(\d+)\.yaml")
+
+
+class TargetDice:
+    """The target-dice family, as the command line sees it."""
+
+    game = "target-dice"
+    title = "Target dice"
+    includes: tuple[str, ...] = ()
+    variant_model = Variant
+
+    #: Recorded scenario scripts: ``game-<players>p-<index>.yaml``.
+    script_name = SCRIPT_NAME
+
+    def player_range(self, variant: Variant) -> tuple[int, int]:
+        """The fewest and most players the variant is for."""
+        return variant.players.min, variant.players.max
+
+    def summary(self, variant: Variant) -> list[tuple[str, str]]:
+        """Short (label, text) lines describing a valid variant."""
+        return summary(variant)
+
+    def play(self, variant: Variant, players: int, seed: int) -> dict[str, Any]:
+        """Play one seeded game with random bots; the final state with its event log."""
+        game = Game(compile_variant(variant), players, RandomChance.streams(seed, 0))
+        game.play([RandomBot(stream(seed, 0, "bot", seat)) for seat in range(players)])
+        return game.snapshot()
+
+    def personas(self, variant: Variant, extra: Path | None = None) -> dict[str, Persona]:
+        """Bots by name: the built-in policies, the variant's ``bots:`` and those of an extra personas file.
+
+        The file may replace a name only if it lists it under ``overrides:`` (see :mod:`workbench.personas`).
+        """
+        found, _ = load_personas(BUILTIN, variant.bots, PersonaFile, extra)
+        return found
+
+    def replay(self, doc: Document, variant: Variant, engine: str = "interpreter") -> Replay:
+        """Replay a scenario document with the interpreter: this family has no batch engine (``engine`` says which)."""
+        if engine != "interpreter":
+            raise UsageError(
+                f"--engine {engine}: the batch engine plays another game's rules; {self.title} replays with the interpreter"
+            )
+        scenario = validate(Scenario, doc, ScenarioError)
+        return replay(scenario, doc, compile_variant(variant))
+
+    def describe(self, event: dict[str, Any]) -> str:
+        """One event of the log as a line of text."""
+        return describe(event)
+
+    def state_table(self, output: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+        """Headers and rows of the final state, for the terminal."""
+        return state_table(output)
+
+    def odds(self, variant: Variant) -> dict[str, Any]:
+        """The exact odds of the variant's dice against its targets, as plain data."""
+        return odds(variant).to_dict()
+
+    def odds_tables(self, data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+        """The odds as (title, headers, rows) tables for the terminal."""
+        return odds_tables(data)
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        """JSON Schemas of the variant and scenario files."""
+        return {"variant": variant_file_schema(), "scenario": Scenario.model_json_schema(by_alias=True)}
+
+
+FAMILY = TargetDice()

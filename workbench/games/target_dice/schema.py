@@ -1,0 +1,240 @@
+"""The target-dice variant format: frozen pydantic models, one per YAML mapping.
+
+The models check shape and types field by field; :meth:`Variant.check_rules` checks what
+needs several fields at once (number cards against the dice, a deck that can always give
+a number card, player counts) and names the YAML keys in its messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, Strict, model_validator
+from pydantic_core import PydanticCustomError
+
+from workbench.loading import did_you_mean
+from workbench.models import KeyPath, Model, Positive
+
+#: The special cards, in the order tables and counters list them.
+SPECIALS: tuple[str, ...] = ("red", "orange", "yellow", "purple")
+Special = Literal["red", "orange", "yellow", "purple"]
+#: What happens to a roll below the target: its dice stay on the table (``keep``) or go back (``miss``).
+Under = Literal["keep", "miss"]
+
+#: Copies of one card in the deck.
+Copies = Annotated[int, Strict(), Field(ge=0, le=1_000)]
+#: The number printed on a number card.
+Number = Annotated[int, Strict(), Field(ge=1, le=10_000)]
+
+
+def _rules_error(problems: list[tuple[KeyPath, str]]) -> PydanticCustomError:
+    """The error that carries cross-field problems to the loader, each at its key path."""
+    return PydanticCustomError("rules", "{count} rule problem(s)", {"count": len(problems), "problems": problems})
+
+
+class Players(Model):
+    """How many people the variant is for."""
+
+    min: Annotated[int, Strict(), Field(ge=2, le=12)] = Field(description="Fewest players.")
+    max: Annotated[int, Strict(), Field(ge=2, le=12)] = Field(description="Most players.")
+
+
+class Dice(Model):
+    """The stock of dice every turn takes from."""
+
+    count: Annotated[int, Strict(), Field(ge=1, le=20)] = Field(description="Dice in the stock.")
+    sides: Annotated[int, Strict(), Field(ge=2, le=100)] = Field(description="Faces per die, numbered 1..sides.")
+
+
+class Specials(Model):
+    """Copies of each special card in the deck (0: the card is not in the game)."""
+
+    red: Copies = Field(0, description="Red: after the roll, return one rolled die to the stock or roll one more.")
+    orange: Copies = Field(0, description="Orange: after the roll, add or subtract 1 from the result, or not.")
+    yellow: Copies = Field(0, description="Yellow: a second number card; after the roll, choose which one the roll was for.")
+    purple: Copies = Field(0, description="Purple: after the roll, keep it or roll all those dice again.")
+
+    def copies(self) -> dict[str, int]:
+        """Copies by colour, in the order of :data:`SPECIALS`."""
+        return {colour: getattr(self, colour) for colour in SPECIALS}
+
+
+class Deck(Model):
+    """The cards: number cards (the targets) and special cards."""
+
+    numbers: dict[Number, Annotated[int, Strict(), Field(ge=1, le=1_000)]] = Field(
+        description="Number card -> copies in the deck (5: 2 puts two 5s in the deck).",
+        json_schema_extra={"propertyNames": {"pattern": "^[1-9][0-9]{0,3}$"}},
+    )
+    specials: Specials = Field(Specials(), description="Copies of each special card (red, orange, yellow, purple).")
+
+    @property
+    def size(self) -> int:
+        """How many cards the deck holds."""
+        return sum(self.numbers.values()) + sum(self.specials.copies().values())
+
+
+# --- bot personas ----------------------------------------------------------------------------------------------
+
+POLICIES = ("random", "greedy", "search")
+#: The built-in bots by name, each policy with its defaults. A personas file replaces one only when it says so.
+BUILTIN_BOTS: dict[str, dict[str, Any]] = {policy: {"policy": policy} for policy in POLICIES}
+_SEARCH_ONLY = ("depth", "rivals")
+
+
+class Persona(Model):
+    """A bot for simulations: a policy and its parameters (see :mod:`workbench.games.target_dice.bots`)."""
+
+    policy: Literal["random", "greedy", "search"] = Field(description="random, greedy or search.")
+    depth: Annotated[int, Strict(), Field(ge=0, le=11)] = Field(
+        3, description="search: how many of the following players' replies it looks ahead (0: none, as greedy under keep)."
+    )
+    rivals: Annotated[float, Field(ge=0, le=10, allow_inf_nan=False)] = Field(
+        0.5,
+        description="search: how much each point the following players are expected to score this round costs it (0: none).",
+    )
+
+    @model_validator(mode="after")
+    def parameters_fit_the_policy(self) -> Persona:
+        """Parameters belong to a policy: random and greedy take none, depth and rivals are for search."""
+        given = self.model_fields_set - {"policy"}
+        if self.policy != "search" and given:
+            raise ValueError(f"the {self.policy} policy takes no parameters (got {', '.join(sorted(given))})")
+        return self
+
+
+#: The name of a persona, as ``--bots`` names it.
+PersonaName = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]*$", max_length=40)]
+Personas = dict[PersonaName, Persona]
+
+
+class PersonaFile(Model):
+    """A file of bot personas, for ``--personas``.
+
+    A persona of the file may replace a built-in bot or a persona of the variant only if
+    the file lists its name under ``overrides`` (see :mod:`workbench.personas`).
+    """
+
+    bots: Personas = Field(description="Persona name -> policy and parameters.")
+    overrides: tuple[PersonaName, ...] = Field(
+        (),
+        description=(
+            "Names of the file's personas that replace a built-in bot (random, greedy, search) "
+            "or a persona of the variant; without it, reusing such a name is an error."
+        ),
+    )
+
+    @model_validator(mode="after")
+    def check_overrides(self) -> PersonaFile:
+        """Built-in names are replaced only when listed under overrides; every override is a persona of the file."""
+        problems: list[tuple[KeyPath, str]] = []
+        for name in self.bots:
+            if name in BUILTIN_BOTS and name not in self.overrides:
+                message = f"'{name}' is a built-in bot; list it under overrides: to replace it, or give the persona another name"
+                problems.append((("bots", name), message))
+        listed: set[str] = set()
+        for index, name in enumerate(self.overrides):
+            if name in listed:
+                problems.append((("overrides", index), f"'{name}' is listed twice"))
+            elif name not in self.bots:
+                hint = did_you_mean(name, [other for other in self.bots if other not in self.overrides])
+                problems.append((("overrides", index), f"'{name}' is not a persona of this file{hint}"))
+            listed.add(name)
+        if problems:
+            raise _rules_error(problems)
+        return self
+
+
+# --- the variant -----------------------------------------------------------------------------------------------
+
+
+class Variant(Model):
+    """A target-dice rules variant."""
+
+    name: Annotated[str, Field(min_length=1, max_length=120)] = Field(description="The variant's name.")
+    game: Literal["target-dice"] = Field(description="The game family.")
+    description: str | None = Field(None, description="What this variant is about.")
+    players: Players = Field(description="How many people the variant is for.")
+    dice: Dice = Field(description="The stock of dice.")
+    deck: Deck = Field(description="Number cards and special cards, with their copies.")
+    goal: Positive = Field(50, description="Points that end the game at once.")
+    under: Under = Field(
+        "keep",
+        description=(
+            "A roll below the target: keep (the dice stay on the table, the next players roll for the difference "
+            "and the last valid roll scores at the round's end) or miss (the dice go back; nothing is kept)."
+        ),
+    )
+    max_rounds: Annotated[int, Strict(), Field(ge=1, le=100_000)] = Field(
+        200, description="Rounds after which the game stops (the highest score wins)."
+    )
+    bots: Personas = Field({}, description="Bot personas for simulations: name -> {policy, parameters}.")
+
+    @model_validator(mode="after")
+    def check_rules(self) -> Variant:
+        """Rules that involve several keys; all problems are reported together."""
+        problems = list(self._iter_problems())
+        if problems:
+            raise _rules_error(problems)
+        return self
+
+    def _iter_problems(self) -> Iterator[tuple[KeyPath, str]]:
+        players, dice, deck = self.players, self.dice, self.deck
+        if players.max < players.min:
+            yield ("players", "max"), f"max ({players.max}) is below min ({players.min})"
+        most = dice.count * dice.sides
+        for number in sorted(deck.numbers):
+            if number > most:
+                yield (
+                    ("deck", "numbers", number),
+                    f"{number} can never be hit: the stock's {dice.count} dice with {dice.sides} sides roll at most {most}",
+                )
+        cards = sum(deck.numbers.values())
+        if not cards:
+            yield ("deck", "numbers"), "the deck needs at least one number card (a round's target)"
+        elif cards < 2 and deck.specials.yellow:
+            yield (
+                ("deck", "specials", "yellow"),
+                "a yellow card needs a second number card, but the deck holds only one number card",
+            )
+        for name in sorted(set(self.bots) & set(BUILTIN_BOTS)):
+            yield ("bots", name), f"'{name}' is a built-in bot name; give the persona another name"
+
+
+def variant_file_schema() -> dict[str, Any]:
+    """JSON Schema of a variant *file*: the variant, plus ``extends`` and the nulls that remove inherited keys.
+
+    A file that extends another may leave out any key, so the required keys apply only
+    to files without ``extends``.
+    """
+    schema = Variant.model_json_schema(by_alias=True)
+    properties = schema["properties"]
+    removes = {"type": "null", "description": "null removes the inherited entry (in a file with extends)."}
+    personas = properties["bots"]["patternProperties"]
+    for pattern, persona in personas.items():
+        personas[pattern] = {"anyOf": [persona, removes]}
+    for name in list(properties):
+        properties[name] = {"anyOf": [properties[name], removes]}
+    properties["extends"] = {"type": "string", "description": "Path of the variant this one builds on."}
+    required = schema.pop("required")
+    schema["if"] = {"not": {"required": ["extends"]}}
+    schema["then"] = {"required": required}
+    return schema
+
+
+__all__ = [
+    "BUILTIN_BOTS",
+    "POLICIES",
+    "SPECIALS",
+    "Deck",
+    "Dice",
+    "Persona",
+    "PersonaFile",
+    "Players",
+    "Special",
+    "Specials",
+    "Under",
+    "Variant",
+    "variant_file_schema",
+]
