@@ -91,6 +91,7 @@ class Planner:
         self.greedy = self if depth == 0 and rivals == 0 else greedy_planner(sides, keep)
         self._future: dict[tuple[int, int, int, int, int, int], tuple[float, float]] = {}
         self._best: dict[tuple[int, int, int, int, int], int] = {}
+        self._special: dict[tuple[str, tuple[int, ...], int, int], int] = {}
 
     # --- the rest of the round -------------------------------------------------------------------------------
 
@@ -192,8 +193,16 @@ class Planner:
         again = sum(p * self.outcome(s, used, target, 0, stock + used, NOBODY, after) for s, p in sum_odds(used, self.sides))
         return [(False, keep), (True, again)]
 
-    def special_dice(self, special: str, targets: Sequence[int], stock: int, after: int) -> int:
+    def special_dice(self, special: str, targets: tuple[int, ...], stock: int, after: int) -> int:
         """How many dice the starting player takes with ``special`` in play, each valued with its best decision."""
+        key = (special, targets, stock, after)
+        found = self._special.get(key)
+        if found is None:
+            found = self._special[key] = first_best(self.special_values(special, targets, stock, after))
+        return found
+
+    def special_values(self, special: str, targets: tuple[int, ...], stock: int, after: int) -> list[float]:
+        """The starting player's value of passing (index 0) and of taking each number of dice, with ``special``."""
         values = [self.worth(targets[0], 0, stock, NOBODY, after)]
         for taken in range(1, stock + 1):
             left = stock - taken
@@ -211,7 +220,7 @@ class Planner:
                     options = self.purple_options(s, taken, targets[0], left, after)
                 value += p * max(v for _, v in options)
             values.append(value)
-        return first_best(values)
+        return values
 
     def _red_value(self, taken: int, target: int, left: int, after: int) -> float:
         rolls = roll_odds(taken, self.sides)

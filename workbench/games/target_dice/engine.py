@@ -389,7 +389,8 @@ class Game:
                 self.log("reshuffle", cards=len(deck))
             card = chance.draw(deck)
             if type(card) is int:
-                self.log("card", seat=self.starting_player, card=card)
+                if self.events is not None:
+                    self.log("card", seat=self.starting_player, card=card)
                 return card
             colour = SPECIALS.index(str(card))
             if first and self.special is None:
@@ -405,6 +406,7 @@ class Game:
         """One player's turn; True for a HIT (the round ends at once)."""
         view = self.views[seat]
         rules = self.rules
+        logging = self.events is not None  # the hot loop builds no event when the game keeps no log
         taken = decider.dice(view)
         if type(taken) is not int or not 0 <= taken <= self.stock:
             raise IllegalDecision(self.round, seat, f"cannot take {taken!r} dice: the stock holds {self.stock}")
@@ -412,14 +414,16 @@ class Game:
             self.passes += 1
             if first and self.special is not None:
                 self._unused(seat)
-            self.log("pass", seat=seat)
+            if logging:
+                self.log("pass", seat=seat)
             if self.after_step is not None:
                 self.after_step(self)
             return False
         self.turns += 1
         self.stock -= taken
         roll = self.chance.roll(taken, rules.sides)
-        self.log("roll", seat=seat, dice=list(roll))
+        if logging:
+            self.log("roll", seat=seat, dice=list(roll))
         adjust = 0
         if first and self.special is not None:
             adjust = self._special(seat, decider, view, roll)
@@ -432,23 +436,26 @@ class Game:
             self.points_scored += target
             self.hits += 1
             hit = True
-            self.log("hit", seat=seat, total=total, target=target, points=target)
+            if logging:
+                self.log("hit", seat=seat, total=total, target=target, points=target)
             self._lead()
         elif total > target:
             self.stock += len(roll)
             loss = total - target
             self.scores[seat] -= loss
             self.points_lost += loss
-            self.log("over", seat=seat, total=total, target=target, points=-loss)
+            if logging:
+                self.log("over", seat=seat, total=total, target=target, points=-loss)
             self._lead()
-        elif rules.keep:
-            self.table += len(roll)
-            self.kept = total
-            self.holder = seat
-            self.log("under", seat=seat, total=total, target=target, kept=True)
         else:
-            self.stock += len(roll)
-            self.log("under", seat=seat, total=total, target=target, kept=False)
+            if rules.keep:
+                self.table += len(roll)
+                self.kept = total
+                self.holder = seat
+            else:
+                self.stock += len(roll)
+            if logging:
+                self.log("under", seat=seat, total=total, target=target, kept=rules.keep)
         if self.after_step is not None:
             self.after_step(self)
         return hit
