@@ -571,3 +571,24 @@ def test_personas_come_from_the_builtins_the_variant_and_a_file(tmp_path: Path) 
     found = FAMILY.personas(variant, extra)
     assert found["greedy"].depth == 1 and found["deep"].policy == "search"
     assert isinstance(make_bot(found["random"], random.Random(0)), RandomBot)
+
+
+class _RollOff(RandomChance):
+    """Seeded chance whose roll-off dice are given: the first starting player is known."""
+
+    def __init__(self, faces: list[list[int]]):
+        super().__init__(random.Random(0))
+        self.faces = faces
+
+    def rolloff(self, seats: tuple[int, ...], sides: int) -> list[int]:
+        faces = self.faces.pop(0)
+        assert len(faces) == len(seats)
+        return faces
+
+
+def test_the_tied_highest_roll_off_again_and_the_winner_starts() -> None:
+    game = Game(rules_of(), 3, _RollOff([[5, 5, 3], [2, 6]]))
+    assert game.starting_player == 1  # seats 0 and 1 tied on 5; seat 1 rolled the 6 again
+    assert [e["seats"] for e in game.events or [] if e["type"] == "rolloff"] == [[0, 1, 2], [0, 1]]
+    game.play_round([RandomBot(random.Random(seat)) for seat in range(3)])
+    assert game.starting_player == 2  # the next round starts with the player to the left

@@ -283,24 +283,29 @@ class PlanningBot:
         return planner(rules.sides, rules.keep, self.depth, self.rivals)
 
     def dice(self, view: View) -> int:
+        """The number of dice (0: pass) of the best value; the starting player counts its special card."""
         plan = self.planner(view.rules)
         if view.special is not None and view.seat == view.starting_player:  # the first turn: its special counts
             return plan.special_dice(view.special, view.targets, view.stock, view.after)
         return plan.best_dice(view.target, view.kept, view.stock, _holder(view), view.after)
 
     def red(self, view: View, roll: tuple[int, ...]) -> RedMove:
+        """Keep the roll, return a face or add a die: the best value."""
         plan = self.planner(view.rules)
         return pick(plan.red_options(roll, view.target, view.stock, view.after))
 
     def orange(self, view: View, roll: tuple[int, ...]) -> int:
+        """0, -1 or +1: the best value."""
         plan = self.planner(view.rules)
         return pick(plan.orange_options(sum(roll), len(roll), view.target, view.stock, view.after))
 
     def yellow(self, view: View, roll: tuple[int, ...]) -> int:
+        """The number card of the best value."""
         plan = self.planner(view.rules)
         return pick(plan.yellow_options(sum(roll), len(roll), view.targets, view.stock, view.after))
 
     def purple(self, view: View, roll: tuple[int, ...]) -> bool:
+        """Roll again when a fresh roll of these dice is worth more than this one."""
         plan = self.planner(view.rules)
         return pick(plan.purple_options(sum(roll), len(roll), view.target, view.stock, view.after))
 
@@ -314,9 +319,11 @@ class RandomBot:
         self.rng = rng
 
     def dice(self, view: View) -> int:
+        """0 (pass) to every die of the stock, alike."""
         return int(self.rng.random() * (view.stock + 1))
 
     def red(self, view: View, roll: tuple[int, ...]) -> RedMove:
+        """Keep, return any face rolled (two dice or more), add a die (one left): alike."""
         options: list[RedMove] = [None]
         if len(roll) > 1:
             options.extend(sorted(set(roll)))
@@ -325,13 +332,16 @@ class RandomBot:
         return options[int(self.rng.random() * len(options))]
 
     def orange(self, view: View, roll: tuple[int, ...]) -> int:
+        """-1, 0 or +1, alike."""
         return (-1, 0, 1)[int(self.rng.random() * 3)]
 
     def yellow(self, view: View, roll: tuple[int, ...]) -> int:
+        """Either number card, alike."""
         targets = view.targets
         return targets[int(self.rng.random() * len(targets))]
 
     def purple(self, view: View, roll: tuple[int, ...]) -> bool:
+        """Roll again or not, alike."""
         return self.rng.random() < 0.5
 
 

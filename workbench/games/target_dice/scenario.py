@@ -170,6 +170,7 @@ class _Script:
         self.game: Game | None = None
 
     def begin(self, index: int) -> None:
+        """Start replaying the script's round ``index``."""
         self.index = index
         self.turns = list(enumerate(self.scenario.rounds[index].turns))
         self.turn = None
@@ -182,15 +183,18 @@ class _Script:
         return ("rounds", self.index, "turns", self.turn[0], *parts)
 
     def fail(self, key: Key, message: str) -> NoReturn:
+        """Stop the replay with a problem at ``key``, naming the round."""
         where = f"round {self.index + 1}: " if self.index >= 0 else ""
         raise ScenarioError([self.doc.problem(key, f"{where}{message}")])
 
     def face(self, value: int, key: Key) -> int:
+        """A scripted face, checked against the dice."""
         if value > self.rules.sides:
             self.fail(key, f"{value} is not a face of a {self.rules.sides}-sided die")
         return value
 
     def current(self) -> Turn:
+        """The turn being played."""
         if self.turn is None:
             raise RuntimeError("no turn is being played")
         return self.turn[1]
@@ -233,6 +237,7 @@ class ScriptedChance:
         self.script = script
 
     def rolloff(self, seats: tuple[int, ...], sides: int) -> list[int]:
+        """Never asked: a script names the first starting player."""
         raise RuntimeError("a scenario names the first starting player (start:); there is no roll-off to script")
 
     def deal(self, deck: list[Card]) -> None:
@@ -245,6 +250,7 @@ class ScriptedChance:
         script.arrange(deck)
 
     def draw(self, deck: list[Card]) -> Card:
+        """The script's next card, which must be the top of the deck."""
         script = self.script
         game = script.game
         seat = f"seat {game.starting_player} (the starting player)" if game is not None else "the starting player"
@@ -262,15 +268,18 @@ class ScriptedChance:
         self.script.arrange(deck)
 
     def roll(self, count: int, sides: int) -> list[int]:
+        """The turn's ``roll``."""
         script = self.script
         faces = script.current().roll or ()
         return [script.face(value, script.key("roll", i)) for i, value in enumerate(faces)]
 
     def add(self, sides: int) -> int:
+        """The turn's ``add``: red's extra die."""
         script = self.script
         return script.face(script.current().add or 0, script.key("add"))
 
     def reroll(self, count: int, sides: int) -> list[int]:
+        """The turn's ``reroll``: purple's second roll, as many dice as the first."""
         script = self.script
         faces = script.current().reroll or ()
         if len(faces) != count:
@@ -307,6 +316,7 @@ class ScriptedDecider:
         self.seat = seat
 
     def dice(self, view: View) -> int:
+        """The next scripted turn, checked: its seat, its dice against the stock, its decision against the special."""
         script = self.script
         starter = view.starting_player
         if not script.turns:
@@ -351,6 +361,7 @@ class ScriptedDecider:
         return len(turn.roll)
 
     def red(self, view: View, roll: tuple[int, ...]) -> RedMove:
+        """``add`` or ``return``, or keep the roll."""
         script = self.script
         turn = script.current()
         if turn.add is not None:
@@ -364,14 +375,17 @@ class ScriptedDecider:
         return None
 
     def orange(self, view: View, roll: tuple[int, ...]) -> int:
+        """``adjust``, or 0."""
         self.script.last_key = self.script.key("adjust")
         return self.script.current().adjust or 0
 
     def yellow(self, view: View, roll: tuple[int, ...]) -> int:
+        """``card``."""
         self.script.last_key = self.script.key("card")
         return self.script.current().card or 0
 
     def purple(self, view: View, roll: tuple[int, ...]) -> bool:
+        """Whether the turn gives a ``reroll``."""
         self.script.last_key = self.script.key("reroll")
         return self.script.current().reroll is not None
 

@@ -88,7 +88,11 @@ class Persona(Model):
 
     policy: Literal["random", "greedy", "search"] = Field(description="random, greedy or search.")
     depth: Annotated[int, Strict(), Field(ge=0, le=11)] = Field(
-        3, description="search: how many of the following players' replies it looks ahead (0: none, as greedy under keep)."
+        3,
+        description=(
+            "search: how many of the following players' replies it plays out (0: none; a holding still open then "
+            "counts for nothing, as greedy counts it)."
+        ),
     )
     rivals: Annotated[float, Field(ge=0, le=10, allow_inf_nan=False)] = Field(
         0.5,
