@@ -142,6 +142,7 @@ CASES = [
     Case("extra-turn.yaml", 10, "rounds.0.turns.1", ("round 1", "a HIT ended it", "1 more turn(s)")),
     Case("rounds-after-end.yaml", 11, "rounds.1", ("ended in round 1 (goal)", "1 more round(s)")),
     Case("pass-and-roll.yaml", 9, "rounds.0.turns.0", ("either passes (pass: true) or rolls",)),
+    Case("pass-false.yaml", 9, "rounds.0.turns.0", ("pass: false says nothing",)),
     Case("misspelt-key.yaml", 9, "rounds.0.turns.0.rolls", ("unknown key 'rolls' (did you mean 'roll'?)",)),
     Case("start-out-of-range.yaml", 5, "start", ("seat 3 does not exist with 3 players",)),
     Case("players-out-of-range.yaml", 4, "players", ("for 2 to 6 players, not 7",)),

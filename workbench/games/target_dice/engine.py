@@ -203,6 +203,8 @@ class Game:
         """Set the game up: shuffle the deck, then the roll-off for the first starting player (or seat ``start``)."""
         if not rules.min_players <= players <= rules.max_players:
             raise ValueError(f"this variant is for {rules.min_players} to {rules.max_players} players, not {players}")
+        if start is not None and not 0 <= start < players:
+            raise ValueError(f"no seat {start} at a table of {players}")
         self.rules = rules
         self.chance = chance
         self.scores = [0] * players

@@ -5,7 +5,8 @@ and a :class:`ScriptedDecider` per seat. A script that breaks the rules stops wi
 :class:`~workbench.errors.ScenarioError` naming the round, the seat and the line.
 
 The script's ``deck`` lists the cards in the order they are drawn, from the top, going on
-past a reshuffle with the new deck's cards. Each round's ``turns`` are in turn order; a
+past a reshuffle with the new deck's cards (the cards it does not list lie below, in the
+variant's order, and a replay never draws them). Each round's ``turns`` are in turn order; a
 turn passes or rolls the dice it takes, and the starting player's turn carries the
 decision of the round's special card, if any.
 """
@@ -59,7 +60,7 @@ class Turn(Model):
     """One player's turn: a pass, or the dice it rolls (and, for the starting player, its special's decision)."""
 
     seat: Seat = Field(description="The seat whose turn it is (turns go clockwise from the starting player).")
-    pass_: Literal[True] | None = Field(None, alias="pass", description="true: the player passes.")
+    pass_: bool | None = Field(None, alias="pass", description="true: the player passes.")
     roll: tuple[Face, ...] | None = Field(
         None, description="The faces rolled: the dice taken from the stock are the dice rolled."
     )
@@ -76,6 +77,8 @@ class Turn(Model):
     @model_validator(mode="after")
     def pass_or_roll(self) -> Turn:
         """A turn passes or rolls; decisions come with a roll, at most one."""
+        if self.pass_ is False:
+            raise ValueError("pass: false says nothing: a turn passes (pass: true) or rolls (roll: [faces])")
         if (self.pass_ is None) == (self.roll is None):
             raise ValueError("a turn either passes (pass: true) or rolls (roll: [faces])")
         if self.roll == () or self.reroll == ():
