@@ -112,17 +112,19 @@ class ScriptRound(Model):
 class PlayerExpect(Model):
     """Expected state of one seat (any subset)."""
 
-    seat: Seat | None = None
-    score: Annotated[int, Strict()] | None = None
+    seat: Seat | None = Field(None, description="The seat.")
+    score: Annotated[int, Strict()] | None = Field(None, description="Its score (negative after rolls over the target).")
 
 
 class Expect(Model):
     """Expected replay output (any subset)."""
 
-    rounds: int | None = None
-    end_reason: Literal["goal", "max_rounds"] | None = None
-    winners: list[Seat] | None = None
-    players: list[PlayerExpect] | dict[Annotated[int, Strict()], PlayerExpect] | None = None
+    rounds: int | None = Field(None, description="Rounds played.")
+    end_reason: Literal["goal", "max_rounds"] | None = Field(None, description="Why the game ended; null while it goes on.")
+    winners: list[Seat] | None = Field(None, description="The seats with the highest score once the game ended.")
+    players: list[PlayerExpect] | dict[Annotated[int, Strict()], PlayerExpect] | None = Field(
+        None, description="Every seat in a list, or some seats by number."
+    )
     deck: list[ScriptCard] | None = Field(None, description="The cards left in the deck, top first.")
     discard: int | None = Field(None, description="How many cards the discard pile holds.")
     events: list[dict[str, Any]] | None = Field(None, description="Events that must appear, in this order (each a subset).")
