@@ -36,7 +36,6 @@ from workbench.games.target_dice.engine import SCORING, Game, Rules, compile_var
 from workbench.games.target_dice.invariants import InvariantError, Invariants
 from workbench.games.target_dice.odds import odds, odds_tables
 from workbench.games.target_dice.schema import SPECIALS, Persona, Variant
-from workbench.loading import read_yaml
 from workbench.sim.seeding import stream
 
 ROOT = Path(__file__).parent.parent
@@ -91,11 +90,10 @@ def test_replay_trace_reads_the_rulebook_example() -> None:
 
 
 def test_the_batch_engine_is_refused_with_a_message() -> None:
-    doc = read_yaml(FOLDER / "stock-empty.yaml")
-    with pytest.raises(UsageError, match="batch engine"):
-        FAMILY.replay(doc, load_variant(FOLDER / "variant-test.yaml").variant, "batch")  # type: ignore[call-arg]
+    with pytest.raises(UsageError, match="Target dice has no batch engine"):
+        replay_scenario(FOLDER / "stock-empty.yaml", "batch")
     result = runner.invoke(app, ["replay", str(FOLDER / "stock-empty.yaml"), "--engine", "batch"])
-    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.exit_code == 1 and "Target dice has no batch engine" in result.output and "Traceback" not in result.output
 
 
 # --- broken scripts ----------------------------------------------------------------------------------------------

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -32,6 +31,7 @@ from workbench.games import FAMILIES, Batched, Family, Loaded, Printable, Tunabl
 from workbench.games import load_variant as _load_variant
 from workbench.loading import did_you_mean
 from workbench.outputs import Outputs, Scripts, check_writable
+from workbench.recording import SCRIPT_NAME
 from workbench.render import printing
 from workbench.render.report import render_report
 from workbench.sim.runner import Run, Stop, run
@@ -266,8 +266,12 @@ def player_counts(loaded: Loaded, counts: int | Sequence[int], path: Path | None
     return list(dict.fromkeys(counts))
 
 
-def bot_tables(bots: str | Sequence[str], counts: list[int], known: dict[str, Any]) -> dict[int, tuple[str, ...]]:
-    """One bot name per seat for each player count: one name fills every seat, a list names each seat."""
+def bot_tables(
+    bots: str | Sequence[str] | None, counts: list[int], known: dict[str, Any], family: Family
+) -> dict[int, tuple[str, ...]]:
+    """One bot name per seat for each player count: one name fills every seat, a list names each seat (None: the
+    family's default bot at every seat)."""
+    bots = family.default_bot if bots is None else bots
     names = [part.strip() for part in bots.split(",")] if isinstance(bots, str) else list(bots)
     for name in names:
         if name not in known:
@@ -354,7 +358,7 @@ def simulate(
     players: int | Sequence[int] = (4,),
     games: int = 1000,
     seed: int = 1,
-    bots: str | Sequence[str] = "heuristic",
+    bots: str | Sequence[str] | None = None,
     workers: int = 1,
     personas: str | os.PathLike[str] | None = None,
     out: str | os.PathLike[str] | None = None,
@@ -384,7 +388,7 @@ def simulate(
     family = loaded.family
     counts = player_counts(loaded, players, path)
     known = family.personas(loaded.variant, Path(personas) if personas is not None else None)
-    tables = bot_tables(bots, counts, known)
+    tables = bot_tables(bots, counts, known, family)
     seated = [known[name] for name in dict.fromkeys(name for table in tables.values() for name in table)]
     recording = records is not None or record_scenarios is not None
     engine, why = choose_engine(family, [(loaded.variant, seated)], engine, recording=recording)
@@ -399,7 +403,7 @@ def simulate(
         if record_scenarios is not None:
             if path is None:
                 raise UsageError("--record-scenarios: the scripts name their variant file; pass the variant as a path")
-            scripts = _scripts(outputs, family, Path(record_scenarios), counts, games)
+            scripts = _scripts(outputs, Path(record_scenarios), counts, games)
             record = (Path(record_scenarios), path)  # where the scripts go, the variant file they name
         records_file = outputs.file(Path(records), "--records") if records is not None else None
         outputs.ready()
@@ -440,8 +444,8 @@ def _reserve_inputs(outputs: Outputs, *inputs: str | os.PathLike[str] | None) ->
             outputs.reserve(Path(given), f"the input {display_path(Path(given))}")
 
 
-def _scripts(outputs: Outputs, family: Family, folder: Path, counts: list[int], games: int) -> Scripts:
-    pattern: re.Pattern[str] = family.script_name
+def _scripts(outputs: Outputs, folder: Path, counts: list[int], games: int) -> Scripts:
+    pattern = SCRIPT_NAME
 
     def this_run(name: str) -> bool:
         match = pattern.fullmatch(name)
@@ -511,7 +515,7 @@ def tune_stakes(
     variant: str | os.PathLike[str],
     players: Sequence[int],
     *,
-    bots: str = "heuristic",
+    bots: str | None = None,
     budget: int | None = None,
     seed: int = 1,
     workers: int = 1,
@@ -544,6 +548,7 @@ def tune_stakes(
     counts = sorted(set(players))
     tuned = family.tuning_variant(path, counts)
     known = family.personas(tuned)
+    bots = family.default_bot if bots is None else bots
     seated = [known[bots]] if bots in known else []  # an unknown bot is named by the tuner, with the known ones
     engine, why = choose_engine(family, [(tuned, seated)], engine)
     budget = budget if budget is not None else TUNING_BUDGETS[engine]

@@ -267,8 +267,13 @@ def _print_table(title: str, headers: list[str], rows: list[list[str]]) -> None:
 _WORKERS = os.cpu_count() or 1
 Workers = Annotated[int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)]
 Bots = Annotated[
-    str,
-    typer.Option("--bots", "-b", help="One bot per seat (random, heuristic, search or a persona); one name fills every seat."),
+    str | None,
+    typer.Option(
+        "--bots",
+        "-b",
+        help="One bot per seat (a built-in bot or a persona); one name fills every seat [default: the game's default bot].",
+        show_default=False,
+    ),
 ]
 Personas = Annotated[Path | None, typer.Option("--personas", help="A YAML file of bot personas (bots: {name: {policy: ...}}).")]
 Force = Annotated[
@@ -311,7 +316,7 @@ def simulate(
     ] = ["4"],  # noqa: B006 - Typer's default for a repeatable option; never mutated
     games: Annotated[int, typer.Option("--games", "-g", help="Games per player count.", min=1)] = 1000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run: game i depends only on (seed, i).")] = 1,
-    bots: Bots = "heuristic",
+    bots: Bots = None,
     workers: Workers = _WORKERS,
     out_dir: Annotated[
         Path | None,
@@ -418,7 +423,7 @@ def compare(
     ] = ["4"],  # noqa: B006 - Typer's default for a repeatable option; never mutated
     games: Annotated[int, typer.Option("--games", "-g", help="Games per variant and player count.", min=1)] = 2000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: game i of every variant uses the same streams.")] = 1,
-    bots: Bots = "heuristic",
+    bots: Bots = None,
     workers: Workers = _WORKERS,
     out_dir: Annotated[
         Path | None,
@@ -473,7 +478,7 @@ def cards(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 4,
     games: Annotated[int, typer.Option("--games", "-g", help="Games per card (and without one).", min=1)] = 2000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: game i uses the same streams with and without a card.")] = 1,
-    bots: Bots = "heuristic",
+    bots: Bots = None,
     workers: Workers = _WORKERS,
     out_dir: Annotated[
         Path | None, typer.Option("--out", "-o", help="Folder for cards.json and cards.html [default: reports/cards-<variant>].")
@@ -517,11 +522,16 @@ def skill(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 4,
     games: Annotated[int, typer.Option("--games", "-g", help="Games per rung of the ladder.", min=1)] = 300,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: game i uses the same dice for every rung.")] = 1,
-    bots: Annotated[str, typer.Option("--bots", "-b", help="The field: the bot at every other seat.")] = "heuristic",
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots", "-b", help="The field: the bot at every other seat [default: the game's default bot].", show_default=False
+        ),
+    ] = None,
     ladder: Annotated[
         str | None,
         typer.Option(
-            "--ladder", help="Bots to rank, weakest first, comma-separated [default: random,heuristic,search-4,search]."
+            "--ladder", help="Bots to rank, weakest first, comma-separated [default: the game's ladder of built-in bots]."
         ),
     ] = None,
     workers: Workers = _WORKERS,
@@ -565,8 +575,14 @@ def tune_stakes(
         typer.Option("--players", "-p", help="Player counts to tune: 3,6 (or repeat the option).", show_default=False),
     ],
     bots: Annotated[
-        str, typer.Option("--bots", "-b", help="The bot at every seat (random, heuristic, search or a persona).")
-    ] = "heuristic",
+        str | None,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="The bot at every seat (a built-in bot or a persona) [default: the game's default bot].",
+            show_default=False,
+        ),
+    ] = None,
     budget: Annotated[
         int | None,
         typer.Option(

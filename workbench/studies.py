@@ -115,9 +115,9 @@ class Compared:
         }
 
 
-def _names(bots: str | Sequence[str]) -> list[str]:
-    """Bot names as given: one for every seat, or one per seat (``"random, heuristic"`` or a list)."""
-    return [name.strip() for name in bots.split(",")] if isinstance(bots, str) else list(bots)
+def _names(table: tuple[str, ...]) -> list[str]:
+    """A table's bots as the outputs name them: one name when it fills every seat, else one per seat."""
+    return [table[0]] if len(set(table)) == 1 else list(table)
 
 
 def _p(p: float) -> float | None:
@@ -239,7 +239,7 @@ def compare(
     players: int | Sequence[int] = (4,),
     games: int = 1000,
     seed: int = 1,
-    bots: str | Sequence[str] = "heuristic",
+    bots: str | Sequence[str] | None = None,
     workers: int = 1,
     personas: str | os.PathLike[str] | None = None,
     out: str | os.PathLike[str] | None = None,
@@ -276,12 +276,13 @@ def compare(
     tables = []
     for (variant, path), table in zip(loaded, known):
         try:
-            tables.append(bot_tables(bots, counts, table))
+            tables.append(bot_tables(bots, counts, table, family))
         except UsageError as exc:  # say which variant lacks the bot: the others may define it
             what = display_path(path) if path is not None else repr(variant.variant.name)
             raise UsageError(f"{exc.problems[0].message} (in {what})") from None
     seated = [
-        (variant.variant, [table[name] for name in dict.fromkeys(_names(bots))]) for (variant, _), table in zip(loaded, known)
+        (variant.variant, [table[name] for name in dict.fromkeys(tables[0][counts[0]])])
+        for (variant, _), table in zip(loaded, known)
     ]
     engine, why = choose_engine(family, seated, engine)
     with Outputs(force=force) as outputs:
@@ -312,7 +313,7 @@ def compare(
                 [{"name": v.variant.name, "file": display_path(p) if p else None} for v, p in loaded],
                 counts,
                 seed,
-                _names(bots),
+                _names(tables[0][counts[0]]),
                 engine,
                 runs,
                 [],
@@ -531,7 +532,7 @@ def cards(
     players: int = 4,
     games: int = 2000,
     seed: int = 1,
-    bots: str | Sequence[str] = "heuristic",
+    bots: str | Sequence[str] | None = None,
     workers: int = 1,
     personas: str | os.PathLike[str] | None = None,
     out: str | os.PathLike[str] | None = None,
@@ -568,7 +569,7 @@ def cards(
     if not studied:
         raise UsageError("no card to study: the variant has no cards" if not market else "no card to study")
     known = family.personas(loaded.variant, Path(personas) if personas is not None else None)
-    table = bot_tables(bots, [count], known)[count]
+    table = bot_tables(bots, [count], known, family)[count]
     coins = family.reference_coins(loaded.variant, count)
     engine, why = choose_engine(family, [(loaded.variant, [known[name] for name in set(table)])], engine)
     with Outputs(force=force) as outputs:
@@ -587,7 +588,7 @@ def cards(
             tally, interrupted, timing = _played(
                 factory, games, workers, f"{len(studied)} card{'s' if len(studied) != 1 else ''}", progress, halt
             )
-            result = _card_strength(family, loaded, path, extra, count, seed, bots, coins, studied, added, measure, tally)
+            result = _card_strength(family, loaded, path, extra, count, seed, table, coins, studied, added, measure, tally)
             result = replace(result, interrupted=interrupted, timing=timing, engine=engine)
             if not tally.games:
                 return result
@@ -605,7 +606,7 @@ def _card_strength(
     extra: str | os.PathLike[str] | None,
     players: int,
     seed: int,
-    bots: str | Sequence[str],
+    table: tuple[str, ...],
     coins: int,
     studied: list[CardInfo],
     added: list[str],
@@ -650,7 +651,7 @@ def _card_strength(
         display_path(Path(extra)) if extra is not None else None,
         players,
         seed,
-        _names(bots),
+        _names(table),
         tally.games,
         coins,
         {
@@ -783,7 +784,7 @@ def skill(
     players: int = 4,
     games: int = 300,
     seed: int = 1,
-    bots: str = "heuristic",
+    bots: str | None = None,
     ladder: Sequence[str] | None = None,
     workers: int = 1,
     personas: str | os.PathLike[str] | None = None,
@@ -797,8 +798,8 @@ def skill(
 ) -> Skill:
     """Skill against luck: a ladder of bots of rising strength, each at one seat against a field of ``bots``.
 
-    ``ladder`` names the rungs, weakest first (default: the family's ladder, for Chance
-    It random, heuristic, search with 4 playouts, search with 16). ``out`` gets
+    ``ladder`` names the rungs, weakest first (default: the family's ladder of built-in
+    bots); ``bots`` the field (default: the family's default bot). ``out`` gets
     ``skill.json`` and ``skill.html``.
     """
     check_run(games, workers)
@@ -808,7 +809,7 @@ def skill(
         raise UsageError(f"{family.title} has no bots to rank")
     (count,) = player_counts(loaded, [players], path)
     known = dict(family.personas(loaded.variant, Path(personas) if personas is not None else None))
-    table = bot_tables(bots, [count], known)[count]
+    table = bot_tables(bots, [count], known, family)[count]
     if len(set(table)) > 1:
         raise UsageError(f"--bots {bots}: the field is one bot at every seat")
     names = list(family.ladder() if ladder is None else ladder)

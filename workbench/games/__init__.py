@@ -7,7 +7,6 @@ naming it in :data:`PACKAGES` is the only edit outside its folder (tests/test_fa
 from __future__ import annotations
 
 import importlib
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -42,16 +41,16 @@ class Family(Protocol):
         """The game's name for people."""
 
     @property
+    def default_bot(self) -> str:
+        """The bot at every seat when a command's ``--bots`` is left out."""
+
+    @property
     def includes(self) -> tuple[str, ...]:
         """List keys whose string items are paths of files to splice in."""
 
     @property
     def variant_model(self) -> type[BaseModel]:
         """The pydantic model of a variant."""
-
-    @property
-    def script_name(self) -> re.Pattern[str]:
-        """File names of recorded scenario scripts; groups: player count, game index."""
 
     def player_range(self, variant: Any) -> tuple[int, int]:
         """The fewest and most players the variant is for."""

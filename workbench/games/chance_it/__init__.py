@@ -18,7 +18,6 @@ from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.effects import with_effects
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.odds import odds, odds_tables
-from workbench.games.chance_it.record import SCRIPT_NAME
 from workbench.games.chance_it.report import FIGURES
 from workbench.games.chance_it.scenario import Replay, Scenario, replay
 from workbench.games.chance_it.schema import Card, Persona, PersonaFile, Variant, variant_file_schema
@@ -37,10 +36,8 @@ class ChanceIt:
     title = "Chance It"
     includes = ("cards",)
     variant_model = Variant
+    default_bot = "heuristic"
     figures = FIGURES
-
-    #: Recorded scenario scripts: ``game-<players>p-<index>.yaml``.
-    script_name = SCRIPT_NAME
 
     def player_range(self, variant: Variant) -> tuple[int, int]:
         """The fewest and most players the variant is for."""

@@ -7,21 +7,12 @@ and every choice is written down at its named point, round by round. The script'
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-import yaml
-
-from workbench import GENERATOR
 from workbench.games.chance_it.chance import ChanceSource
 from workbench.games.chance_it.engine import BUY, Decider, Game, MarketMove, View
 from workbench.games.chance_it.rules import CardDef, Effects
-
-SCHEMA_LINE = "# yaml-language-server: $schema={schema}\n"
-RECORDED = f"# recorded by {GENERATOR} simulate --record-scenarios\n"
 
 
 class Recorder:
@@ -128,24 +119,3 @@ class _RecordingDecider:
         seat = self.inner.target(view, options, taking)
         self.recorder.current["choices"].append({"seat": self.seat, "target": seat})
         return seat
-
-
-#: The scenario schema of a source checkout, for the editor line of recorded scripts (absent when installed).
-SCHEMA = Path(__file__).resolve().parents[3] / "schemas" / "chance-it.scenario.schema.json"
-#: File names of recorded scripts: game-<players>p-<index>.yaml.
-SCRIPT_NAME = re.compile(r"game-(\d+)p-(\d+)\.yaml")
-
-
-def script_name(players: int, index: int) -> str:
-    """The file name of game ``index`` at ``players`` players.
-
-    >>> script_name(4, 12)
-    'game-4p-000012.yaml'
-    """
-    return f"game-{players}p-{index:06d}.yaml"
-
-
-def script_text(script: dict[str, Any], folder: Path) -> str:
-    """A scenario file's text for ``folder``, with the editor schema line when the schema files are at hand."""
-    line = SCHEMA_LINE.format(schema=os.path.relpath(SCHEMA, folder)) if SCHEMA.is_file() else ""
-    return line + RECORDED + yaml.safe_dump(script, sort_keys=False, default_flow_style=None, width=120)

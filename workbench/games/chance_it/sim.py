@@ -23,8 +23,9 @@ from workbench.games.chance_it.basics import COINS, RESOURCES
 from workbench.games.chance_it.bots import HeuristicBot, make_bot
 from workbench.games.chance_it.chance import ChanceSource, RandomChance
 from workbench.games.chance_it.engine import END_REASONS, Decider, Game, compile_variant
-from workbench.games.chance_it.record import Recorder, script_name, script_text
+from workbench.games.chance_it.record import Recorder
 from workbench.games.chance_it.schema import GUIDES, Persona, Variant
+from workbench.recording import script_name, script_text
 from workbench.sim import outcome
 from workbench.sim.outcome import Outcomes, add_histogram, add_moments, maybe, outcome_arrays, outcome_values
 from workbench.sim.paired import Measure, Statistic, ratio
@@ -139,7 +140,7 @@ class Simulator(_Run):
             folder, variant = self.record
             description = f"Game {index} of a simulation (seed {self.seed}, bots {', '.join(self.bots)}), recorded."
             body = recorder.script(game, os.path.relpath(variant, folder), self.seed, description=description)
-            script = (script_name(self.players, index), script_text(body, folder))
+            script = (script_name(self.players, index), script_text(body, folder, "chance-it"))
         record = {
             "game": index,
             "seed": self.seed,

@@ -6,24 +6,25 @@ reading the workbench plays (the optional falling-dice rule is left out).
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from workbench.errors import ScenarioError, UsageError
+from workbench.errors import ScenarioError
 from workbench.games.target_dice.bots import BUILTIN, RandomBot
 from workbench.games.target_dice.chance import RandomChance
 from workbench.games.target_dice.engine import Game, compile_variant
 from workbench.games.target_dice.odds import odds, odds_tables
+from workbench.games.target_dice.report import FIGURES
 from workbench.games.target_dice.scenario import Replay, Scenario, replay
 from workbench.games.target_dice.schema import Persona, PersonaFile, Variant, variant_file_schema
+from workbench.games.target_dice.sim import SEAT_MEASURE, Simulator, table_measure
 from workbench.games.target_dice.text import describe, state_table, summary
 from workbench.loading import Document, validate
 from workbench.personas import load_personas
+from workbench.sim.paired import Measure
 from workbench.sim.seeding import stream
-
-#: Recorded scenario scripts: ``game-<players>p-<index>.yaml``.
-SCRIPT_NAME = re.compile(r"game-(\d+)p-(\d+)\.yaml")
 
 
 class TargetDice:
@@ -33,9 +34,7 @@ class TargetDice:
     title = "Target dice"
     includes: tuple[str, ...] = ()
     variant_model = Variant
-
-    #: Recorded scenario scripts: ``game-<players>p-<index>.yaml``.
-    script_name = SCRIPT_NAME
+    default_bot = "greedy"
 
     def player_range(self, variant: Variant) -> tuple[int, int]:
         """The fewest and most players the variant is for."""
@@ -59,14 +58,50 @@ class TargetDice:
         found, _ = load_personas(BUILTIN, variant.bots, PersonaFile, extra)
         return found
 
-    def replay(self, doc: Document, variant: Variant, engine: str = "interpreter") -> Replay:
-        """Replay a scenario document with the interpreter: this family has no batch engine (``engine`` says which)."""
-        if engine != "interpreter":
-            raise UsageError(
-                f"--engine {engine}: the batch engine plays another game's rules; {self.title} replays with the interpreter"
-            )
-        scenario = validate(Scenario, doc, ScenarioError)
-        return replay(scenario, doc, compile_variant(variant))
+    def replay(self, doc: Document, variant: Variant) -> Replay:
+        """Replay a scenario document with the interpreter."""
+        return replay(validate(Scenario, doc, ScenarioError), doc, compile_variant(variant))
+
+    def simulator(
+        self,
+        variant: Variant,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Persona],
+        seed: int,
+        record: tuple[Path, Path] | None = None,
+        *,
+        card: str | None = None,
+        coins: int = 0,
+        seat_bot: str | None = None,
+        engine: str = "interpreter",
+    ) -> Callable[[], Simulator]:
+        """A picklable factory of the simulator for one run (built again inside each worker); ``seat_bot`` plays seat
+        ``index % players`` of game ``index``. A gift of a card or coins is for a family with a market."""
+        if card is not None or coins or engine != "interpreter":
+            raise ValueError(f"{self.title} has no market and no batch engine")  # the command layer asks none
+        chosen = {name: personas[name] for name in set(bots)}
+        visitor = personas[seat_bot] if seat_bot is not None else None
+        return partial(Simulator, variant, players, bots, chosen, seed, visitor, record)
+
+    def table_measure(self, variants: list[Variant], players: int, bots: tuple[str, ...]) -> Measure:
+        """The per-game figures of ``simulate`` for paired runs of ``variants``."""
+        return table_measure(players, bots)
+
+    figures = FIGURES
+
+    def ladder(self) -> tuple[str, ...]:
+        """The default skill ladder, weakest first: random, greedy, then search."""
+        return ("random", "greedy", "search")
+
+    def seat_measure(self) -> Measure:
+        return SEAT_MEASURE
+
+    def print_html(self, variant: Variant, options: dict[str, Any]) -> str:
+        """The printable playtest set as one HTML document (see :mod:`workbench.games.target_dice.printing`)."""
+        from workbench.games.target_dice import printing
+
+        return printing.render_html(variant, options)
 
     def describe(self, event: dict[str, Any]) -> str:
         """One event of the log as a line of text."""

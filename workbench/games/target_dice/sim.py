@@ -1,0 +1,257 @@
+"""Target dice in bulk: one seeded game per index, and the tally of what the rules did.
+
+Game ``i`` of a run with seed ``S`` draws its dice and cards from ``stream(S, i,
+"chance", point)``, one stream per named point, and each bot from ``stream(S, i, "bot",
+seat)``: any split of the run over workers plays the very same games, and two arms of a
+paired run roll the same dice for as long as their games agree. The tally keeps
+integer counts only, so merging chunks in any order gives the same summary.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.games.target_dice.bots import make_bot
+from workbench.games.target_dice.chance import RandomChance
+from workbench.games.target_dice.engine import END_REASONS, Game, compile_variant
+from workbench.games.target_dice.record import script
+from workbench.games.target_dice.schema import SPECIALS, Persona, Variant
+from workbench.recording import script_name, script_text
+from workbench.sim import outcome
+from workbench.sim.outcome import Outcomes, maybe, outcome_values
+from workbench.sim.paired import Measure, Statistic, ratio
+from workbench.sim.seeding import stream
+from workbench.sim.stats import Moments, rate
+
+
+@dataclass(frozen=True)
+class Result:
+    """One finished game: its record (one line of ``--records``) and the game."""
+
+    record: dict[str, Any]
+    game: Game
+    script: tuple[str, str] | None = None
+
+
+class Simulator:
+    """Plays game ``index`` of a run; ``visitor`` plays seat ``index % players`` instead of that seat's bot."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Persona],
+        seed: int,
+        visitor: Persona | None = None,
+        record: tuple[Path, Path] | None = None,
+    ):
+        self.rules = compile_variant(variant)
+        self.players = players
+        self.bots = bots
+        self.personas = tuple(personas[name] for name in bots)
+        self.seed = seed
+        self.visitor = visitor
+        self.record = record  # (folder for scenario scripts, the variant file they name)
+
+    def play(self, index: int) -> Result:
+        """Play one game with its own chance and bot streams (and record it as a scenario when asked)."""
+        personas = list(self.personas)
+        if self.visitor is not None:
+            personas[index % self.players] = self.visitor
+        bots = [make_bot(persona, stream(self.seed, index, "bot", seat)) for seat, persona in enumerate(personas)]
+        game = Game(self.rules, self.players, RandomChance.streams(self.seed, index), log=self.record is not None)
+        game.play(bots)
+        scripted = None
+        if self.record is not None:
+            folder, variant = self.record
+            description = f"Game {index} of a simulation (seed {self.seed}, bots {', '.join(self.bots)}), recorded."
+            body = script(game, os.path.relpath(variant, folder), description=description)
+            scripted = (script_name(self.players, index), script_text(body, folder, "target-dice"))
+        record = {
+            "game": index,
+            "seed": self.seed,
+            "players": self.players,
+            "bots": list(self.bots),
+            "winners": list(game.winners),
+            "end_reason": game.end_reason,
+            "rounds": game.round,
+            "scores": list(game.scores),
+        }
+        return Result(record, game, scripted)
+
+    def new_tally(self) -> Tally:
+        """An empty tally for this run."""
+        return Tally(self.players, self.bots)
+
+
+#: Counts kept per game, by name: the engine's counters a run adds up.
+COUNTS = ("hits", "held", "scoreless", "last_scored", "points_scored", "points_lost", "lead_changes", "turns", "passes")
+
+
+@dataclass
+class Tally:
+    """Everything the summary reports, as mergeable integer counts."""
+
+    players: int
+    bots: tuple[str, ...]
+    outcomes: Outcomes = field(init=False)  #: wins, end reasons and game lengths
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTS, 0))  #: summed over the games
+    points_scored: Moments = field(default_factory=Moments)  #: per game, all players
+    points_lost: Moments = field(default_factory=Moments)
+    lead_changes: Moments = field(default_factory=Moments)
+    winning_score: Moments = field(default_factory=Moments)  #: per game with a winner
+    specials: dict[str, list[int]] = field(default_factory=lambda: {c: [0, 0, 0] for c in SPECIALS})  #: drawn, offered, used
+
+    def __post_init__(self) -> None:
+        self.outcomes = Outcomes(self.players, self.bots)
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return self.outcomes.games
+
+    def add(self, result: Result) -> None:
+        """Count one game."""
+        game = result.game
+        self.outcomes.add(game.winners, game.end_reason, game.round)
+        for name in COUNTS:
+            self.counts[name] += getattr(game, name)
+        self.points_scored.add(game.points_scored)
+        self.points_lost.add(game.points_lost)
+        self.lead_changes.add(game.lead_changes)
+        if game.winners:
+            self.winning_score.add(game.scores[game.winners[0]])
+        for i, colour in enumerate(SPECIALS):
+            row = self.specials[colour]
+            row[0] += game.specials_drawn[i]
+            row[1] += game.specials_offered[i]
+            row[2] += game.specials_used[i]
+
+    def merge(self, other: Tally) -> None:
+        """Add another tally of the same run."""
+        self.outcomes.merge(other.outcomes)
+        for name in COUNTS:
+            self.counts[name] += other.counts[name]
+        for mine, theirs in (
+            (self.points_scored, other.points_scored),
+            (self.points_lost, other.points_lost),
+            (self.lead_changes, other.lead_changes),
+            (self.winning_score, other.winning_score),
+        ):
+            mine.merge(theirs)
+        for colour, row in other.specials.items():
+            self.specials[colour] = [a + b for a, b in zip(self.specials[colour], row)]
+
+    def summary(self) -> dict[str, Any]:
+        """Every figure, with its uncertainty, as plain data (the body of ``summary.json``).
+
+        Shares of rounds take the rounds as independent trials (a game's rounds are not quite): their intervals are
+        a little narrow. ``compare`` measures them per game, with intervals that do not assume it.
+        """
+        c = self.counts
+        total = sum(value * games for value, games in self.outcomes.rounds.counts.items())  # rounds played
+        decisions = c["turns"] + c["passes"]
+        return {
+            **self.outcomes.summary(),
+            "round_ends": {
+                "hit": rate(c["hits"], total),
+                "held": rate(c["held"], total),
+                "scoreless": rate(c["scoreless"], total),
+            },
+            "last_player_scored": rate(c["last_scored"], total),
+            "points": {
+                "per_round": maybe(c["points_scored"] / total if total else None),
+                "scored_per_game": self.points_scored.report(),
+                "lost_per_game": self.points_lost.report(),
+                "winning_score": self.winning_score.report(),
+            },
+            "lead_changes_per_game": self.lead_changes.report(),
+            "turns": {"rolled": rate(c["turns"], decisions), "passed": rate(c["passes"], decisions)},
+            "specials": {
+                colour: {"drawn": drawn, "offered": offered, "used": rate(used, offered)}
+                for colour, (drawn, offered, used) in self.specials.items()
+            },
+        }
+
+
+# --- what a game measures, for paired runs (compare, skill) -----------------------------------------------------
+
+
+def table_values(result: Result, bots: tuple[str, ...]) -> dict[str, int]:
+    """One game's values: the columns of :func:`table_measure` that are not zero."""
+    game = result.game
+    values = outcome_values(game.winners, game.end_reason, game.round, bots)
+    for name in COUNTS:
+        values[name] = getattr(game, name)
+    values["decisions"] = game.turns + game.passes
+    return values
+
+
+def table_measure(players: int, bots: tuple[str, ...]) -> Measure:
+    """The figures of ``simulate`` that are per game, as paired statistics named by their ``summary.json`` paths."""
+
+    def statistics(at: Mapping[str, int]) -> list[Statistic]:
+        def per_round(column: str) -> Callable[[Any], float]:
+            return ratio(at[column], at["rounds"])
+
+        def per_game(column: str) -> Callable[[Any], float]:
+            return ratio(at[column], at["games"])
+
+        return [
+            Statistic("round_ends.hit.rate", per_round("hits"), True),
+            Statistic("round_ends.held.rate", per_round("held"), True),
+            Statistic("round_ends.scoreless.rate", per_round("scoreless"), True),
+            Statistic("last_player_scored.rate", per_round("last_scored"), True),
+            Statistic("points.per_round", per_round("points_scored")),
+            Statistic("points.scored_per_game.mean", per_game("points_scored")),
+            Statistic("points.lost_per_game.mean", per_game("points_lost")),
+            Statistic("lead_changes_per_game.mean", per_game("lead_changes")),
+            Statistic("turns.passed.rate", ratio(at["passes"], at["decisions"]), True),
+        ]
+
+    return outcome.table_measure(players, bots, END_REASONS, (*COUNTS, "decisions"), statistics, table_values, None, label)
+
+
+#: How the start of a figure's path reads (after the outcome's).
+_PREFIXES = (
+    ("round_ends.", "rounds ending: "),
+    ("points.", "points "),
+    ("turns.", "turns "),
+)
+#: Figures whose words are not their path's.
+_LABELS = {
+    "round_ends.hit.rate": "rounds ending in a HIT",
+    "round_ends.held.rate": "rounds scored by the holder of the last valid roll",
+    "round_ends.scoreless.rate": "rounds nobody scores",
+    "last_player_scored.rate": "rounds the last player to act scores",
+    "lead_changes_per_game.mean": "lead changes per game",
+}
+
+
+def label(name: str) -> str:
+    """A figure's dotted path in words.
+
+    >>> label("round_ends.hit.rate"), label("points.per_round"), label("wins.by_seat.1.rate")
+    ('rounds ending in a HIT', 'points per round', 'win rate, seat 1')
+    """
+    return outcome.label(name, _PREFIXES, _LABELS)
+
+
+def seat_measure(arm: int, result: Result, index: int) -> list[int]:
+    """The seat ``index % players`` of game ``index``: whether it won (alone or tied) and its score at the end."""
+    game = result.game
+    seat = index % len(game.scores)
+    return [1, seat in game.winners, game.scores[seat]]
+
+
+#: The visited seat's result: its win rate (a tied win counts) and its score at the end.
+SEAT_MEASURE = Measure(
+    ("games", "won", "score"),
+    seat_measure,
+    (Statistic("win_rate", ratio(1, 0), True), Statistic("score", ratio(2, 0))),
+)
