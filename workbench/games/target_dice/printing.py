@@ -45,7 +45,7 @@ def rule_summary(variant: Variant) -> list[tuple[str, list[str]]]:
     keep = variant.under == "keep"
     under = (
         "Below the target, the rolled dice stay on the table: the next players roll for the difference, and you hold "
-        "the last valid roll until someone rolls past you."
+        "the last valid roll until a later player adds a valid roll of their own."
         if keep
         else "Below the target, the rolled dice go back to the stock and nothing is kept: the next player rolls for "
         "the whole target again."
