@@ -51,3 +51,28 @@ def test_the_readme_figures_of_the_paired_studies_reproduce() -> None:
     by_id = {c.card.id: c for c in strength.cards}
     assert (round(by_id["star-shower"].worth.value, 1), by_id["star-shower"].flag) == (5.5, "too strong")
     assert (round(by_id["copper"].worth.value, 1), by_id["copper"].flag) == (3.0, "too weak")
+
+
+def test_the_target_dice_study_quotes_its_current_tables() -> None:
+    """The study's README holds the tables its tables.py makes from the shipped compare.json and skill.json files."""
+    import runpy
+
+    folder = ROOT / "reports" / "target-dice-under-rule"
+    tables = runpy.run_path(str(folder / "tables.py"))
+    readme = (folder / "README.md").read_text(encoding="utf-8")
+    for make in (tables["comparison"], tables["skill"]):
+        assert make() in readme, "reports/target-dice-under-rule/README.md is out of date: run tables.py"
+    assert "sh reports/target-dice-under-rule/run.sh" in readme
+
+
+def test_the_target_dice_study_ran_the_shipped_variants() -> None:
+    """The shipped results are of the shipped variants (by name), with the settings run.sh gives."""
+    import json
+
+    from workbench.games import load_variant
+
+    folder = ROOT / "reports" / "target-dice-under-rule"
+    compared = json.loads((folder / "compare" / "compare.json").read_text())
+    names = [load_variant(VARIANTS / f"{name}.yaml").variant.name for name in ("target-dice", "target-dice-miss")]
+    assert [v["name"] for v in compared["variants"]] == names
+    assert [run["games"] for run in compared["runs"]] == [20_000] * 3 and compared["bots"] == ["search"]
