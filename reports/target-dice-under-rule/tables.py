@@ -1,6 +1,6 @@
 """The tables of README.md, from the study's compare.json and skill.json files (run.sh runs it last).
 
-    python reports/target-dice-under-rule/tables.py   # prints the two tables; tests/test_docs.py checks README.md has them
+python reports/target-dice-under-rule/tables.py   # prints the two tables; tests/test_docs.py checks README.md has them
 """
 
 from __future__ import annotations
