@@ -10,6 +10,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.errors import Problem
+from workbench.loading import Document
 
 #: A key path into the compared data: mapping keys and list indices.
 Key = tuple[object, ...]
@@ -87,3 +93,37 @@ def count_checks(expected: object) -> int:
     if isinstance(expected, list) and any(isinstance(v, (dict, list)) for v in expected):
         return sum(count_checks(v) for v in expected)
     return 1
+
+
+@dataclass
+class Replay:
+    """The outcome of replaying one scenario, for any game."""
+
+    path: Path | None  #: the scenario file (None for a script not read from a file)
+    output: dict[str, Any]
+    checks: int = 0
+    failures: list[Problem] = field(default_factory=list)
+    unchecked: int = 0  #: expectations on events, left unchecked by an engine that keeps no event log
+
+    @property
+    def passed(self) -> bool:
+        """Whether every expectation held."""
+        return not self.failures
+
+
+def judged(doc: Document, output: dict[str, Any], *, events: bool = True) -> Replay:
+    """A replay's ``output`` checked against the ``expect:`` of its scenario ``doc`` (if any), each failure located at
+    its key; without ``events`` (an engine that keeps no log) the expected events are counted as unchecked."""
+    result = Replay(doc.path, output)
+    if not isinstance(doc.data, dict) or doc.data.get("expect") is None:
+        return result
+    expected = doc.data["expect"]
+    if not events:
+        every = count_checks(expected)
+        expected = {key: value for key, value in expected.items() if key != "events"}
+        result.unchecked = every - count_checks(expected)
+    result.checks = count_checks(expected)
+    result.failures = [
+        doc.problem(("expect", *key), message) for key, message in mismatches(expected, output, subsequence=frozenset({"events"}))
+    ]
+    return result

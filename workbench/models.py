@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, Strict
+from pydantic_core import PydanticCustomError
 
 Count = Annotated[int, Strict(), Field(ge=0, le=1_000_000)]
 Positive = Annotated[int, Strict(), Field(ge=1, le=1_000_000)]
@@ -17,3 +18,9 @@ class Model(BaseModel):
     """Base of every model of a designer's file: unknown keys are errors and values never change."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)  # keys only as designers write them: `else`, never `else_`
+
+
+def rules_error(problems: list[tuple[KeyPath, str]]) -> PydanticCustomError:
+    """The error a model's check across keys raises: it carries every problem, each at its key path, to the loader
+    (which reports each at its line)."""
+    return PydanticCustomError("rules", "{count} rule problem(s)", {"count": len(problems), "problems": problems})

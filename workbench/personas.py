@@ -13,14 +13,18 @@ A family passes its persona file model (``bots:`` by name, ``overrides:``), whic
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Annotated, Any, Protocol, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from workbench.errors import Problem, VariantError, WorkbenchError
-from workbench.loading import Document, read_yaml, validate
+from workbench.loading import Document, did_you_mean, read_yaml, validate
+from workbench.models import KeyPath
+
+#: The name of a persona, as ``--bots`` names it.
+PersonaName = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]*$", max_length=40)]
 
 P = TypeVar("P")
 
@@ -33,6 +37,25 @@ class PersonaFile(Protocol):
 
     @property
     def overrides(self) -> tuple[str, ...]: ...
+
+
+def override_problems(bots: Collection[str], overrides: Sequence[str], builtin: Collection[str]) -> list[tuple[KeyPath, str]]:
+    """What a personas file gets wrong on its own: a built-in name reused without being listed under ``overrides``, an
+    override listed twice or naming no persona of the file (each at its key path, for a family's file model)."""
+    problems: list[tuple[KeyPath, str]] = []
+    for name in bots:
+        if name in builtin and name not in overrides:
+            message = f"'{name}' is a built-in bot; list it under overrides: to replace it, or give the persona another name"
+            problems.append((("bots", name), message))
+    listed: set[str] = set()
+    for index, name in enumerate(overrides):
+        if name in listed:
+            problems.append((("overrides", index), f"'{name}' is listed twice"))
+        elif name not in bots:
+            hint = did_you_mean(name, [other for other in bots if other not in overrides])
+            problems.append((("overrides", index), f"'{name}' is not a persona of this file{hint}"))
+        listed.add(name)
+    return problems
 
 
 def merge_personas(

@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from workbench.errors import ScenarioError
+from workbench.expect import Replay
 from workbench.games import CardInfo, Loaded, load_variant_with
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.bots import BUILTIN, RandomBot
@@ -19,7 +20,7 @@ from workbench.games.chance_it.effects import with_effects
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.odds import odds, odds_tables
 from workbench.games.chance_it.report import FIGURES
-from workbench.games.chance_it.scenario import Replay, Scenario, replay
+from workbench.games.chance_it.scenario import Scenario, replay
 from workbench.games.chance_it.schema import Card, Persona, PersonaFile, Variant, variant_file_schema
 from workbench.games.chance_it.sim import SEAT_MEASURE, BatchSimulator, Gift, Simulator, table_measure
 from workbench.games.chance_it.text import describe

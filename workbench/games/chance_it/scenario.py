@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, Strict, model_validator
 
-from workbench.errors import IllegalDecision, Problem, ScenarioError
-from workbench.expect import Key, count_checks, mismatches
+from workbench.errors import IllegalDecision, ScenarioError
+from workbench.expect import Key, Replay, judged
 from workbench.games.chance_it.basics import Resource
 from workbench.games.chance_it.engine import BUY, DISCARD, Game, MarketMove, View
 from workbench.games.chance_it.rules import CardDef, Effects, Rules
@@ -119,22 +117,6 @@ class Scenario(Model):
     market: tuple[str, ...] = Field((), description="The market pile from the top; the first face_up cards are laid out.")
     rounds: tuple[ScriptRound, ...] = Field((), description="The scripted rounds.")
     expect: Expect | None = Field(None, description="Any subset of the replay output.")
-
-
-@dataclass
-class Replay:
-    """The outcome of replaying one scenario."""
-
-    path: Path | None  #: the scenario file (None for a script not read from a file)
-    output: dict[str, Any]
-    checks: int = 0
-    failures: list[Problem] = field(default_factory=list)
-    unchecked: int = 0  #: expectations on events, left unchecked by an engine that keeps no event log
-
-    @property
-    def passed(self) -> bool:
-        """Whether every expectation held."""
-        return not self.failures
 
 
 class _Script:
@@ -385,16 +367,7 @@ def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
         except ScenarioError as exc:
             exc.trace = [describe(event) for event in game.events or ()]  # what happened up to the failure
             raise
-    output = game.snapshot()
-    result = Replay(doc.path, output)
-    if scenario.expect is not None:
-        expected = doc.data["expect"]
-        result.checks = count_checks(expected)
-        result.failures = [
-            doc.problem(("expect", *key), message)
-            for key, message in mismatches(expected, output, subsequence=frozenset({"events"}))
-        ]
-    return result
+    return judged(doc, game.snapshot())
 
 
 def _check_guides(script: _Script, game: Game, scripted: ScriptRound) -> None:

@@ -24,13 +24,13 @@ from pydantic import (
     model_validator,
     with_config,
 )
-from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only from Python 3.12
 
 from workbench.games.chance_it.basics import RESOURCES, Resource
 from workbench.games.chance_it.effects import REGISTRY, DieEffect, Effect, Site, kind_of, with_effects
 from workbench.loading import did_you_mean
-from workbench.models import Count, KeyPath, Model, Positive
+from workbench.models import Count, KeyPath, Model, Positive, rules_error
+from workbench.personas import PersonaName, override_problems
 
 Guide = Literal["in", "out", "chance-it"]
 #: The guide cards in the order bots and tables list them.
@@ -253,8 +253,6 @@ class Persona(Model):
         return self
 
 
-#: The name of a persona, as ``--bots`` names it.
-PersonaName = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]*$", max_length=40)]
 Personas = dict[PersonaName, Persona]
 
 
@@ -277,21 +275,9 @@ class PersonaFile(Model):
     @model_validator(mode="after")
     def check_overrides(self) -> PersonaFile:
         """Built-in names are replaced only when listed under overrides; every override is a persona of the file."""
-        problems: list[tuple[KeyPath, str]] = []
-        for name in self.bots:
-            if name in BUILTIN_BOTS and name not in self.overrides:
-                message = f"'{name}' is a built-in bot; list it under overrides: to replace it, or give the persona another name"
-                problems.append((("bots", name), message))
-        listed: set[str] = set()
-        for index, name in enumerate(self.overrides):
-            if name in listed:
-                problems.append((("overrides", index), f"'{name}' is listed twice"))
-            elif name not in self.bots:
-                hint = did_you_mean(name, [other for other in self.bots if other not in self.overrides])
-                problems.append((("overrides", index), f"'{name}' is not a persona of this file{hint}"))
-            listed.add(name)
+        problems = override_problems(self.bots, self.overrides, BUILTIN_BOTS)
         if problems:
-            raise PydanticCustomError("rules", "{count} rule problem(s)", {"count": len(problems), "problems": problems})
+            raise rules_error(problems)
         return self
 
 
@@ -370,7 +356,7 @@ class Variant(Model):
         """Rules that involve several keys; all problems are reported together."""
         problems = list(self._iter_problems())
         if problems:
-            raise PydanticCustomError("rules", "{count} rule problem(s)", {"count": len(problems), "problems": problems})
+            raise rules_error(problems)
         return self
 
     def _iter_problems(self) -> Iterator[tuple[KeyPath, str]]:

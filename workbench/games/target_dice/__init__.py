@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import ScenarioError
+from workbench.expect import Replay
 from workbench.games.target_dice.bots import BUILTIN, RandomBot
 from workbench.games.target_dice.chance import RandomChance
 from workbench.games.target_dice.engine import Game, compile_variant
 from workbench.games.target_dice.odds import odds, odds_tables
 from workbench.games.target_dice.report import FIGURES
-from workbench.games.target_dice.scenario import Replay, Scenario, replay
+from workbench.games.target_dice.scenario import Scenario, replay
 from workbench.games.target_dice.schema import Persona, PersonaFile, Variant, variant_file_schema
 from workbench.games.target_dice.sim import SEAT_MEASURE, Simulator, table_measure
 from workbench.games.target_dice.text import describe, state_table, summary

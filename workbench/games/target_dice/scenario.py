@@ -14,14 +14,12 @@ decision of the round's special card, if any.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Annotated, Any, Literal, NoReturn
 
 from pydantic import Discriminator, Field, Strict, Tag, model_validator
 
-from workbench.errors import IllegalDecision, Problem, ScenarioError
-from workbench.expect import Key, count_checks, mismatches
+from workbench.errors import IllegalDecision, ScenarioError
+from workbench.expect import Key, Replay, judged
 from workbench.games.target_dice.chance import Card
 from workbench.games.target_dice.engine import ADD, ORANGE, PURPLE, RED, YELLOW, Game, RedMove, Rules, View
 from workbench.games.target_dice.schema import Number, Special
@@ -143,21 +141,6 @@ class Scenario(Model):
     )
     rounds: tuple[ScriptRound, ...] = Field((), description="The scripted rounds.")
     expect: Expect | None = Field(None, description="Any subset of the replay output.")
-
-
-@dataclass
-class Replay:
-    """The outcome of replaying one scenario."""
-
-    path: Path | None  #: the scenario file (None for a script not read from a file)
-    output: dict[str, Any]
-    checks: int = 0
-    failures: list[Problem] = field(default_factory=list)
-
-    @property
-    def passed(self) -> bool:
-        """Whether every expectation held."""
-        return not self.failures
 
 
 class _Script:
@@ -429,16 +412,7 @@ def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
         except ScenarioError as exc:
             exc.trace = [describe(event) for event in game.events or ()]  # what happened up to the failure
             raise
-    output = game.snapshot()
-    result = Replay(doc.path, output)
-    if scenario.expect is not None:
-        expected = doc.data["expect"]
-        result.checks = count_checks(expected)
-        result.failures = [
-            doc.problem(("expect", *key), message)
-            for key, message in mismatches(expected, output, subsequence=frozenset({"events"}))
-        ]
-    return result
+    return judged(doc, game.snapshot())
 
 
-__all__ = ["Expect", "Replay", "Scenario", "ScriptRound", "ScriptedChance", "ScriptedDecider", "Turn", "replay"]
+__all__ = ["Expect", "Scenario", "ScriptRound", "ScriptedChance", "ScriptedDecider", "Turn", "replay"]

@@ -11,10 +11,9 @@ from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, Strict, model_validator
-from pydantic_core import PydanticCustomError
 
-from workbench.loading import did_you_mean
-from workbench.models import KeyPath, Model, Positive
+from workbench.models import KeyPath, Model, Positive, rules_error
+from workbench.personas import PersonaName, override_problems
 
 #: The special cards, in the order tables and counters list them.
 SPECIALS: tuple[str, ...] = ("red", "orange", "yellow", "purple")
@@ -26,11 +25,6 @@ Under = Literal["keep", "miss"]
 Copies = Annotated[int, Strict(), Field(ge=0, le=1_000)]
 #: The number printed on a number card.
 Number = Annotated[int, Strict(), Field(ge=1, le=10_000)]
-
-
-def _rules_error(problems: list[tuple[KeyPath, str]]) -> PydanticCustomError:
-    """The error that carries cross-field problems to the loader, each at its key path."""
-    return PydanticCustomError("rules", "{count} rule problem(s)", {"count": len(problems), "problems": problems})
 
 
 class Players(Model):
@@ -108,8 +102,6 @@ class Persona(Model):
         return self
 
 
-#: The name of a persona, as ``--bots`` names it.
-PersonaName = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]*$", max_length=40)]
 Personas = dict[PersonaName, Persona]
 
 
@@ -132,21 +124,9 @@ class PersonaFile(Model):
     @model_validator(mode="after")
     def check_overrides(self) -> PersonaFile:
         """Built-in names are replaced only when listed under overrides; every override is a persona of the file."""
-        problems: list[tuple[KeyPath, str]] = []
-        for name in self.bots:
-            if name in BUILTIN_BOTS and name not in self.overrides:
-                message = f"'{name}' is a built-in bot; list it under overrides: to replace it, or give the persona another name"
-                problems.append((("bots", name), message))
-        listed: set[str] = set()
-        for index, name in enumerate(self.overrides):
-            if name in listed:
-                problems.append((("overrides", index), f"'{name}' is listed twice"))
-            elif name not in self.bots:
-                hint = did_you_mean(name, [other for other in self.bots if other not in self.overrides])
-                problems.append((("overrides", index), f"'{name}' is not a persona of this file{hint}"))
-            listed.add(name)
+        problems = override_problems(self.bots, self.overrides, BUILTIN_BOTS)
         if problems:
-            raise _rules_error(problems)
+            raise rules_error(problems)
         return self
 
 
@@ -180,7 +160,7 @@ class Variant(Model):
         """Rules that involve several keys; all problems are reported together."""
         problems = list(self._iter_problems())
         if problems:
-            raise _rules_error(problems)
+            raise rules_error(problems)
         return self
 
     def _iter_problems(self) -> Iterator[tuple[KeyPath, str]]:

@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 
 from workbench.errors import ScenarioError
-from workbench.expect import count_checks, mismatches
+from workbench.expect import Replay, judged
 from workbench.games.chance_it.batch import Block, Engine, Ints, kernel, snapshot, tape_arrays
 from workbench.games.chance_it.engine import GUIDES
 from workbench.games.chance_it.rules import CardDef, Rules
-from workbench.games.chance_it.scenario import Replay, Scenario, ScriptedChance, _Script, check_players, replay
+from workbench.games.chance_it.scenario import Scenario, ScriptedChance, _Script, check_players, replay
 from workbench.games.chance_it.schema import Persona
 from workbench.loading import Document
 
@@ -39,14 +39,7 @@ def replay_batch(scenario: Scenario, doc: Document, rules: Rules, checked: Seque
     heuristic played and recorded): the test of the port.
     """
     engine, _ = play_script(scenario, doc, rules, checked)
-    output = snapshot(engine.program, engine.state)
-    result = Replay(doc.path, output)
-    if scenario.expect is not None:
-        expected = {key: value for key, value in doc.data["expect"].items() if key != "events"}
-        result.checks = count_checks(expected)
-        result.unchecked = count_checks(doc.data["expect"]) - result.checks
-        result.failures = [doc.problem(("expect", *key), message) for key, message in mismatches(expected, output)]
-    return result
+    return judged(doc, snapshot(engine.program, engine.state), events=False)
 
 
 def play_script(scenario: Scenario, doc: Document, rules: Rules, checked: Sequence[Persona | None] = ()) -> tuple[Engine, Block]:
