@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Protocol, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Protocol, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from workbench.errors import Problem, VariantError, WorkbenchError
 from workbench.loading import Document, did_you_mean, read_yaml, validate
-from workbench.models import KeyPath
+from workbench.models import KeyPath, Model, rules_error
 
 #: The name of a persona, as ``--bots`` names it.
 PersonaName = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]*$", max_length=40)]
@@ -56,6 +56,36 @@ def override_problems(bots: Collection[str], overrides: Sequence[str], builtin: 
             problems.append((("overrides", index), f"'{name}' is not a persona of this file{hint}"))
         listed.add(name)
     return problems
+
+
+Persona = TypeVar("Persona", bound=BaseModel)
+
+
+class PersonaFileModel(Model, Generic[Persona]):
+    """A file of bot personas, for ``--personas``; a family's model names its persona model and its built-in bots.
+
+    A persona of the file may replace a built-in bot or a persona of the variant only if
+    the file lists its name under ``overrides``.
+    """
+
+    builtin: ClassVar[Collection[str]] = ()  #: the family's built-in bot names
+
+    bots: dict[PersonaName, Persona] = Field(description="Persona name -> policy and parameters.")
+    overrides: tuple[PersonaName, ...] = Field(
+        (),
+        description=(
+            "Names of the file's personas that replace a built-in bot or a persona of the variant; without it, "
+            "reusing such a name is an error."
+        ),
+    )
+
+    @model_validator(mode="after")
+    def check_overrides(self) -> PersonaFileModel[Persona]:
+        """Built-in names are replaced only when listed under overrides; every override is a persona of the file."""
+        problems = override_problems(self.bots, self.overrides, self.builtin)
+        if problems:
+            raise rules_error(problems)
+        return self
 
 
 def merge_personas(

@@ -111,6 +111,21 @@ class Outcomes:
         }
 
 
+def record(
+    index: int, seed: int, bots: tuple[str, ...], winners: Sequence[int], end_reason: str | None, rounds: int
+) -> dict[str, Any]:
+    """The part of a game's line of ``--records`` every game has (a family adds its final state)."""
+    return {
+        "game": index,
+        "seed": seed,
+        "players": len(bots),
+        "bots": list(bots),
+        "winners": list(winners),
+        "end_reason": end_reason,
+        "rounds": rounds,
+    }
+
+
 def add_histogram(histogram: Histogram, values: npt.NDArray[np.int64]) -> None:
     """Count every value of an array."""
     for value, count in zip(*np.unique(values, return_counts=True)):

@@ -30,7 +30,7 @@ from workbench.games.chance_it.basics import RESOURCES, Resource
 from workbench.games.chance_it.effects import REGISTRY, DieEffect, Effect, Site, kind_of, with_effects
 from workbench.loading import did_you_mean
 from workbench.models import Count, KeyPath, Model, Positive, rules_error
-from workbench.personas import PersonaName, override_problems
+from workbench.personas import PersonaFileModel, PersonaName
 
 Guide = Literal["in", "out", "chance-it"]
 #: The guide cards in the order bots and tables list them.
@@ -256,29 +256,10 @@ class Persona(Model):
 Personas = dict[PersonaName, Persona]
 
 
-class PersonaFile(Model):
-    """A file of bot personas, for ``--personas``.
+class PersonaFile(PersonaFileModel[Persona]):
+    """A file of bot personas, for ``--personas`` (see :class:`workbench.personas.PersonaFileModel`)."""
 
-    A persona of the file may replace a built-in bot or a persona of the variant only if
-    the file lists its name under ``overrides`` (see :mod:`workbench.personas`).
-    """
-
-    bots: Personas = Field(description="Persona name -> policy and parameters.")
-    overrides: tuple[PersonaName, ...] = Field(
-        (),
-        description=(
-            "Names of the file's personas that replace a built-in bot (random, heuristic, search) "
-            "or a persona of the variant; without it, reusing such a name is an error."
-        ),
-    )
-
-    @model_validator(mode="after")
-    def check_overrides(self) -> PersonaFile:
-        """Built-in names are replaced only when listed under overrides; every override is a persona of the file."""
-        problems = override_problems(self.bots, self.overrides, BUILTIN_BOTS)
-        if problems:
-            raise rules_error(problems)
-        return self
+    builtin = frozenset(BUILTIN_BOTS)
 
 
 # --- cards and the variant --------------------------------------------------------------------------------------

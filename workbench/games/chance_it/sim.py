@@ -142,13 +142,7 @@ class Simulator(_Run):
             body = recorder.script(game, os.path.relpath(variant, folder), self.seed, description=description)
             script = (script_name(self.players, index), script_text(body, folder, "chance-it"))
         record = {
-            "game": index,
-            "seed": self.seed,
-            "players": self.players,
-            "bots": list(self.bots),
-            "winners": list(game.winners),
-            "end_reason": game.end_reason,
-            "rounds": game.round,
+            **outcome.record(index, self.seed, self.bots, game.winners, game.end_reason, game.round),
             "final": [{**{name: p.res[i] for i, name in enumerate(RESOURCES)}, "eliminated": p.eliminated} for p in game.players],
             "bought": [list(p.bought) for p in game.players],
         }

@@ -73,13 +73,7 @@ class Simulator:
             body = script(game, os.path.relpath(variant, folder), description=description)
             scripted = (script_name(self.players, index), script_text(body, folder, "target-dice"))
         record = {
-            "game": index,
-            "seed": self.seed,
-            "players": self.players,
-            "bots": list(self.bots),
-            "winners": list(game.winners),
-            "end_reason": game.end_reason,
-            "rounds": game.round,
+            **outcome.record(index, self.seed, self.bots, game.winners, game.end_reason, game.round),
             "scores": list(game.scores),
         }
         return Result(record, game, scripted)
