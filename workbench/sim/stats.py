@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TypedDict
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
@@ -176,3 +177,29 @@ class Histogram:
             "p90": self.quantile(0.9),
             "histogram": {str(value): self.counts[value] for value in sorted(self.counts)},
         }
+
+
+class ExactReport(TypedDict):
+    """An exact chance as the odds give it: the fraction as text and its percentage."""
+
+    fraction: str
+    percent: float
+
+
+def exact(value: Fraction) -> ExactReport:
+    """An exact chance for ``--json``: the fraction ``"n/d"`` (``"0/1"`` when impossible) and its percent.
+
+    >>> exact(Fraction(1, 6)), exact(Fraction(0))
+    ({'fraction': '1/6', 'percent': 16.6667}, {'fraction': '0/1', 'percent': 0.0})
+    """
+    return {"fraction": f"{value.numerator}/{value.denominator}", "percent": round(float(value) * 100, 4)}
+
+
+def exact_text(report: ExactReport) -> str:
+    """An exact chance for the terminal (impossible and sure ones as 0 and 1).
+
+    >>> exact_text(exact(Fraction(5, 36))), exact_text(exact(Fraction(0))), exact_text(exact(Fraction(1)))
+    ('5/36 (13.89%)', '0', '1')
+    """
+    sure = {"0/1": "0", "1/1": "1"}
+    return sure.get(report["fraction"], f"{report['fraction']} ({report['percent']:.2f}%)")

@@ -33,6 +33,7 @@ from workbench.games.chance_it import effects as kinds
 from workbench.games.chance_it.effects.chance import BONUS, ChanceKind
 from workbench.games.chance_it.rules import Effects, Rules, compile_rules
 from workbench.games.chance_it.schema import Variant
+from workbench.sim.stats import exact, exact_text
 
 #: How many hearts taken the report asks about: k or more, for k = 1..HEARTS_TAKEN.
 HEARTS_TAKEN = 4
@@ -67,11 +68,8 @@ class Odds:
     def to_dict(self) -> dict[str, Any]:
         """Plain data for ``--json``: each chance as an exact fraction ``"n/d"`` with its percentage."""
 
-        def p(value: Fraction) -> dict[str, Any]:
-            return {"fraction": f"{value.numerator}/{value.denominator}", "percent": round(float(value) * 100, 4)}
-
         def table(values: dict[int, Fraction]) -> dict[str, Any]:
-            return {str(k): p(v) for k, v in values.items()}
+            return {str(k): exact(v) for k, v in values.items()}
 
         return {
             "variant": self.variant,
@@ -83,7 +81,7 @@ class Odds:
             "left_out": {str(face): names for face, names in self.inexact.items()},
             "hearts_taken_at_least": table(self.hearts_taken),
             "chance_tests": [{"where": t.where, "roll": t.roll, "success_by_bonus": table(t.success)} for t in self.tests],
-            "cards": {card: {"face": face, **p(value)} for card, (face, value) in self.cards.items()},
+            "cards": {card: {"face": face, **exact(value)} for card, (face, value) in self.cards.items()},
         }
 
 
@@ -216,9 +214,6 @@ def _chance_tests(variant: Variant) -> Iterator[tuple[tuple[Any, ...], Any]]:
 def odds_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
     """The odds of :meth:`Odds.to_dict` as terminal tables: (title, headers, rows)."""
 
-    def show(p: dict[str, Any]) -> str:
-        return f"{p['fraction']} ({p['percent']:.2f}%)"
-
     def spread(dist: dict[str, dict[str, Any]]) -> str:
         """The likelier values of a distribution: ``0: 33%, 2: 41%`` (under 0.5% left out, or else the 5 likeliest)."""
         likely = [value for value, p in dist.items() if p["percent"] >= 0.5]
@@ -233,7 +228,7 @@ def odds_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[st
             f"{data['variant']}: one roll of {dice['count']} dice with {dice['sides']} sides",
             ["face", "a die resolved at it", "at least one die of the round", "dice showing it on the roll"],
             [
-                [face, show(data["die_resolved_at"][face]), show(data["round_resolves"][face]), spread(counts)]
+                [face, exact_text(data["die_resolved_at"][face]), exact_text(data["round_resolves"][face]), spread(counts)]
                 for face, counts in data["face_counts"].items()
             ],
         )
@@ -251,7 +246,7 @@ def odds_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[st
         (
             f"The board takes k or more hearts from a participant in a round{' (' + left_out + ' left out)' if left_out else ''}",
             ["k", "chance"],
-            [[k, show(p)] for k, p in data["hearts_taken_at_least"].items()],
+            [[k, exact_text(p)] for k, p in data["hearts_taken_at_least"].items()],
         )
     )
     if data["chance_tests"]:
@@ -263,7 +258,7 @@ def odds_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[st
                     [
                         test["where"],
                         f"{test['roll']}+",
-                        ", ".join(f"{b:>2}: {show(p)}" for b, p in test["success_by_bonus"].items()),
+                        ", ".join(f"{b:>2}: {exact_text(p)}" for b, p in test["success_by_bonus"].items()),
                     ]
                     for test in data["chance_tests"]
                 ],
@@ -274,7 +269,7 @@ def odds_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[st
             (
                 "Die cards: the trigger fires in a round (at least one die of its face)",
                 ["card", "face", "chance"],
-                [[card, str(p["face"]), show(p)] for card, p in data["cards"].items()],
+                [[card, str(p["face"]), exact_text(p)] for card, p in data["cards"].items()],
             )
         )
     return tables

@@ -16,6 +16,7 @@ from typing import Any
 import icepool
 
 from workbench.games.target_dice.schema import Variant
+from workbench.sim.stats import exact, exact_text
 
 
 @dataclass(frozen=True)
@@ -45,18 +46,17 @@ class Odds:
     def to_dict(self) -> dict[str, Any]:
         """Plain data for ``--json``: each chance as an exact fraction ``"n/d"`` with its percentage."""
 
-        def p(value: Fraction) -> dict[str, Any]:
-            return {"fraction": f"{value.numerator}/{value.denominator}", "percent": round(float(value) * 100, 4)}
-
         return {
             "variant": self.variant,
             "dice": {"count": self.dice, "sides": self.sides},
             "cards": list(self.cards),
             "by_dice": {
-                str(n): {str(t): {"hit": p(c.hit), "over": p(c.over), "under": p(c.under)} for t, c in by_target.items()}
+                str(n): {
+                    str(t): {"hit": exact(c.hit), "over": exact(c.over), "under": exact(c.under)} for t, c in by_target.items()
+                }
                 for n, by_target in self.chances.items()
             },
-            "best": {str(t): {"dice": self.best(t), "hit": p(self.chances[self.best(t)][t].hit)} for t in self.targets},
+            "best": {str(t): {"dice": self.best(t), "hit": exact(self.chances[self.best(t)][t].hit)} for t in self.targets},
         }
 
 
@@ -80,9 +80,6 @@ def odds(variant: Variant) -> Odds:
 def odds_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
     """The odds of :meth:`Odds.to_dict` as terminal tables: (title, headers, rows), one per outcome and the best dice."""
 
-    def show(p: dict[str, Any]) -> str:
-        return f"{p['fraction']} ({p['percent']:.2f}%)"
-
     dice = data["dice"]
     counts = list(data["by_dice"])
     cards = set(data["cards"])
@@ -95,13 +92,13 @@ def odds_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[st
         ("over", "over: the dice sum to more than the target (points lost)"),
         ("under", "under: the dice sum to less than the target"),
     ):
-        rows = [[_target(t, cards), *(show(data["by_dice"][n][t][outcome]) for n in counts)] for t in targets]
+        rows = [[_target(t, cards), *(exact_text(data["by_dice"][n][t][outcome]) for n in counts)] for t in targets]
         tables.append((f"{data['variant']}: {title}; {what} (* a number card)", headers, rows))
     tables.append(
         (
             "The best number of dice to hit each target from scratch (the fewest, on a tie)",
             ["target", "dice", "hit"],
-            [[_target(t, cards), str(data["best"][t]["dice"]), show(data["best"][t]["hit"])] for t in targets],
+            [[_target(t, cards), str(data["best"][t]["dice"]), exact_text(data["best"][t]["hit"])] for t in targets],
         )
     )
     return tables
