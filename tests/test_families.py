@@ -65,3 +65,18 @@ def test_every_family_ships_a_valid_variant_and_its_schemas(family: Family) -> N
     for kind, body in family.schemas().items():
         committed = ROOT / "schemas" / f"{family.game}.{kind}.schema.json"
         assert json.loads(committed.read_text()) == body, f"run: workbench schema --out schemas --force ({kind})"
+
+
+def test_a_key_that_includes_files_in_one_game_is_an_unknown_key_in_another(tmp_path: Path) -> None:
+    """Chance It's ``cards:`` lists card files; in a target-dice variant (even one that extends another file) it is an
+    unknown key, not a file to look for."""
+    from workbench.errors import VariantError
+    from workbench.games import includes_of, load_variant
+
+    child = tmp_path / "child.yaml"
+    child.write_text(f"extends: {ROOT / 'variants' / 'target-dice.yaml'}\nname: mine\ncards: [missing.yaml]\n")
+    assert includes_of(child) == () and includes_of(ROOT / "variants" / "chance-it.yaml") == ("cards",)
+    with pytest.raises(VariantError) as caught:
+        load_variant(child)
+    (problem,) = caught.value.problems
+    assert problem.line == 3 and "unknown key 'cards'" in problem.message

@@ -13,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
-from workbench.errors import ScenarioError, UsageError, VariantError
+from workbench.errors import ScenarioError, UsageError, VariantError, WorkbenchError
 from workbench.loading import (
     Document,
     closest,
@@ -247,19 +247,43 @@ def family_of(doc: Document, error: type[VariantError] = VariantError) -> Family
     return FAMILIES[game]
 
 
+def includes_of(path: Path) -> tuple[str, ...]:
+    """The list keys whose strings are file paths, for the game of the variant file ``path`` (its ``game:``, or
+    that of the file it extends, and so on); every game's when the chain names no game it knows (loading then says
+    what is wrong). So a key that is an include in one game is an unknown key in another, not a missing file."""
+    seen: set[Path] = set()
+    try:
+        while path.is_file() and path.resolve() not in seen:
+            seen.add(path.resolve())
+            data = read_yaml(path).data
+            if not isinstance(data, dict):
+                break
+            game = data.get("game")
+            if isinstance(game, str) and game in FAMILIES:
+                return FAMILIES[game].includes
+            parent = data.get("extends")
+            if not isinstance(parent, str):
+                break
+            path = path.parent / parent
+    except (WorkbenchError, OSError, RuntimeError):  # the loading that follows says where and why
+        pass
+    return INCLUDES
+
+
 def family_of_file(path: Path) -> tuple[Family, tuple[Path, ...]]:
     """The family of a variant file, read before validation (a variant with a sheet missing is still tunable), and
     every file read to make the variant."""
-    doc = load_document(Path(path), includes=INCLUDES)
+    doc = load_document(Path(path), includes=includes_of(Path(path)))
     return family_of(doc), doc.sources
 
 
 def load_variant(path: Path, overrides: Document | None = None) -> Loaded:
     """Load, merge and validate a variant file; raises :class:`VariantError` with every problem."""
-    doc = load_document(Path(path), includes=INCLUDES)
+    includes = includes_of(Path(path))
+    doc = load_document(Path(path), includes=includes)
     if overrides is not None:
         doc = merge(doc, overrides)
-        edit_lists(doc, INCLUDES)
+        edit_lists(doc, includes)
     family = family_of(doc)
     return Loaded(family, validate(family.variant_model, doc), Path(path), doc.sources)
 
@@ -294,7 +318,7 @@ def replay_scenario(path: Path, engine: str = "interpreter") -> tuple[Family, An
     if overrides:
         marks = {key[1:]: mark for key, mark in doc.marks.items() if key[:1] == ("overrides",)}
         sub = Document(dict(overrides), marks, doc.path)
-        for key in INCLUDES:
+        for key in includes_of(path.parent / ref):
             expand_includes(sub, key, ScenarioError)
             expand_includes(sub, f"{key}_add", ScenarioError)
     loaded = load_variant(path.parent / ref, sub)
