@@ -36,7 +36,7 @@ def rounds_per_second(engine: str, bot: str, players: int, games: int, workers: 
         family.warm_batch(loaded.variant)  # compiled (or loaded from the cache) before the clock starts
     factory = family.simulator(loaded.variant, players, (bot,) * players, known, 1, engine=engine)
     result = run(factory, games, workers=workers)
-    rounds = sum(value * count for value, count in result.tally.rounds.counts.items())
+    rounds = sum(value * count for value, count in result.tally.outcomes.rounds.counts.items())
     return rounds / result.seconds
 
 
