@@ -27,6 +27,7 @@ from pydantic import BaseModel
 
 from workbench import GENERATOR
 from workbench.errors import UsageError, WorkbenchError, display_path
+from workbench.expect import Replay
 from workbench.games import FAMILIES, Batched, Family, Loaded, Printable, Tunable, family_of_file, replay_scenario
 from workbench.games import load_variant as _load_variant
 from workbench.loading import did_you_mean
@@ -83,7 +84,7 @@ def validate(path: str | os.PathLike[str]) -> Validation:
     return Validation(path, [], None, family.title, loaded.variant.name, family.summary(loaded.variant))
 
 
-def replay(path: str | os.PathLike[str], engine: str = "interpreter") -> tuple[Family, Any] | None:
+def replay(path: str | os.PathLike[str], engine: str = "interpreter") -> tuple[Family, Replay] | None:
     """Replay a scenario script and check its ``expect:``: the family and its result (None for a variant file).
 
     ``engine="batch"`` replays it with the batch engine, which keeps no event log: its output has no ``events``, and

@@ -208,7 +208,7 @@ def _replay_one(path: Path, *, as_json: bool, trace: bool, engine: str) -> bool 
     if not as_json:
         end = output["end_reason"] or "not ended"
         checks = f"{result.checks} expectation(s) checked" if result.checks else "no expectations"
-        if getattr(result, "unchecked", 0):
+        if result.unchecked:
             checks += f" ({result.unchecked} on events left unchecked: the batch engine keeps no event log)"
         verdict = "PASS" if result.passed else "FAIL"
         say(f"{verdict} {display_path(path)}: {output['rounds']} round(s), {end}; {checks}")

@@ -14,6 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel
 
 from workbench.errors import ScenarioError, UsageError, VariantError, WorkbenchError
+from workbench.expect import Replay
 from workbench.loading import (
     Document,
     closest,
@@ -61,9 +62,8 @@ class Family(Protocol):
     def play(self, variant: Any, players: int, seed: int) -> dict[str, Any]:
         """Play one seeded game with random bots; the final state with its event log."""
 
-    def replay(self, doc: Document, variant: Any) -> Any:
-        """Replay a scenario document against its (merged) variant: the outcome (``output``, ``checks``,
-        ``failures``, ``passed``)."""
+    def replay(self, doc: Document, variant: Any) -> Replay:
+        """Replay a scenario document against its (merged) variant, its ``expect:`` checked."""
 
     def describe(self, event: dict[str, Any]) -> str:
         """One event of the log as a line of text."""
@@ -124,7 +124,7 @@ class Batched(Family, Protocol):
     def warm_batch(self, variant: Any) -> bool:
         """Get the batch engine ready (compile it, or load it from the disk cache); True when it had to be compiled."""
 
-    def replay_batch(self, doc: Document, variant: Any) -> Any:
+    def replay_batch(self, doc: Document, variant: Any) -> Replay:
         """Replay a scenario with the batch engine (to check it ends as the interpreter does)."""
 
 
@@ -296,7 +296,7 @@ def load_variant_with(path: Path, key: str, extra: Path) -> Loaded:
     return load_variant(path, sub)
 
 
-def replay_scenario(path: Path, engine: str = "interpreter") -> tuple[Family, Any] | None:
+def replay_scenario(path: Path, engine: str = "interpreter") -> tuple[Family, Replay] | None:
     """Load a scenario, its variant and overrides; replay it with the variant's family.
 
     Returns the family and its replay result, or None for a variant file (scenario
