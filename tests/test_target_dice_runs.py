@@ -64,6 +64,14 @@ def test_the_summary_counts_what_the_event_logs_show() -> None:
             elif e["type"] in ("hit", "held") and starter is not None and e["seat"] == (starter - 1) % players:
                 last += 1
     assert summary["last_player_scored"]["rate"] == pytest.approx(last / rounds, abs=1e-4)
+    # the first-seat advantage follows the player the roll-off made start, not seat 0
+    first_credit = 0.0
+    for log in logs:
+        first = next(e["seat"] for e in log if e["type"] == "start")
+        winners = next(e["winners"] for e in log if e["type"] == "end")
+        first_credit += (1 / len(winners)) if first in winners else (0.5 if not winners else 0.0)
+    assert summary["first_seat_advantage"] == pytest.approx(first_credit / games, abs=1e-4)
+    assert {next(e["seat"] for e in log if e["type"] == "start") for log in logs} == set(range(players))
     drawn = {c: sum(1 for log in logs for e in log if e["type"] == "special" and e["card"] == c) for c in SPECIALS}
     assert {c: summary["specials"][c]["drawn"] for c in SPECIALS} == drawn
     assert summary["games"] == games and summary["end_reasons"]["goal"]["n"] == games

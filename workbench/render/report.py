@@ -198,7 +198,7 @@ def _groups(summaries: list[Summary], figures: Figures) -> list[dict[str, Any]]:
                 ),
                 (
                     "First-seat advantage",
-                    "How often seat 0, the first player, wins, a game nobody wins counting "
+                    "How often the player who starts the game wins, a game nobody wins counting "
                     "half (Ludii). Grey: the same figure if every seat were equal.",
                     _first_seat_cell,
                 ),

@@ -35,13 +35,16 @@ class Outcomes:
     no_winner: int = 0
     end_reasons: Counter[str | None] = field(default_factory=Counter)
     rounds: Histogram = field(default_factory=Histogram)
+    first_won: Counter[int] = field(default_factory=Counter)  # number of winners -> games the first player won
 
     def __post_init__(self) -> None:
         self.wins = self.wins or [0] * self.players
 
-    def add(self, winners: Sequence[int], end_reason: str | None, rounds: int) -> None:
-        """Count one game."""
+    def add(self, winners: Sequence[int], end_reason: str | None, rounds: int, first: int = 0) -> None:
+        """Count one game; ``first`` is the seat that started it."""
         self.games += 1
+        if first in winners:
+            self.first_won[len(winners)] += 1
         for seat in winners:
             self.wins[seat] += 1
             self.shared[(seat, len(winners))] += 1
@@ -50,12 +53,21 @@ class Outcomes:
         self.rounds.add(rounds)
 
     def add_arrays(
-        self, won: npt.NDArray[np.int64], end: npt.NDArray[np.int64], reasons: Sequence[str], rounds: npt.NDArray[np.int64]
+        self,
+        won: npt.NDArray[np.int64],
+        end: npt.NDArray[np.int64],
+        reasons: Sequence[str],
+        rounds: npt.NDArray[np.int64],
+        first: npt.NDArray[np.int64] | None = None,
     ) -> None:
         """Count a block of games given as arrays, one row a game: ``won`` (1 for each winning seat), ``end`` (the
-        index of the end reason in ``reasons``) and ``rounds``; the same counts :meth:`add` makes game by game."""
+        index of the end reason in ``reasons``), ``rounds`` and ``first``, the seat that started (None: seat 0); the
+        same counts :meth:`add` makes game by game."""
         self.games += len(won)
         winners = won.sum(axis=1)
+        started = won[np.arange(len(won)), 0 if first is None else first] == 1
+        for size, count in zip(*np.unique(winners[started], return_counts=True)):
+            self.first_won[int(size)] += int(count)
         for seat in range(self.players):
             self.wins[seat] += int(won[:, seat].sum())
             for size, count in zip(*np.unique(winners[won[:, seat] == 1], return_counts=True)):
@@ -73,6 +85,7 @@ class Outcomes:
         self.no_winner += other.no_winner
         self.end_reasons.update(other.end_reasons)
         self.rounds.merge(other.rounds)
+        self.first_won.update(other.first_won)
 
     def _shared_games(self) -> int:
         """Games won by two or more tied players (each such game is counted once per winner)."""
@@ -93,9 +106,10 @@ class Outcomes:
             by_bot_wins[name] += self.wins[seat]
             by_bot_seats[name] += games
         # Ludii: Balance = 1 - the largest gap between two seats' win rates (a shared win split);
-        # AdvantageP1 = the first seat's win rate, a game nobody wins counting half.
+        # AdvantageP1 = the first player's win rate (the seat that started each game), a game nobody wins counting half.
         balance = 1 - (max(seat_rates) - min(seat_rates)) if games else None
-        first_seat = float((credit[0] + Fraction(self.no_winner, 2)) / games) if games else None
+        first_credit = sum(Fraction(count, k) for k, count in self.first_won.items())
+        first_seat = float((first_credit + Fraction(self.no_winner, 2)) / games) if games else None
         return {
             "games": games,
             "wins": {
@@ -165,8 +179,10 @@ def outcome_columns(players: int, bots: tuple[str, ...], reasons: Sequence[str])
     )
 
 
-def outcome_values(winners: Sequence[int], end_reason: str | None, rounds: int, bots: tuple[str, ...]) -> dict[str, int]:
-    """One game's outcome columns that are not zero."""
+def outcome_values(
+    winners: Sequence[int], end_reason: str | None, rounds: int, bots: tuple[str, ...], first: int = 0
+) -> dict[str, int]:
+    """One game's outcome columns that are not zero (``first``: the seat that started the game)."""
     scale = credit_scale(len(bots))
     values: dict[str, int] = {
         "games": 1,
@@ -180,7 +196,7 @@ def outcome_values(winners: Sequence[int], end_reason: str | None, rounds: int, 
         values[f"won.{seat}"] = won
         values[f"credit.{seat}"] = scale // len(winners) if won else 0
         values[f"bot.{bot}"] = values.get(f"bot.{bot}", 0) + won
-    values["first_seat"] = values["credit.0"] + (scale // 2 if not winners else 0)
+    values["first_seat"] = values[f"credit.{first}"] + (scale // 2 if not winners else 0)
     return values
 
 
@@ -190,6 +206,7 @@ def outcome_arrays(
     reasons: Sequence[str],
     rounds: npt.NDArray[np.int64],
     bots: tuple[str, ...],
+    first: npt.NDArray[np.int64] | None = None,
 ) -> dict[str, npt.NDArray[Any]]:
     """:func:`outcome_values` of a block of games given as arrays (as :meth:`Outcomes.add_arrays` takes them)."""
     players = won.shape[1]
@@ -204,7 +221,7 @@ def outcome_arrays(
         **{f"end.{reason}": end == i for i, reason in enumerate(reasons)},
         **{f"won.{s}": won[:, s] for s in range(players)},
         **{f"credit.{s}": credit[:, s] for s in range(players)},
-        "first_seat": credit[:, 0] + np.where(winners == 0, scale // 2, 0),
+        "first_seat": credit[np.arange(len(won)), 0 if first is None else first] + np.where(winners == 0, scale // 2, 0),
     }
     for name in set(bots):
         values[f"bot.{name}"] = won[:, [s for s, bot in enumerate(bots) if bot == name]].sum(axis=1)

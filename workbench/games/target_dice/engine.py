@@ -243,6 +243,7 @@ class Game:
         self.specials_ignored = [0] * len(SPECIALS)  #: by colour: drawn while another special or a number card was due
         self.views = tuple(View(self, seat) for seat in range(players))
         self.starting_player = self._roll_off() if start is None else start
+        self.first_player = self.starting_player  #: the seat that started the game
         self.log("start", seat=self.starting_player)
 
     def _roll_off(self) -> int:

@@ -74,6 +74,7 @@ class Simulator:
             scripted = (script_name(self.players, index), script_text(body, folder, "target-dice"))
         record = {
             **outcome.record(index, self.seed, self.bots, game.winners, game.end_reason, game.round),
+            "start": game.first_player,
             "scores": list(game.scores),
         }
         return Result(record, game, scripted)
@@ -112,7 +113,7 @@ class Tally:
     def add(self, result: Result) -> None:
         """Count one game."""
         game = result.game
-        self.outcomes.add(game.winners, game.end_reason, game.round)
+        self.outcomes.add(game.winners, game.end_reason, game.round, game.first_player)
         for name in COUNTS:
             self.counts[name] += getattr(game, name)
         self.points_scored.add(game.points_scored)
@@ -179,7 +180,7 @@ class Tally:
 def table_values(result: Result, bots: tuple[str, ...]) -> dict[str, int]:
     """One game's values: the columns of :func:`table_measure` that are not zero."""
     game = result.game
-    values = outcome_values(game.winners, game.end_reason, game.round, bots)
+    values = outcome_values(game.winners, game.end_reason, game.round, bots, game.first_player)
     for name in COUNTS:
         values[name] = getattr(game, name)
     values["decisions"] = game.turns + game.passes
