@@ -16,7 +16,7 @@ from typing import Any
 import icepool
 
 from workbench.games.target_dice.schema import Variant
-from workbench.sim.stats import exact, exact_text
+from workbench.sim.stats import ExactReport, exact, exact_text
 
 
 @dataclass(frozen=True)
@@ -92,8 +92,8 @@ def odds_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[st
         ("over", "over: the dice sum to more than the target (points lost)"),
         ("under", "under: the dice sum to less than the target"),
     ):
-        rows = [[_target(t, cards), *(exact_text(data["by_dice"][n][t][outcome]) for n in counts)] for t in targets]
-        tables.append((f"{data['variant']}: {title}; {what} (* a number card)", headers, rows))
+        rows = [[_target(t, cards), *(_percent(data["by_dice"][n][t][outcome]) for n in counts)] for t in targets]
+        tables.append((f"{data['variant']}: {title}; {what} (* a number card; exact fractions: --json)", headers, rows))
     tables.append(
         (
             "The best number of dice to hit each target from scratch (the fewest, on a tie)",
@@ -102,6 +102,18 @@ def odds_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[st
         )
     )
     return tables
+
+
+def _percent(report: ExactReport) -> str:
+    """A chance in a grid: a percentage with one decimal, never rounded to an impossible 0 or a sure 100.
+
+    >>> [_percent(exact(Fraction(n, 46656))) for n in (0, 1, 7776, 46655, 46656)]
+    ['0', '<0.1%', '16.7%', '>99.9%', '100%']
+    """
+    if report["fraction"] in ("0/1", "1/1"):
+        return "0" if report["fraction"] == "0/1" else "100%"
+    percent = report["percent"]
+    return "<0.1%" if percent < 0.05 else ">99.9%" if percent > 99.95 else f"{percent:.1f}%"
 
 
 def _target(target: str, cards: set[int]) -> str:
