@@ -23,8 +23,17 @@ SPECIAL_TEXTS = {
 }
 
 
+#: Numbers that read as others upside down: their corner marks are underlined.
+TURNABLE = frozenset({6, 9, 66, 68, 86, 89, 98, 99})
+
+
 def _number_face(number: int, variant: Variant, version: str) -> dict[str, Any]:
-    return {"kind": "number", "number": number, "small": f"{number} · {variant.name} · {version}"}
+    return {
+        "kind": "number",
+        "number": number,
+        "underline": number in TURNABLE,
+        "small": f"{number} · {variant.name} · {version}",
+    }
 
 
 def _special_face(colour: str, variant: Variant, version: str) -> dict[str, Any]:
@@ -69,12 +78,16 @@ def rule_summary(variant: Variant) -> list[tuple[str, list[str]]]:
                 "The starting player draws the top card. A special card is kept and cards are drawn on until a number "
                 "card appears: that is the target. Further special cards drawn meanwhile are discarded without effect.",
                 "Clockwise from the starting player, each player has one turn: pass, or take any number of dice from the "
-                "stock and roll them once. Add the roll to the dice already kept on the table.",
+                "stock and roll them once" + (", adding the roll to the dice already kept on the table." if keep else "."),
                 "Exactly the target: HIT. You score the target and the round ends at once.",
                 "Over the target: you lose the points over it (scores may go negative); your dice go back to the stock.",
                 under,
-                "The round also ends when everybody has had a turn or the stock is empty"
-                + (": then the player holding the last valid roll scores the dice on the table." if keep else ".")
+                (
+                    "The round also ends when everybody has had a turn or the stock is empty: then the player holding "
+                    "the last valid roll scores the dice on the table."
+                    if keep
+                    else "The round also ends when everybody has had a turn."
+                )
                 + " Discard the cards; the player to the left of the starting player starts the next round. When the "
                 "deck runs out, shuffle the discards into a new deck.",
             ],
