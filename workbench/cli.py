@@ -332,7 +332,7 @@ def simulate(
     force: Force = False,
     engine: EngineOption = "auto",
 ) -> None:
-    """Play many games with bots and report what the rules do: length, fairness, eliminations, cards."""
+    """Play many games with bots and report what the rules do: length, fairness, and the figures of the game."""
     with _reported(), _progress() as progress:
         simulation = api.simulate(
             variant,

@@ -65,7 +65,8 @@ def _rows(summaries: list[Summary]) -> list[TextRow]:
     return [
         ("rounds ending in a HIT", lambda s: text_rate(s["round_ends"]["hit"])),
         ("rounds scored by the last valid roll", lambda s: text_rate(s["round_ends"]["held"])),
-        ("rounds the last player scores", lambda s: text_rate(s["last_player_scored"])),
+        ("rounds nobody scores", lambda s: text_rate(s["round_ends"]["scoreless"])),
+        ("rounds the last player to act scores", lambda s: text_rate(s["last_player_scored"])),
         ("points per round", lambda s: num(s["points"]["per_round"])),
         ("points lost per game", lambda s: text_mean(s["points"]["lost_per_game"])),
         ("lead changes per game", lambda s: text_mean(s["lead_changes_per_game"])),
