@@ -1,6 +1,6 @@
 #!/bin/sh
 # Regenerates this study from the project folder: sh reports/target-dice-under-rule/run.sh
-# (about two minutes on two cores). Every figure of README.md comes from the files it writes.
+# (about 2.5 minutes on an idle 2-core machine). Every figure of README.md comes from the files it writes.
 set -e
 out=reports/target-dice-under-rule
 workbench=${WORKBENCH:-.venv/bin/workbench}
