@@ -154,3 +154,19 @@ def test_the_miss_rule_summary_says_nothing_is_kept() -> None:
     assert "go back to the stock and nothing is kept" in html and "holding the last valid roll" not in html
     assert "already kept on the table" not in html and "stock is empty" not in html
     assert re.search(r"the next players roll for the difference", html) is None
+
+
+def test_the_red_estimate_for_many_dice_is_the_direct_sum() -> None:
+    """With too many different rolls to list, red is valued by the roll's sum: keep it, or add one die (a sliding
+    window over the sums, checked here against the plain sum over the added die's faces)."""
+    from workbench.games.target_dice.bots import NOBODY, greedy_planner, roll_odds, sum_odds
+
+    plan = greedy_planner(12, True)
+    taken, target, left, after = 5, 40, 3, 2
+    assert roll_odds(taken, 12) is None  # the estimate by sums is the one in use
+    direct = 0.0
+    for s, p in sum_odds(taken, 12):
+        keep = plan.outcome(s, taken, target, 0, left + taken, NOBODY, after)
+        added = sum(plan.outcome(s + x, taken + 1, target, 0, left + taken, NOBODY, after) for x in range(1, 13)) / 12
+        direct += p * max(keep, added)
+    assert plan._red_value(taken, target, left, after) == pytest.approx(direct, rel=1e-12)

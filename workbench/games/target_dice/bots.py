@@ -26,6 +26,7 @@ Greedy and search use no randomness, so a seeded game with them is always the sa
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Sequence
@@ -92,6 +93,7 @@ class Planner:
         self._future: dict[tuple[int, int, int, int, int, int], tuple[float, float]] = {}
         self._best: dict[tuple[int, int, int, int, int], int] = {}
         self._special: dict[tuple[str, tuple[int, ...], int, int], int] = {}
+        self._again: dict[tuple[int, int, int, int], float] = {}
 
     # --- the rest of the round -------------------------------------------------------------------------------
 
@@ -190,7 +192,12 @@ class Planner:
     def purple_options(self, result: int, used: int, target: int, stock: int, after: int) -> list[tuple[bool, float]]:
         """Purple after the roll: keep it, or roll the same dice again (valued as a fresh roll)."""
         keep = self.outcome(result, used, target, 0, stock + used, NOBODY, after)
-        again = sum(p * self.outcome(s, used, target, 0, stock + used, NOBODY, after) for s, p in sum_odds(used, self.sides))
+        key = (used, target, stock, after)
+        again = self._again.get(key)
+        if again is None:  # the same for every result of the first roll: once, not once per result
+            again = self._again[key] = sum(
+                p * self.outcome(s, used, target, 0, stock + used, NOBODY, after) for s, p in sum_odds(used, self.sides)
+            )
         return [(False, keep), (True, again)]
 
     def special_dice(self, special: str, targets: tuple[int, ...], stock: int, after: int) -> int:
@@ -227,13 +234,14 @@ class Planner:
         if rolls is not None:
             return sum(p * max(v for _, v in self.red_options(faces, target, left, after)) for faces, p in rolls)
         value = 0.0  # too many different rolls: by their sums alone, leaving out a returned die
-        for s, p in sum_odds(taken, self.sides):
+        sides = self.sides
+        if left:  # added[t]: the sum of the outcomes of t + 1 .. t + sides with one more die (a sliding window)
+            plus = [self.outcome(t, taken + 1, target, 0, left + taken, NOBODY, after) for t in range((taken + 1) * sides + 1)]
+            window = [0.0, *itertools.accumulate(plus)]
+        for s, p in sum_odds(taken, sides):
             keep = self.outcome(s, taken, target, 0, left + taken, NOBODY, after)
             if left:
-                added = sum(
-                    self.outcome(s + x, taken + 1, target, 0, left + taken, NOBODY, after) for x in range(1, self.sides + 1)
-                )
-                keep = max(keep, added / self.sides)
+                keep = max(keep, (window[s + sides + 1] - window[s + 1]) / sides)
             value += p * keep
         return value
 
