@@ -375,9 +375,14 @@ def forest(
     >>> svg = forest([Interval("rounds", 0.5, 0.2, 0.8, True), Interval("coins", -0.1, -0.3, 0.1)])
     >>> svg.count('class="point"'), svg.count('class="whisker"')
     (2, 2)
+    >>> 'width="640"' in svg, 'width="640"' in forest([Interval("rounds scored by the holder of the last valid roll", 1, 0, 2)])
+    (True, False)
     """
     row, top, bottom, right = 22, 34, 46, 18
     height = top + row * len(rows) + bottom
+    longest = max((_text_width(r.label, FONT) * 1.1 + 16 for r in rows), default=0.0)  # bold labels are wider
+    if longest > label_width:  # long labels widen the chart rather than run off its left edge
+        width, label_width = width + math.ceil(longest) - label_width, math.ceil(longest)
     finite = [v for r in rows for v in (r.low, r.high, r.value) if math.isfinite(v)]
     if not finite:
         return _svg(width, height, title or x_label, [_text(width / 2, height / 2, "no data", fill=MUTED)])
