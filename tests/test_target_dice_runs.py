@@ -127,7 +127,7 @@ def test_the_report_has_the_target_dice_figures(tmp_path: Path) -> None:
 
 
 def test_studies_a_family_does_not_have_are_refused() -> None:
-    with pytest.raises(UsageError, match="Target dice has no cards to study"):
+    with pytest.raises(UsageError, match="Target dice has no cards a player buys"):
         studies.cards(BASE)
     with pytest.raises(UsageError, match="Target dice has no stakes sheets to tune"):
         api.tune_stakes(BASE, players=[3])

@@ -556,7 +556,9 @@ def cards(
     path = Path(variant)
     family, _ = family_of_file(path)
     if not isinstance(family, Studied):
-        raise UsageError(f"{family.title} has no cards to study")
+        raise UsageError(
+            f"{family.title} has no cards a player buys, so none to study (cards gives one to a seat and measures it)"
+        )
     if extra is not None and not Path(extra).is_file():
         raise UsageError(f"--with {display_path(Path(extra))}: no such card file")
     loaded, added = family.with_cards(path, Path(extra)) if extra is not None else (_loaded(path)[0], [])
