@@ -170,3 +170,12 @@ def test_the_red_estimate_for_many_dice_is_the_direct_sum() -> None:
         added = sum(plan.outcome(s + x, taken + 1, target, 0, left + taken, NOBODY, after) for x in range(1, 13)) / 12
         direct += p * max(keep, added)
     assert plan._red_value(taken, target, left, after) == pytest.approx(direct, rel=1e-12)
+
+
+def test_a_run_lists_only_the_parameters_each_bot_reads() -> None:
+    run = api.simulate(BASE, players=[3], games=5, seed=1, bots="random,greedy,spoiler").runs[0].to_dict()
+    assert run["personas"] == {
+        "random": {"policy": "random"},
+        "greedy": {"policy": "greedy"},
+        "spoiler": {"policy": "search", "depth": 5, "rivals": 1.0},
+    }

@@ -16,7 +16,7 @@ FIGURES = (
     ("Rounds ending in a HIT", "round_ends.hit.rate", True),
     ("Rounds scored by the last valid roll", "round_ends.held.rate", True),
     ("Rounds nobody scores", "round_ends.scoreless.rate", True),
-    ("Rounds the last player to act scores", "last_player_scored.rate", True),
+    ("Rounds the last player in turn order scores", "last_player_scored.rate", True),
     ("Lead changes per game", "lead_changes_per_game.mean", False),
     ("Points lost per game (all players)", "points.lost_per_game.mean", False),
     ("Turns passed", "turns.passed.rate", True),

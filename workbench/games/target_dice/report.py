@@ -26,7 +26,7 @@ def _groups(summaries: list[Summary]) -> list[tuple[str, list[Row]]]:
                 ),
                 ("Nobody scores", "", lambda s: rate_cell(s["round_ends"]["scoreless"])),
                 (
-                    "The last player scores",
+                    "The last player in turn order scores",
                     "Rounds in which the last player in turn order (just before the starting player) scores.",
                     lambda s: rate_cell(s["last_player_scored"]),
                 ),
@@ -66,7 +66,7 @@ def _rows(summaries: list[Summary]) -> list[TextRow]:
         ("rounds ending in a HIT", lambda s: text_rate(s["round_ends"]["hit"])),
         ("rounds scored by the last valid roll", lambda s: text_rate(s["round_ends"]["held"])),
         ("rounds nobody scores", lambda s: text_rate(s["round_ends"]["scoreless"])),
-        ("rounds the last player to act scores", lambda s: text_rate(s["last_player_scored"])),
+        ("rounds the last player in turn order scores", lambda s: text_rate(s["last_player_scored"])),
         ("points per round", lambda s: num(s["points"]["per_round"])),
         ("points lost per game", lambda s: text_mean(s["points"]["lost_per_game"])),
         ("lead changes per game", lambda s: text_mean(s["lead_changes_per_game"])),

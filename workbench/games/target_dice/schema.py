@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, Strict, model_validator
+from pydantic import Field, SerializerFunctionWrapHandler, Strict, model_serializer, model_validator
 
 from workbench.models import KeyPath, Model, Positive, rules_error
 from workbench.personas import PersonaFileModel, PersonaName
@@ -22,7 +22,7 @@ Special = Literal["red", "orange", "yellow", "purple"]
 Under = Literal["keep", "miss"]
 
 #: Copies of one card in the deck.
-Copies = Annotated[int, Strict(), Field(ge=0, le=1_000)]
+Copies = Annotated[int, Strict(), Field(ge=0, le=100)]
 #: The number printed on a number card.
 Number = Annotated[int, Strict(), Field(ge=1, le=10_000)]
 
@@ -57,7 +57,7 @@ class Specials(Model):
 class Deck(Model):
     """The cards: number cards (the targets) and special cards."""
 
-    numbers: dict[Number, Annotated[int, Strict(), Field(ge=1, le=1_000)]] = Field(
+    numbers: dict[Number, Annotated[int, Strict(), Field(ge=1, le=100)]] = Field(
         description="Number card -> copies in the deck (5: 2 puts two 5s in the deck).",
         json_schema_extra={"propertyNames": {"pattern": "^[1-9][0-9]{0,3}$"}},
     )
@@ -100,6 +100,12 @@ class Persona(Model):
         if self.policy != "search" and given:
             raise ValueError(f"the {self.policy} policy takes no parameters (got {', '.join(sorted(given))})")
         return self
+
+    @model_serializer(mode="wrap")
+    def only_what_the_policy_reads(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """As data (``summary.json``), a persona lists only the parameters its policy reads."""
+        data: dict[str, Any] = handler(self)
+        return data if self.policy == "search" else {key: data[key] for key in ("policy",)}
 
 
 Personas = dict[PersonaName, Persona]

@@ -223,7 +223,7 @@ _LABELS = {
     "round_ends.hit.rate": "rounds ending in a HIT",
     "round_ends.held.rate": "rounds scored by the holder of the last valid roll",
     "round_ends.scoreless.rate": "rounds nobody scores",
-    "last_player_scored.rate": "rounds the last player to act scores",
+    "last_player_scored.rate": "rounds the last player in turn order scores",
     "lead_changes_per_game.mean": "lead changes per game",
 }
 
