@@ -581,8 +581,8 @@ def cards(
         ready_engine(family, loaded.variant, engine, why, notice)
         arms = (
             family.simulator(loaded.variant, count, table, known, seed, engine=engine),
-            family.simulator(loaded.variant, count, table, known, seed, coins=coins, engine=engine),
-            *(family.simulator(loaded.variant, count, table, known, seed, card=c.id, engine=engine) for c in studied),
+            family.gifted_simulator(loaded.variant, count, table, known, seed, coins=coins, engine=engine),
+            *(family.gifted_simulator(loaded.variant, count, table, known, seed, card=c.id, engine=engine) for c in studied),
         )
         measure = family.seat_measure()
         factory = PairedFactory.of(arms, measure)

@@ -92,17 +92,15 @@ class Family(Protocol):
         seed: int,
         record: tuple[Path, Path] | None = None,
         *,
-        card: str | None = None,
-        coins: int = 0,
         seat_bot: str | None = None,
         engine: str = "interpreter",
     ) -> Any:
         """A picklable factory of the run's simulator (``play(index)``, ``new_tally()``); ``record`` = (folder, variant file).
 
-        For a study by intervention, seat ``index % players`` of game ``index`` is given ``card`` or ``coins`` before
-        the first round, or is played by the bot ``seat_bot`` (a name of ``personas``) instead of its own. With
-        ``engine="batch"`` (which :meth:`batch_blocker` allowed) the simulator plays ranges of games at once
-        (``play_range(start, end)`` returning their tally, ``play_block`` the engine's per-game arrays).
+        For a study by intervention, seat ``index % players`` of game ``index`` is played by the bot ``seat_bot`` (a
+        name of ``personas``) instead of its own. With ``engine="batch"`` (a :class:`Batched` family's, when its
+        ``batch_blocker`` allowed it) the simulator plays ranges of games at once (``play_range(start, end)``
+        returning their tally, ``play_block`` the engine's per-game arrays).
         """
 
     def table_measure(self, variants: list[Any], players: int, bots: tuple[str, ...]) -> Measure:
@@ -189,6 +187,21 @@ class Ranked(Family, Protocol):
 @runtime_checkable
 class Studied(Ranked, Protocol):
     """A family whose cards can be measured by intervention on one seat (``workbench cards``)."""
+
+    def gifted_simulator(
+        self,
+        variant: Any,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Any],
+        seed: int,
+        *,
+        card: str | None = None,
+        coins: int = 0,
+        engine: str = "interpreter",
+    ) -> Any:
+        """:meth:`Family.simulator` in which seat ``index % players`` of game ``index`` is given the card ``card`` or
+        ``coins`` coins before the first round (see :attr:`gift`)."""
 
     def with_cards(self, path: Path, extra: Path) -> tuple[Loaded, list[str]]:
         """The variant of ``path`` with the cards of the file ``extra`` added to its market (a card with the id of one

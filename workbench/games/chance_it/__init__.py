@@ -81,18 +81,44 @@ class ChanceIt:
         seed: int,
         record: tuple[Path, Path] | None = None,
         *,
-        card: str | None = None,
-        coins: int = 0,
         seat_bot: str | None = None,
         engine: str = "interpreter",
     ) -> Callable[[], Simulator | BatchSimulator]:
         """A picklable factory of the simulator for one run (built again inside each worker).
 
         ``record`` = (folder, variant file) writes every game as a scenario script there;
-        ``card``, ``coins`` and ``seat_bot`` are a rotating seat's :class:`Gift` or bot.
+        ``seat_bot`` plays a rotating seat.
         """
+        return self._factory(variant, players, bots, personas, seed, record, None, seat_bot, engine)
+
+    def gifted_simulator(
+        self,
+        variant: Variant,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Persona],
+        seed: int,
+        *,
+        card: str | None = None,
+        coins: int = 0,
+        engine: str = "interpreter",
+    ) -> Callable[[], Simulator | BatchSimulator]:
+        """:meth:`simulator` with a rotating seat's :class:`Gift`: the card ``card`` or ``coins`` coins."""
+        return self._factory(variant, players, bots, personas, seed, None, Gift(card, coins), None, engine)
+
+    def _factory(
+        self,
+        variant: Variant,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Persona],
+        seed: int,
+        record: tuple[Path, Path] | None,
+        gift: Gift | None,
+        seat_bot: str | None,
+        engine: str,
+    ) -> Callable[[], Simulator | BatchSimulator]:
         chosen = {name: personas[name] for name in set(bots)}
-        gift = Gift(card, coins) if card is not None or coins else None
         visitor = personas[seat_bot] if seat_bot is not None else None
         if engine == "batch":
             return partial(BatchSimulator, variant, players, bots, chosen, seed, gift, visitor)

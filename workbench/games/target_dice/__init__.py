@@ -72,15 +72,11 @@ class TargetDice:
         seed: int,
         record: tuple[Path, Path] | None = None,
         *,
-        card: str | None = None,
-        coins: int = 0,
         seat_bot: str | None = None,
         engine: str = "interpreter",
     ) -> Callable[[], Simulator]:
         """A picklable factory of the simulator for one run (built again inside each worker); ``seat_bot`` plays seat
-        ``index % players`` of game ``index``. A gift of a card or coins is for a family with a market."""
-        if card is not None or coins or engine != "interpreter":
-            raise ValueError(f"{self.title} has no market and no batch engine")  # the command layer asks none
+        ``index % players`` of game ``index``. The engine is the interpreter (the family is not :class:`Batched`)."""
         chosen = {name: personas[name] for name in set(bots)}
         visitor = personas[seat_bot] if seat_bot is not None else None
         return partial(Simulator, variant, players, bots, chosen, seed, visitor, record)
