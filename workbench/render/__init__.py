@@ -8,10 +8,11 @@ import jinja2
 
 
 @cache
-def templates(package: str) -> jinja2.Environment:
-    """The Jinja2 environment of a package's ``templates/`` folder: autoescaped, and an unknown name is an error."""
+def templates(package: str, *more: str) -> jinja2.Environment:
+    """The Jinja2 environment of a package's ``templates/`` folder (then those of ``more`` packages, for templates it
+    extends or imports): autoescaped, and an unknown name is an error."""
     return jinja2.Environment(
-        loader=jinja2.PackageLoader(package, "templates"),
+        loader=jinja2.ChoiceLoader([jinja2.PackageLoader(name, "templates") for name in (package, *more)]),
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,

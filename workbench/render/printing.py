@@ -18,7 +18,6 @@ import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cache
 from typing import Any
 
 import jinja2
@@ -26,6 +25,7 @@ from pydantic import BaseModel
 
 from workbench import GENERATOR  # in the HTML meta, the PDF Creator and ID
 from workbench.errors import UsageError
+from workbench.render import templates
 
 #: Paper name -> (CSS page size, width mm, height mm).
 PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("letter", 215.9, 279.4)}
@@ -206,18 +206,9 @@ def page_context(variant: BaseModel, options: PrintOptions) -> dict[str, Any]:
     }
 
 
-@cache
 def environment(package: str) -> jinja2.Environment:
     """The Jinja2 environment of a family's print templates: its own ``templates/`` folder, then the shared pages'."""
-    return jinja2.Environment(
-        loader=jinja2.ChoiceLoader(
-            [jinja2.PackageLoader(package, "templates"), jinja2.PackageLoader("workbench.render", "templates")]
-        ),
-        autoescape=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined,
-    )
+    return templates(package, "workbench.render")
 
 
 def render_pdf(html: str, version: str) -> bytes:

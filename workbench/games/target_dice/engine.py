@@ -278,34 +278,6 @@ class Game:
             out["events"] = list(self.events or ())
         return out
 
-    def counters(self) -> dict[str, Any]:
-        """The game's statistics as plain data (the figures a simulation tallies per game)."""
-        return {
-            "rounds": self.round,
-            "end_reason": self.end_reason,
-            "winners": list(self.winners),
-            "scores": list(self.scores),
-            "hits": self.hits,
-            "held": self.held,
-            "scoreless": self.scoreless,
-            "points_scored": self.points_scored,
-            "points_lost": self.points_lost,
-            "last_scored": self.last_scored,
-            "lead_changes": self.lead_changes,
-            "turns": self.turns,
-            "passes": self.passes,
-            "reshuffles": self.reshuffles,
-            "specials": {
-                colour: {
-                    "drawn": self.specials_drawn[i],
-                    "offered": self.specials_offered[i],
-                    "used": self.specials_used[i],
-                    "ignored": self.specials_ignored[i],
-                }
-                for i, colour in enumerate(SPECIALS)
-            },
-        }
-
     def log(self, kind: str, **fields: Any) -> None:
         """Append an event to the log (when logging)."""
         if self.events is not None:
