@@ -25,7 +25,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, InvalidStateError, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import islice
@@ -357,6 +357,23 @@ def _results(factories: list[Factory], tasks: Iterable[Task], workers: int, stop
                 raise WorkerDied from None
             yield chunk
     finally:
-        for future in pending:
-            future.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)  # a running chunk ends within about CHUNK_SECONDS
+        hook = threading.excepthook
+        threading.excepthook = _quiet_cancel_race(hook)
+        try:
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)  # a running chunk ends within about CHUNK_SECONDS
+        finally:
+            threading.excepthook = hook
+
+
+def _quiet_cancel_race(hook: Any) -> Any:
+    """``hook``, but silent on the pool's manager thread failing to fail a future this process just cancelled (workers
+    killed by the same signal as this process: Python 3.11's ProcessPoolExecutor then raises InvalidStateError in
+    that thread, after the run's outcome is settled)."""
+
+    def quiet(args: threading.ExceptHookArgs) -> None:
+        if not isinstance(args.exc_value, InvalidStateError):
+            hook(args)
+
+    return quiet
