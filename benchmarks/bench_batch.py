@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from workbench.games import FAMILIES, load_variant
-from workbench.sim.runner import run
+from workbench.sim.runner import Local, run
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"
@@ -35,7 +35,7 @@ def rounds_per_second(engine: str, bot: str, players: int, games: int, workers: 
     if engine == "batch":
         family.warm_batch(loaded.variant)  # compiled (or loaded from the cache) before the clock starts
     factory = family.simulator(loaded.variant, players, (bot,) * players, known, 1, engine=engine)
-    result = run(factory, games, workers=workers)
+    result = run(factory, games, backend=Local(workers))
     rounds = sum(value * count for value, count in result.tally.outcomes.rounds.counts.items())
     return rounds / result.seconds
 

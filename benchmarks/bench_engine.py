@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from workbench.games import load_variant
-from workbench.sim.runner import run
+from workbench.sim.runner import Local, run
 
 BASE = Path(__file__).parent.parent / "variants" / "chance-it.yaml"
 
@@ -22,7 +22,7 @@ def measure(variant: Path, bot: str, players: int, games: int, workers: int) -> 
     loaded = load_variant(variant)
     family = loaded.family
     factory = family.simulator(loaded.variant, players, (bot,) * players, family.personas(loaded.variant), 1)
-    result = run(factory, games, workers=workers)
+    result = run(factory, games, backend=Local(workers))
     rounds = sum(value * count for value, count in result.tally.outcomes.rounds.counts.items())
     return result.games_per_second, rounds / result.seconds, rounds / result.games
 

@@ -12,7 +12,7 @@ import resource
 from pathlib import Path
 
 from workbench.games import FAMILIES, load_variant
-from workbench.sim.runner import run
+from workbench.sim.runner import Local, run
 
 BASE = Path(__file__).parent.parent / "variants" / "chance-it.yaml"
 
@@ -26,7 +26,7 @@ def main() -> None:
     loaded = load_variant(BASE)
     family = FAMILIES[loaded.family.game]
     factory = family.simulator(loaded.variant, 4, (args.bots,) * 4, family.personas(loaded.variant), 1)
-    result = run(factory, args.games, workers=args.workers)
+    result = run(factory, args.games, backend=Local(args.workers))
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(

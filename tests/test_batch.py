@@ -35,6 +35,7 @@ from workbench.games.chance_it.scenario import Scenario
 from workbench.games.chance_it.schema import Persona, Variant, to_yaml
 from workbench.games.chance_it.sim import SEAT_MEASURE, Simulator, table_measure
 from workbench.loading import Document
+from workbench.sim.runner import Local
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"
@@ -210,8 +211,8 @@ def summary(tmp_path: Path, name: str, **options: Any) -> list[dict[str, Any]]:
 
 def test_a_batch_run_is_the_same_for_any_number_of_workers(tmp_path: Path) -> None:
     options = {"players": [3, 5], "games": 3000, "seed": 4, "bots": "heuristic", "engine": "batch"}
-    one = summary(tmp_path, "one", workers=1, **options)
-    two = summary(tmp_path, "two", workers=2, **options)
+    one = summary(tmp_path, "one", backend=Local(1), **options)
+    two = summary(tmp_path, "two", backend=Local(2), **options)
     assert one == two
     assert {run["engine"] for run in one} == {"batch"}
 
@@ -221,7 +222,7 @@ def test_a_batch_run_is_the_same_for_any_number_of_workers(tmp_path: Path) -> No
 def test_both_engines_agree_within_their_intervals(tmp_path: Path, players: int) -> None:
     """The same bots on the base game: every rate and mean of one engine's summary lies within the other's reach
     (four standard errors of the difference; 20-odd figures per count, so a fixed seed gives a lasting verdict)."""
-    options = {"players": [players], "games": 4000, "seed": 8, "bots": "heuristic", "workers": 2}
+    options = {"players": [players], "games": 4000, "seed": 8, "bots": "heuristic", "backend": Local(2)}
     batch = summary(tmp_path, "batch", engine="batch", **options)[0]
     interpreted = summary(tmp_path, "interpreter", engine="interpreter", **options)[0]
     figures = [

@@ -14,6 +14,7 @@ from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.sim import Gift
 from workbench.sim.paired import Estimate
+from workbench.sim.runner import Local
 from workbench.sim.seeding import stream
 
 ROOT = Path(__file__).parent.parent
@@ -73,8 +74,8 @@ def test_a_card_the_bots_never_buy_gets_a_measured_effect() -> None:
 
 
 def test_the_same_study_whatever_the_number_of_workers(tmp_path: Path) -> None:
-    one = studies.cards(BASE, only=["dagger"], games=40, seed=3, workers=1)
-    two = studies.cards(BASE, only=["dagger"], games=40, seed=3, workers=2)
+    one = studies.cards(BASE, only=["dagger"], games=40, seed=3, backend=Local(1))
+    two = studies.cards(BASE, only=["dagger"], games=40, seed=3, backend=Local(2))
     strip = [{k: v for k, v in r.to_dict().items() if k != "timing"} for r in (one, two)]
     assert strip[0] == strip[1]
 

@@ -14,6 +14,7 @@ from workbench import api, studies
 from workbench.cli import app
 from workbench.errors import UsageError
 from workbench.sim.paired import Sums, difference, estimate, holm, of_arm, ratio
+from workbench.sim.runner import Local
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"
@@ -145,8 +146,8 @@ def test_a_dearer_in_sheet_moves_the_guides_as_expected(tmp_path: Path) -> None:
 
 def test_the_same_figures_whatever_the_number_of_workers(tmp_path: Path) -> None:
     other = dearer_in(tmp_path)
-    one = studies.compare([BASE, other], players=[4], games=60, seed=2, workers=1, out=tmp_path / "one")
-    two = studies.compare([BASE, other], players=[4], games=60, seed=2, workers=2, out=tmp_path / "two")
+    one = studies.compare([BASE, other], players=[4], games=60, seed=2, backend=Local(1), out=tmp_path / "one")
+    two = studies.compare([BASE, other], players=[4], games=60, seed=2, backend=Local(2), out=tmp_path / "two")
     assert one.runs[0].games == two.runs[0].games == 60
     read = [without_timing(json.loads((tmp_path / d / "compare.json").read_text())) for d in ("one", "two")]
     assert read[0] == read[1]
@@ -195,7 +196,7 @@ def test_cli_compare_refuses_bad_input_with_a_clear_message(tmp_path: Path, args
 def test_a_dearer_in_sheet_shortens_the_games_over_ten_thousand_games(tmp_path: Path) -> None:
     """More players sit OUT, the all-OUT rule eliminates more of them, and games end sooner: a small effect that
     2,000 games leave unsettled (see the README), and 10,000 settle."""
-    result = studies.compare([BASE, dearer_in(tmp_path)], players=[4], games=10_000, seed=1, workers=2)
+    result = studies.compare([BASE, dearer_in(tmp_path)], players=[4], games=10_000, seed=1, backend=Local(2))
     rounds = next(s for s in result.runs[0].statistics if s.name == "rounds.mean")
     assert rounds.significant and rounds.differences[0].high < 0
 

@@ -8,6 +8,7 @@ import pytest
 
 from workbench import studies
 from workbench.games.chance_it import effects as kinds
+from workbench.sim.runner import Local
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ROOT / "variants"
@@ -38,7 +39,7 @@ def test_the_effect_table_reads_as_the_issue_wrote_the_cards() -> None:
 def test_the_readme_figures_of_the_paired_studies_reproduce() -> None:
     """The figures quoted under "Answers on paired games" (seed 1, 2,000 games) come out of the current code."""
     compared = studies.compare(
-        [VARIANTS / "chance-it.yaml", VARIANTS / "dearer-in.yaml"], players=[4], games=2000, seed=1, workers=2
+        [VARIANTS / "chance-it.yaml", VARIANTS / "dearer-in.yaml"], players=[4], games=2000, seed=1, backend=Local(2)
     )
     run = compared.runs[0]
     figures = {s.name: s for s in run.statistics}
@@ -47,7 +48,9 @@ def test_the_readme_figures_of_the_paired_studies_reproduce() -> None:
     assert [round(v.value * 100, 1) for v in figures["guides.in.rate"].values] == [47.2, 41.4]
     rounds = figures["rounds.mean"]
     assert [round(v.value, 2) for v in rounds.values] == [12.30, 11.80] and rounds.significant
-    strength = studies.cards(VARIANTS / "chance-it.yaml", extra=ROOT / "cards" / "planted.yaml", games=2000, seed=1, workers=2)
+    strength = studies.cards(
+        VARIANTS / "chance-it.yaml", extra=ROOT / "cards" / "planted.yaml", games=2000, seed=1, backend=Local(2)
+    )
     by_id = {c.card.id: c for c in strength.cards}
     assert (round(by_id["star-shower"].worth.value, 1), by_id["star-shower"].flag) == (5.5, "too strong")
     assert (round(by_id["copper"].worth.value, 1), by_id["copper"].flag) == (3.0, "too weak")

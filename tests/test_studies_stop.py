@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from workbench import studies
-from workbench.sim.runner import Stop
+from workbench.sim.runner import Local, Stop
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"
@@ -24,7 +24,7 @@ def stopping_after_the_first_games(stop: Stop) -> Callable[[str, int], Callable[
 @pytest.mark.parametrize("study", ["compare", "cards", "skill"])
 def test_a_stopped_study_writes_what_finished_marked_interrupted(tmp_path: Path, study: str) -> None:
     stop = Stop()
-    common = {"games": GAMES, "seed": 1, "workers": 2, "out": tmp_path, "stop": stop}
+    common = {"games": GAMES, "seed": 1, "backend": Local(2), "out": tmp_path, "stop": stop}
     progress = stopping_after_the_first_games(stop)
     if study == "compare":
         result = studies.compare([BASE, ROOT / "variants" / "dearer-in.yaml"], players=[4], progress=progress, **common)

@@ -17,6 +17,7 @@ from workbench.games.target_dice.bots import make_bot
 from workbench.games.target_dice.chance import RandomChance
 from workbench.games.target_dice.engine import Game, compile_variant
 from workbench.games.target_dice.schema import SPECIALS
+from workbench.sim.runner import Local
 from workbench.sim.seeding import stream
 
 ROOT = Path(__file__).parent.parent
@@ -78,8 +79,8 @@ def test_the_summary_counts_what_the_event_logs_show() -> None:
 
 
 def test_a_run_is_the_same_for_any_number_of_workers() -> None:
-    one = api.simulate(BASE, players=[3, 5], games=300, seed=9, bots="search", workers=1)
-    two = api.simulate(BASE, players=[3, 5], games=300, seed=9, bots="search", workers=2)
+    one = api.simulate(BASE, players=[3, 5], games=300, seed=9, bots="search", backend=Local(1))
+    two = api.simulate(BASE, players=[3, 5], games=300, seed=9, bots="search", backend=Local(2))
     strip = [{k: v for k, v in r.to_dict().items() if k != "timing"} for r in (*one.runs, *two.runs)]
     assert strip[:2] == strip[2:]
 

@@ -43,6 +43,7 @@ from workbench.games.chance_it.tune import (
 )
 from workbench.outputs import OutputError
 from workbench.sim.race import Entry
+from workbench.sim.runner import Local
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"
@@ -208,7 +209,7 @@ def full(parent: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def tuner_for(path: Path, *, seed: int = 3, budget: int = 60, workers: int = 1) -> Tuner:
     loaded = load_variant(path).variant
-    return Tuner(FAMILY, loaded, "heuristic", FAMILY.personas(loaded), seed=seed, budget=budget, workers=workers)
+    return Tuner(FAMILY, loaded, "heuristic", FAMILY.personas(loaded), seed=seed, budget=budget, backend=Local(workers))
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -292,7 +293,7 @@ def test_the_sampled_pool_depends_on_the_seed_only(parent: Path, tmp_path: Path,
 
 
 def run_tune(path: Path, counts: list[int], *, workers: int = 1, seed: int = 1, budget: int = 100) -> Report:
-    return tune_stakes(FAMILY, path, counts, bots="heuristic", seed=seed, budget=budget, workers=workers)
+    return tune_stakes(FAMILY, path, counts, bots="heuristic", seed=seed, budget=budget, backend=Local(workers))
 
 
 def fingerprint(report: Report) -> list[Any]:

@@ -35,7 +35,7 @@ from workbench.outputs import Outputs, Scripts, check_writable
 from workbench.recording import SCRIPT_NAME
 from workbench.render import printing
 from workbench.render.report import render_report
-from workbench.sim.runner import Run, Stop, run
+from workbench.sim.runner import LOCAL, Backend, Run, Stop, run
 
 #: A progress display: called with a label and a number of games, returns the function to call as games finish.
 Progress = Callable[[str, int], Callable[[int], None]]
@@ -180,7 +180,7 @@ class RunSummary:
     engine: str  #: ``batch`` or ``interpreter``: which played the games
     figures: dict[str, Any]  #: the family's figures (``games``, ``wins``, ``rounds``, ...), as in ``summary.json``
     interrupted: bool
-    timing: dict[str, Any]  #: workers, seconds, games_per_second: the only part that differs between machines
+    timing: dict[str, Any]  #: backend, workers, seconds, games_per_second: the only part that differs between machines
 
     @property
     def games(self) -> int:
@@ -284,15 +284,12 @@ def bot_tables(
     return tables
 
 
-def check_run(games: int, workers: int) -> None:
-    """Refuse, before any work, a number of games or workers that cannot be played."""
-    for option, value in (("--games", games), ("--workers", workers)):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise UsageError(f"{option} {value!r}: expected a whole number")
+def check_run(games: int) -> None:
+    """Refuse, before any work, a number of games that cannot be played (a backend checks its own workers)."""
+    if not isinstance(games, int) or isinstance(games, bool):
+        raise UsageError(f"--games {games!r}: expected a whole number")
     if games < 1:
         raise UsageError(f"--games {games}: play at least one game")
-    if workers < 1:
-        raise UsageError(f"--workers {workers}: use at least one worker")
 
 
 #: The engines a run may ask for: ``auto`` takes the batch engine when it can play the run, else the interpreter.
@@ -325,9 +322,13 @@ def choose_engine(
     return "interpreter", blocker
 
 
-def ready_engine(family: Family, variant: Any, engine: str, why: str, notice: Notice | None) -> None:
-    """Say which engine plays; compile the batch engine here, before any worker starts (each inherits it)."""
+def ready_engine(family: Family, variant: Any, engine: str, why: str, notice: Notice | None, backend: Backend) -> None:
+    """Reach the backend's machines (so a cluster that cannot play says so before any game); say which engine plays;
+    compile the batch engine here, before any worker starts (each inherits it, or finds it in Numba's disk cache)."""
     say = notice or (lambda text: None)
+    backend.start()
+    if backend.name != LOCAL.name:
+        say(f"backend: {backend.name}, {backend.workers} worker(s) at {backend.where}")
     say(f"engine: {engine}" + (f" ({why})" if why else ""))
     if engine != "batch":
         return
@@ -360,7 +361,7 @@ def simulate(
     games: int = 1000,
     seed: int = 1,
     bots: str | Sequence[str] | None = None,
-    workers: int = 1,
+    backend: Backend = LOCAL,
     personas: str | os.PathLike[str] | None = None,
     out: str | os.PathLike[str] | None = None,
     records: str | os.PathLike[str] | None = None,
@@ -382,9 +383,11 @@ def simulate(
     earlier ones together, at the end. SIGINT or SIGTERM (or ``stop``) ends the run early:
     the result and every output then describe the games that finished, marked interrupted;
     a run stopped before any game finished writes nothing. ``engine`` is ``auto`` (the batch
-    engine when it can play the run), ``batch`` or ``interpreter``; ``notice`` hears which.
+    engine when it can play the run), ``batch`` or ``interpreter``; ``notice`` hears which. ``backend`` plays the
+    games (:data:`~workbench.sim.runner.LOCAL`: here, in this process; ``Local(4)``: four processes; a
+    :class:`~workbench.sim.cluster.Dask` cluster): the figures are the same on any.
     """
-    check_run(games, workers)
+    check_run(games)
     loaded, path = _loaded(variant)
     family = loaded.family
     counts = player_counts(loaded, players, path)
@@ -408,7 +411,7 @@ def simulate(
             record = (Path(record_scenarios), path)  # where the scripts go, the variant file they name
         records_file = outputs.file(Path(records), "--records") if records is not None else None
         outputs.ready()
-        ready_engine(family, loaded.variant, engine, why, notice)
+        ready_engine(family, loaded.variant, engine, why, notice, backend)
         summaries = []
         with _stopping(stop) as halt:  # signals during the commit too only ask to stop: the set goes in whole
             with _records(outputs, records_file) as handle:
@@ -418,9 +421,9 @@ def simulate(
                     factory = family.simulator(loaded.variant, count, table, known, seed, record, engine=engine)
                     advance = progress(f"{count} players", games) if progress is not None else None
                     adds = scripts.add if scripts is not None else None
-                    result = run(factory, games, workers=workers, records=handle, scripts=adds, progress=advance, stop=halt)
+                    result = run(factory, games, backend=backend, records=handle, scripts=adds, progress=advance, stop=halt)
                     if result.games:  # a count stopped before its first game has nothing to say
-                        summaries.append(_summary(loaded, path, count, table, seed, result, workers, known, engine))
+                        summaries.append(_summary(loaded, path, count, table, seed, result, known, engine))
                     if result.interrupted:
                         break
             if not summaries:  # stopped before any game finished: the earlier outputs stay
@@ -471,7 +474,6 @@ def _summary(
     bots: tuple[str, ...],
     seed: int,
     result: Run,
-    workers: int,
     known: dict[str, Any],
     engine: str,
 ) -> RunSummary:
@@ -486,11 +488,7 @@ def _summary(
         engine=engine,
         figures=result.tally.summary(),
         interrupted=result.interrupted,
-        timing={
-            "workers": workers,
-            "seconds": round(result.seconds, 3),
-            "games_per_second": round(result.games_per_second, 1),
-        },
+        timing=result.timing(),
     )
 
 
@@ -519,7 +517,7 @@ def tune_stakes(
     bots: str | None = None,
     budget: int | None = None,
     seed: int = 1,
-    workers: int = 1,
+    backend: Backend = LOCAL,
     out: str | os.PathLike[str] | None = None,
     write: bool = False,
     replace_printed: bool = False,
@@ -574,7 +572,7 @@ def tune_stakes(
             page = outputs.file(Path(out).with_suffix(".html"), "--out")
         real = path.resolve()  # a symlinked variant is written where it really is
         before = _writable_variant(family, real, counts) if write else None
-        ready_engine(family, tuned, engine, why, notice)
+        ready_engine(family, tuned, engine, why, notice, backend)
         with _stopping(stop) as halt:
             report = family.tune_stakes(
                 path,
@@ -582,7 +580,7 @@ def tune_stakes(
                 bots=bots,
                 seed=seed,
                 budget=budget,
-                workers=workers,
+                backend=backend,
                 engine=engine,
                 progress=progress,
                 stop=halt,

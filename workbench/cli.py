@@ -7,7 +7,6 @@ whatever text came from a user's file is printed with control characters escaped
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sys
 import time
@@ -29,6 +28,7 @@ from workbench import api, studies
 from workbench.errors import ScenarioError, UsageError, WorkbenchError, display_path
 from workbench.render.report import summary_rows
 from workbench.render.terminal import printable
+from workbench.sim import backends
 from workbench.sim.runner import Interrupted
 
 
@@ -264,8 +264,27 @@ def _print_table(title: str, headers: list[str], rows: list[list[str]]) -> None:
 
 
 #: Options several commands share, worded once.
-_WORKERS = os.cpu_count() or 1
-Workers = Annotated[int, typer.Option("--workers", "-w", help="Processes to use (default: every core).", min=1)]
+Workers = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        "-w",
+        help="Processes to use [default: every core; with --scheduler, the cluster's].",
+        min=1,
+        show_default=False,
+    ),
+]
+BackendName = Annotated[
+    str,
+    typer.Option(
+        "--backend",
+        help="local (this machine's processes) or dask (a Dask cluster: --scheduler, or one started here); same results.",
+    ),
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option("--scheduler", help="The Dask scheduler to run on (tcp://HOST:8786), with --backend dask.", show_default=False),
+]
 Bots = Annotated[
     str | None,
     typer.Option(
@@ -317,7 +336,9 @@ def simulate(
     games: Annotated[int, typer.Option("--games", "-g", help="Games per player count.", min=1)] = 1000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run: game i depends only on (seed, i).")] = 1,
     bots: Bots = None,
-    workers: Workers = _WORKERS,
+    workers: Workers = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
     out_dir: Annotated[
         Path | None,
         typer.Option("--out", "-o", help="Folder for summary.json and report.html [default: reports/<variant>]."),
@@ -333,14 +354,14 @@ def simulate(
     engine: EngineOption = "auto",
 ) -> None:
     """Play many games with bots and report what the rules do: length, fairness, and the figures of the game."""
-    with _reported(), _progress() as progress:
+    with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         simulation = api.simulate(
             variant,
             players=_player_counts(players),
             games=games,
             seed=seed,
             bots=bots,
-            workers=workers,
+            backend=runner,
             personas=personas,
             out=out_dir or Path("reports") / variant.stem,
             create_out=out_dir is None,
@@ -424,7 +445,9 @@ def compare(
     games: Annotated[int, typer.Option("--games", "-g", help="Games per variant and player count.", min=1)] = 2000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: game i of every variant uses the same streams.")] = 1,
     bots: Bots = None,
-    workers: Workers = _WORKERS,
+    workers: Workers = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
     out_dir: Annotated[
         Path | None,
         typer.Option("--out", "-o", help="Folder for compare.json and compare.html [default: reports/compare-<A>-vs-<B>]."),
@@ -436,14 +459,14 @@ def compare(
 ) -> None:
     """Compare variants on the same games (paired): what changed, with intervals and a correction for many figures."""
     default = Path("reports") / ("compare-" + "-vs-".join(v.stem[:40] for v in variants[:3]))  # a name any system takes
-    with _reported(), _progress() as progress:
+    with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         comparison = studies.compare(
             variants,
             players=_player_counts(players),
             games=games,
             seed=seed,
             bots=bots,
-            workers=workers,
+            backend=runner,
             personas=personas,
             out=out_dir or default,
             create_out=out_dir is None,
@@ -479,7 +502,9 @@ def cards(
     games: Annotated[int, typer.Option("--games", "-g", help="Games per card (and without one).", min=1)] = 2000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: game i uses the same streams with and without a card.")] = 1,
     bots: Bots = None,
-    workers: Workers = _WORKERS,
+    workers: Workers = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
     out_dir: Annotated[
         Path | None, typer.Option("--out", "-o", help="Folder for cards.json and cards.html [default: reports/cards-<variant>].")
     ] = None,
@@ -488,7 +513,7 @@ def cards(
     engine: EngineOption = "auto",
 ) -> None:
     """How strong is each card? Give it to one seat and play the same games with and without it (by intervention)."""
-    with _reported(), _progress() as progress:
+    with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         strength = studies.cards(
             variant,
             extra=extra,
@@ -497,7 +522,7 @@ def cards(
             games=games,
             seed=seed,
             bots=bots,
-            workers=workers,
+            backend=runner,
             personas=personas,
             out=out_dir or Path("reports") / f"cards-{variant.stem}",
             create_out=out_dir is None,
@@ -534,7 +559,9 @@ def skill(
             "--ladder", help="Bots to rank, weakest first, comma-separated [default: the game's ladder of built-in bots]."
         ),
     ] = None,
-    workers: Workers = _WORKERS,
+    workers: Workers = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
     out_dir: Annotated[
         Path | None, typer.Option("--out", "-o", help="Folder for skill.json and skill.html [default: reports/skill-<variant>].")
     ] = None,
@@ -543,7 +570,7 @@ def skill(
     engine: EngineOption = "auto",
 ) -> None:
     """Does skill matter? A ladder of bots of rising strength, each at one seat against the same field and dice."""
-    with _reported(), _progress() as progress:
+    with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         result = studies.skill(
             variant,
             players=players,
@@ -551,7 +578,7 @@ def skill(
             seed=seed,
             bots=bots,
             ladder=[name.strip() for name in ladder.split(",") if name.strip()] if ladder is not None else None,
-            workers=workers,
+            backend=runner,
             personas=personas,
             out=out_dir or Path("reports") / f"skill-{variant.stem}",
             create_out=out_dir is None,
@@ -593,7 +620,9 @@ def tune_stakes(
         ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: the same seed gives the same proposal.")] = 1,
-    workers: Workers = _WORKERS,
+    workers: Workers = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
     out_file: Annotated[
         Path | None,
         typer.Option(
@@ -612,14 +641,14 @@ def tune_stakes(
     engine: EngineOption = "auto",
 ) -> None:
     """Propose the stakes sheets the box never printed: race candidate sheets until the game plays like the printed ones."""
-    with _reported(), _progress() as progress:
+    with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         tuning = api.tune_stakes(
             variant,
             _player_counts(players),
             bots=bots,
             budget=budget,
             seed=seed,
-            workers=workers,
+            backend=runner,
             out=out_file or Path("reports") / "tuning" / f"{variant.stem}-stakes.yaml",
             create_folders=out_file is None,
             write=write,

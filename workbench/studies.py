@@ -43,7 +43,7 @@ from workbench.loading import did_you_mean
 from workbench.outputs import Outputs
 from workbench.render.pages import interval, number, p_value, render_cards, render_compare, render_skill
 from workbench.sim.paired import Estimate, Measure, PairedFactory, PairedTally, difference, estimate, holm, of_arm
-from workbench.sim.runner import Stop, run
+from workbench.sim.runner import LOCAL, Backend, Stop, run
 
 #: Family-wise error rate of the significance calls (Holm's correction over every test of a study).
 ALPHA = 0.05
@@ -69,17 +69,16 @@ def _out_files(outputs: Outputs, out: str | os.PathLike[str] | None, name: str, 
 def _played(
     factory: PairedFactory,
     games: int,
-    workers: int,
+    backend: Backend,
     title: str,
     progress: Progress | None,
     halt: Stop,
 ) -> tuple[PairedTally, bool, dict[str, Any]]:
     """Play the paired games: the tally, whether a stop cut it short, and the timing."""
     advance = progress(title, games) if progress is not None else None
-    result = run(factory, games, workers=workers, progress=advance, stop=halt)
-    timing = {"workers": workers, "seconds": round(result.seconds, 3), "games_per_second": round(result.games_per_second, 1)}
+    result = run(factory, games, backend=backend, progress=advance, stop=halt)
     tally: PairedTally = result.tally
-    return tally, result.interrupted, timing
+    return tally, result.interrupted, result.timing()
 
 
 # --- compare -------------------------------------------------------------------------------------------------
@@ -240,7 +239,7 @@ def compare(
     games: int = 1000,
     seed: int = 1,
     bots: str | Sequence[str] | None = None,
-    workers: int = 1,
+    backend: Backend = LOCAL,
     personas: str | os.PathLike[str] | None = None,
     out: str | os.PathLike[str] | None = None,
     force: bool = False,
@@ -257,7 +256,7 @@ def compare(
     comparison. ``out`` gets ``compare.json`` and ``compare.html``. A stop keeps the games
     that finished (the same prefix of game indices in every variant).
     """
-    check_run(games, workers)
+    check_run(games)
     if len(variants) < 2:
         raise UsageError("compare: name at least two variant files (the first is the reference)")
     if len(variants) > 26:
@@ -289,7 +288,7 @@ def compare(
         _reserve_inputs(outputs, *(source for variant, _ in loaded for source in variant.sources), personas)
         targets = _out_files(outputs, out, "compare", create_out)
         outputs.ready()
-        ready_engine(family, loaded[0][0].variant, engine, why, notice)
+        ready_engine(family, loaded[0][0].variant, engine, why, notice, backend)
         runs: list[ComparedRun] = []
         with _stopping(stop) as halt:
             for count in counts:
@@ -302,7 +301,7 @@ def compare(
                     for (v, _), table, personas_ in zip(loaded, tables, known)
                 )
                 factory = PairedFactory.of(arms, measure)
-                tally, interrupted, timing = _played(factory, games, workers, f"{count} players", progress, halt)
+                tally, interrupted, timing = _played(factory, games, backend, f"{count} players", progress, halt)
                 if tally.games:
                     runs.append(_compared(count, tally, measure, interrupted, timing))
                 if interrupted:
@@ -533,7 +532,7 @@ def cards(
     games: int = 2000,
     seed: int = 1,
     bots: str | Sequence[str] | None = None,
-    workers: int = 1,
+    backend: Backend = LOCAL,
     personas: str | os.PathLike[str] | None = None,
     out: str | os.PathLike[str] | None = None,
     force: bool = False,
@@ -552,7 +551,7 @@ def cards(
     many, :meth:`~workbench.games.Studied.reference_coins`), which turns a card's effect on
     the win rate into coins. ``out`` gets ``cards.json`` and ``cards.html``.
     """
-    check_run(games, workers)
+    check_run(games)
     path = Path(variant)
     family, _ = family_of_file(path)
     if not isinstance(family, Studied):
@@ -578,7 +577,7 @@ def cards(
         _reserve_inputs(outputs, *loaded.sources, personas)
         targets = _out_files(outputs, out, "cards", create_out)
         outputs.ready()
-        ready_engine(family, loaded.variant, engine, why, notice)
+        ready_engine(family, loaded.variant, engine, why, notice, backend)
         arms = (
             family.simulator(loaded.variant, count, table, known, seed, engine=engine),
             family.gifted_simulator(loaded.variant, count, table, known, seed, coins=coins, engine=engine),
@@ -588,7 +587,7 @@ def cards(
         factory = PairedFactory.of(arms, measure)
         with _stopping(stop) as halt:
             tally, interrupted, timing = _played(
-                factory, games, workers, f"{len(studied)} card{'s' if len(studied) != 1 else ''}", progress, halt
+                factory, games, backend, f"{len(studied)} card{'s' if len(studied) != 1 else ''}", progress, halt
             )
             result = _card_strength(family, loaded, path, extra, count, seed, table, coins, studied, added, measure, tally)
             result = replace(result, interrupted=interrupted, timing=timing, engine=engine)
@@ -788,7 +787,7 @@ def skill(
     seed: int = 1,
     bots: str | None = None,
     ladder: Sequence[str] | None = None,
-    workers: int = 1,
+    backend: Backend = LOCAL,
     personas: str | os.PathLike[str] | None = None,
     out: str | os.PathLike[str] | None = None,
     force: bool = False,
@@ -804,7 +803,7 @@ def skill(
     bots); ``bots`` the field (default: the family's default bot). ``out`` gets
     ``skill.json`` and ``skill.html``.
     """
-    check_run(games, workers)
+    check_run(games)
     loaded, path = _loaded(variant)
     family = loaded.family
     if not isinstance(family, Ranked):
@@ -829,7 +828,7 @@ def skill(
         _reserve_inputs(outputs, *loaded.sources, personas)
         targets = _out_files(outputs, out, "skill", create_out)
         outputs.ready()
-        ready_engine(family, loaded.variant, engine, why, notice)
+        ready_engine(family, loaded.variant, engine, why, notice, backend)
         arms = (
             family.simulator(loaded.variant, count, table, known, seed, engine=engine),
             *(family.simulator(loaded.variant, count, table, known, seed, seat_bot=name, engine=engine) for name in rungs),
@@ -837,7 +836,7 @@ def skill(
         measure = family.seat_measure()
         factory = PairedFactory.of(arms, measure)
         with _stopping(stop) as halt:
-            tally, interrupted, timing = _played(factory, games, workers, f"{len(rungs)} bots", progress, halt)
+            tally, interrupted, timing = _played(factory, games, backend, f"{len(rungs)} bots", progress, halt)
             win = next(s.of for s in measure.statistics if s.name == "win_rate")
             sums, arms_ = tally.sums, len(tally.arms)
             found = [

@@ -30,9 +30,9 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import islice
 from types import FrameType
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
-from workbench.errors import Problem, WorkbenchError
+from workbench.errors import Problem, UsageError, WorkbenchError
 
 #: Builds the family's simulator inside each worker (a picklable callable with no arguments).
 Factory = Callable[[], Any]
@@ -56,17 +56,10 @@ class Interrupted(Exception):
 class WorkerDied(WorkbenchError):
     """A worker process ended in the middle of the run (killed by the system, out of memory?): the run stops."""
 
-    def __init__(self) -> None:
-        super().__init__(
-            [
-                Problem(
-                    None,
-                    None,
-                    "",
-                    "a worker process died during the run (killed by the system, out of memory?); nothing was written",
-                )
-            ]
-        )
+    def __init__(
+        self, message: str = "a worker process died during the run (killed by the system, out of memory?); nothing was written"
+    ) -> None:
+        super().__init__([Problem(None, None, "", message)])
 
 
 class Stop:
@@ -142,11 +135,49 @@ class Run:
     requested: int
     seconds: float
     interrupted: bool = False
+    backend: str = "local"  #: which backend played it
+    workers: int = 1  #: how many chunks it could play at once
 
     @property
     def games_per_second(self) -> float:
         """Throughput of the run."""
         return self.games / self.seconds if self.seconds else 0.0
+
+    def timing(self) -> dict[str, Any]:
+        """Where and how fast it ran: the one part of a run's outputs that differs between machines."""
+        return {
+            "backend": self.backend,
+            "workers": self.workers,
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games_per_second, 1),
+        }
+
+
+class Backend(Protocol):
+    """Where a run's chunks are played: :class:`Local` (this machine's processes) or, with the ``dask`` extra,
+    :class:`workbench.sim.cluster.Dask` (a Dask cluster). Every backend plays the same games into the same tallies,
+    so a run's figures never depend on it (``tests/test_backends.py`` holds each to that)."""
+
+    name: ClassVar[str]  #: as ``--backend`` names it
+
+    @property
+    def workers(self) -> int:
+        """How many chunks can play at once (it sizes the chunks and the queue)."""
+
+    def results(self, factories: list[Factory], tasks: Iterable[Task], stop: Callable[[], bool]) -> Iterator[Chunk]:
+        """Play ``tasks`` (each names its factory by index) and yield their chunks in the order of ``tasks``; stop
+        starting chunks once ``stop()`` turns true, and raise :class:`WorkerDied` when the games cannot be played."""
+        ...
+
+    @property
+    def where(self) -> str:
+        """Where the games are played, in words (``this machine``, ``tcp://10.0.0.5:8786``)."""
+
+    def start(self) -> None:
+        """Reach (or start) the machines now, so that a backend that cannot play says so before any game."""
+
+    def close(self) -> None:
+        """Let go of what the backend holds (a cluster); it may not be used again."""
 
 
 _factories: list[Factory] = []
@@ -180,10 +211,10 @@ def _play_chunk(task: Task) -> Chunk:
     which = task[0]
     if which not in _simulators:
         _simulators[which] = _factories[which]()
-    return _chunk(_simulators[which], task)
+    return play_chunk(_simulators[which], task)
 
 
-def _chunk(simulator: Any, task: Task, stop: Callable[[], bool] = _never) -> Chunk:
+def play_chunk(simulator: Any, task: Task, stop: Callable[[], bool] = _never) -> Chunk:
     """Play the games of ``task``; ``stop`` ends it early (the games played so far are kept, still a prefix)."""
     which, start, end, wanted = task
     started = time.perf_counter()
@@ -248,11 +279,79 @@ def chunks(games: int, workers: int, start: int = 0, pace: Pace | None = None) -
         first = last
 
 
+@dataclass(frozen=True)
+class Local:
+    """The default backend: ``workers`` processes of this machine (one: play here, in this process)."""
+
+    workers: int = 1
+    name: ClassVar[str] = "local"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.workers, int) or isinstance(self.workers, bool):
+            raise UsageError(f"--workers {self.workers!r}: expected a whole number")
+        if self.workers < 1:
+            raise UsageError(f"--workers {self.workers}: use at least one worker")
+
+    where: ClassVar[str] = "this machine"
+
+    def start(self) -> None:
+        """Nothing to reach: a pool lives only as long as one run."""
+
+    def close(self) -> None:
+        """Nothing to let go of."""
+
+    def results(self, factories: list[Factory], tasks: Iterable[Task], stop: Callable[[], bool]) -> Iterator[Chunk]:
+        """The chunks of ``tasks`` in order, played here (one worker) or in a pool; nothing more once ``stop()``."""
+        if self.workers <= 1:
+            built: dict[int, Any] = {}
+            for task in tasks:
+                if stop():
+                    return
+                which = task[0]
+                if which not in built:
+                    built[which] = factories[which]()
+                yield play_chunk(built[which], task, stop)
+            return
+        context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+        pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker, initargs=(factories, os.getpid()))
+        pending: deque[Future[Chunk]] = deque()
+        queue = iter(tasks)
+        try:
+            while True:
+                try:
+                    room = self.workers * IN_FLIGHT - len(pending)
+                    pending.extend(pool.submit(_play_chunk, task) for task in islice(queue, room))
+                    if not pending or stop():
+                        return
+                    finished, _ = wait([pending[0]], timeout=0.1)  # wake up now and then to notice a stop
+                    if not finished:
+                        continue
+                    chunk = pending.popleft().result()
+                except BrokenProcessPool:
+                    if _stopped_soon(stop):  # the workers got the signal this process is about to handle
+                        return
+                    raise WorkerDied from None
+                yield chunk
+        finally:
+            hook = threading.excepthook
+            threading.excepthook = _quiet_cancel_race(hook)
+            try:
+                for future in pending:
+                    future.cancel()
+                pool.shutdown(wait=True, cancel_futures=True)  # a running chunk ends within about CHUNK_SECONDS
+            finally:
+                threading.excepthook = hook
+
+
+#: One process here: what a run uses unless told otherwise.
+LOCAL = Local()
+
+
 def run(
     factory: Factory,
     games: int,
     *,
-    workers: int = 1,
+    backend: Backend = LOCAL,
     records: Any | None = None,
     scripts: Callable[[str, str], None] | None = None,
     progress: Callable[[int], None] | None = None,
@@ -269,8 +368,9 @@ def run(
     done = 0
     wanted = records is not None or scripts is not None
     pace = Pace()
+    workers = backend.workers
     tasks = ((0, first, end, wanted) for first, end in chunks(games, workers, pace=pace))
-    for chunk in _results([factory], tasks, workers, stop):
+    for chunk in backend.results([factory], tasks, stop):
         pace.seen(chunk.tally.games, chunk.seconds)
         tally.merge(chunk.tally)
         if records is not None:
@@ -281,14 +381,14 @@ def run(
         done += chunk.tally.games
         if progress is not None:
             progress(chunk.tally.games)
-    return Run(tally, done, games, time.perf_counter() - started, interrupted=done < games)
+    return Run(tally, done, games, time.perf_counter() - started, done < games, backend.name, workers)
 
 
 def run_many(
     factories: list[Factory],
     ranges: list[tuple[int, int]],
     *,
-    workers: int = 1,
+    backend: Backend = LOCAL,
     progress: Callable[[int], None] | None = None,
     stop: Callable[[], bool] = _never,
 ) -> list[Any]:
@@ -302,9 +402,9 @@ def run_many(
     tasks = (
         (which, start, end, False)
         for which, (first, last) in enumerate(ranges)
-        for start, end in chunks(last - first, workers, first, pace)
+        for start, end in chunks(last - first, backend.workers, first, pace)
     )
-    for chunk in _results(factories, tasks, workers, stop):
+    for chunk in backend.results(factories, tasks, stop):
         pace.seen(chunk.tally.games, chunk.seconds)
         tallies[chunk.which].merge(chunk.tally)
         if progress is not None:
@@ -323,48 +423,6 @@ def _stopped_soon(stop: Callable[[], bool], within: float = 1.0) -> bool:
             return False
         time.sleep(0.01)  # a pending signal's handler runs here
     return True
-
-
-def _results(factories: list[Factory], tasks: Iterable[Task], workers: int, stop: Callable[[], bool]) -> Iterator[Chunk]:
-    """The chunks of ``tasks`` in order, played here (one worker) or in a pool; nothing more once ``stop()``."""
-    if workers <= 1:
-        built: dict[int, Any] = {}
-        for task in tasks:
-            if stop():
-                return
-            which = task[0]
-            if which not in built:
-                built[which] = factories[which]()
-            yield _chunk(built[which], task, stop)
-        return
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(factories, os.getpid()))
-    pending: deque[Future[Chunk]] = deque()
-    queue = iter(tasks)
-    try:
-        while True:
-            try:
-                pending.extend(pool.submit(_play_chunk, task) for task in islice(queue, workers * IN_FLIGHT - len(pending)))
-                if not pending or stop():
-                    return
-                finished, _ = wait([pending[0]], timeout=0.1)  # wake up now and then to notice a stop
-                if not finished:
-                    continue
-                chunk = pending.popleft().result()
-            except BrokenProcessPool:
-                if _stopped_soon(stop):  # the workers got the signal this process is about to handle
-                    return
-                raise WorkerDied from None
-            yield chunk
-    finally:
-        hook = threading.excepthook
-        threading.excepthook = _quiet_cancel_race(hook)
-        try:
-            for future in pending:
-                future.cancel()
-            pool.shutdown(wait=True, cancel_futures=True)  # a running chunk ends within about CHUNK_SECONDS
-        finally:
-            threading.excepthook = hook
 
 
 def _quiet_cancel_race(hook: Any) -> Any:

@@ -33,7 +33,7 @@ from workbench.games.chance_it.schema import TUNING_METRICS, Players, Sheet, Var
 from workbench.loading import Document, load_document, validate
 from workbench.outputs import write_atomic
 from workbench.sim.race import Entry, race
-from workbench.sim.runner import run_many
+from workbench.sim.runner import Backend, run_many
 from workbench.yamledit import put_entry
 
 #: A difference of one unit costs 1 in the distance (before weights): what counts as "noticeably different".
@@ -226,7 +226,7 @@ class Tuner:
         *,
         seed: int,
         budget: int,
-        workers: int,
+        backend: Backend,
         engine: str = "interpreter",
         progress: Callable[[str, int], Callable[[int], None]] | None = None,
         stop: Callable[[], bool] = lambda: False,
@@ -238,7 +238,7 @@ class Tuner:
         self.personas = personas
         self.seed = seed
         self.budget = budget
-        self.workers = workers
+        self.backend = backend
         self.progress = progress
         self.stop = stop
         self.tuning = variant.tuning
@@ -257,7 +257,7 @@ class Tuner:
         """Tallies of ``variants`` at ``players``, each on its own range of game indices."""
         advance = self.progress(label, sum(b - a for a, b in games)) if self.progress else None
         factories = [self._factory(variant, players) for variant in variants]
-        return run_many(factories, games, workers=self.workers, progress=advance, stop=self.stop)
+        return run_many(factories, games, backend=self.backend, progress=advance, stop=self.stop)
 
     def measure(self, counts: list[int], games: int, *, variant: Variant | None = None) -> dict[int, dict[str, Any]]:
         """Summaries of the variant (as it is, or ``variant``) at each of ``counts``."""
@@ -468,7 +468,7 @@ def tune_stakes(
     personas: dict[str, Any] | None = None,
     seed: int,
     budget: int,
-    workers: int,
+    backend: Backend,
     engine: str = "interpreter",
     progress: Callable[[str, int], Callable[[int], None]] | None = None,
     stop: Callable[[], bool] = lambda: False,
@@ -508,7 +508,7 @@ def tune_stakes(
         )
     target_games = max(500, budget // 8)
     tuner = Tuner(
-        family, variant, bots, personas, seed=seed, budget=budget, workers=workers, engine=engine, progress=progress, stop=stop
+        family, variant, bots, personas, seed=seed, budget=budget, backend=backend, engine=engine, progress=progress, stop=stop
     )
     measured = tuner.measure(printed, target_games, variant=stand_ins(variant, wanted, printed))
     targets = tuner.targets(measured)

@@ -1,0 +1,207 @@
+"""The Dask backend: a run's chunks played on a Dask cluster, with the very results of one machine. Family-agnostic.
+
+What travels is what :mod:`workbench.sim.runner` ships to its own processes: the run's
+factories (each holds the variant's validated model, the bots and the seed: compiled
+data, never a file path) are scattered once to every worker, then each chunk is a small
+task, ``(factory, first game, end)``, that returns the chunk's integer tally. Game ``i``
+depends only on the run's seed and ``i``, and tallies merge exactly, so the summary is
+byte for byte the one a single process gives, whatever the cluster.
+
+A worker that dies in the middle of a chunk loses only that chunk: the scheduler plays it
+again elsewhere (a chunk is a pure function of its task), and the client merges each
+chunk's result exactly once, in game order. A chunk that raises is retried
+:data:`RETRIES` times before the run fails.
+
+Dask and distributed are the optional ``dask`` extra (``pip install -e '.[dask]'``);
+this module imports them only when a cluster is opened.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import logging
+import threading
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from itertools import islice
+from types import TracebackType
+from typing import Any, ClassVar
+
+from workbench.errors import UsageError
+from workbench.sim.runner import IN_FLIGHT, Chunk, Factory, Task, WorkerDied, play_chunk
+
+#: Times a chunk that raised is tried again before the run fails (a worker's death is the scheduler's to retry).
+RETRIES = 2
+#: How long to wait for a scheduler before saying it cannot be reached.
+CONNECT_SECONDS = 10
+#: The distribution of the workbench, whose version every worker must run.
+DISTRIBUTION = "chance-workbench"
+INSTALL = "pip install -e '.[dask]' (in the workbench's folder)"
+
+
+def available() -> bool:
+    """Whether Dask's distributed scheduler can be imported here."""
+    try:
+        importlib.import_module("distributed")
+    except ImportError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Shipment:
+    """A run's factories, sent once to every worker; ``token`` tells one run's from another's."""
+
+    token: str
+    factories: tuple[Factory, ...]
+
+
+_built = threading.local()  # on a worker: the simulators of the run it last played, per worker thread
+
+
+def _play(shipment: Shipment, task: Task) -> Chunk:
+    """Play one chunk on a worker, building the run's simulator once per worker thread."""
+    if getattr(_built, "token", None) != shipment.token:
+        _built.token, _built.simulators = shipment.token, {}
+    simulators: dict[int, Any] = _built.simulators
+    which = task[0]
+    if which not in simulators:
+        simulators[which] = shipment.factories[which]()
+    return play_chunk(simulators[which], task)
+
+
+class Dask:
+    """Play runs on a Dask cluster: the scheduler at ``scheduler`` (``tcp://host:8786``), or, without one, a
+    ``LocalCluster`` of ``workers`` processes started here (every core by default).
+
+    The cluster is reached (or started) at the first run and kept for every later one, until :meth:`close` (or the
+    end of a ``with`` block). In a notebook::
+
+        from workbench import api
+        from workbench.sim.cluster import Dask
+        with Dask("tcp://scheduler:8786") as backend:
+            api.simulate("variants/mine.yaml", games=1_000_000, backend=backend)
+    """
+
+    name: ClassVar[str] = "dask"
+
+    def __init__(self, scheduler: str | None = None, workers: int | None = None) -> None:
+        if not available():
+            raise UsageError(f"--backend dask needs Dask's distributed scheduler: install it with {INSTALL}")
+        if scheduler is not None and workers is not None:
+            raise UsageError("--workers: the cluster at --scheduler has its own workers (leave out --workers)")
+        if workers is not None and workers < 1:
+            raise UsageError(f"--workers {workers}: use at least one worker")
+        self.scheduler = scheduler
+        self._wanted = workers
+        self._client: Any = None
+        self._cluster: Any = None
+
+    def __enter__(self) -> Dask:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, trace: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Leave the cluster (and stop the one started here)."""
+        client, cluster, self._client, self._cluster = self._client, self._cluster, None, None
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+
+    def start(self) -> None:
+        """Reach the scheduler (or start the LocalCluster) now, and check its workers; once."""
+        if self._client is None:
+            self._client = self._connect()
+
+    @property
+    def where(self) -> str:
+        """The scheduler's address (a LocalCluster's too)."""
+        return str(self.client.scheduler.address) + (" (a LocalCluster started here)" if self._cluster is not None else "")
+
+    @property
+    def client(self) -> Any:
+        """The ``distributed.Client`` of the cluster, reached or started on first use."""
+        self.start()
+        return self._client
+
+    def _connect(self) -> Any:
+        distributed: Any = importlib.import_module("distributed")  # untyped: its calls are checked by the tests
+        if self.scheduler is None:
+            self._cluster = distributed.LocalCluster(
+                n_workers=self._wanted,
+                threads_per_worker=1,  # a game is Python (or Numba without the GIL released): processes, not threads
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+            client = distributed.Client(self._cluster, set_as_default=False)
+        else:
+            try:
+                client = distributed.Client(self.scheduler, timeout=f"{CONNECT_SECONDS}s", set_as_default=False)
+            except (OSError, ValueError, TypeError) as exc:  # TimeoutError is an OSError
+                raise UsageError(f"--scheduler {self.scheduler}: cannot reach the Dask scheduler ({exc})") from None
+        self._check_workers(client)
+        return client
+
+    def _check_workers(self, client: Any) -> None:
+        """Refuse, before any game, a cluster with no workers or with workers that run another workbench."""
+        if not client.nthreads():
+            try:
+                client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+            except (OSError, TimeoutError):
+                client.close()
+                raise UsageError(
+                    f"--scheduler {self.scheduler}: the scheduler has no workers (start some with: dask worker {self.scheduler})"
+                ) from None
+        ours = importlib.metadata.version(DISTRIBUTION)
+        found = client.run(importlib.metadata.version, DISTRIBUTION, on_error="return")
+        wrong = {worker: version for worker, version in found.items() if version != ours}
+        if wrong:
+            client.close()
+            worker, version = next(iter(sorted(wrong.items())))
+            has = f"has {version}" if isinstance(version, str) else "cannot import it"
+            raise UsageError(
+                f"--scheduler {self.scheduler}: {len(wrong)} worker(s) do not run this workbench ({DISTRIBUTION} "
+                f"{ours}): {worker} {has}; install it on every worker machine ({INSTALL})"
+            )
+
+    @property
+    def workers(self) -> int:
+        """Worker threads in the cluster now."""
+        return max(1, int(sum(self.client.nthreads().values())))
+
+    def results(self, factories: list[Factory], tasks: Iterable[Task], stop: Callable[[], bool]) -> Iterator[Chunk]:
+        """The chunks of ``tasks`` in order, played on the cluster; nothing more once ``stop()`` (the chunks not yet
+        finished are cancelled)."""
+        killed: type[Exception] = importlib.import_module("distributed").KilledWorker
+        client = self.client
+        room = self.workers * IN_FLIGHT
+        shipment = client.scatter(Shipment(uuid.uuid4().hex, tuple(factories)), broadcast=True, hash=False)
+        pending: deque[Any] = deque()
+        queue = iter(tasks)
+        try:
+            while True:
+                pending.extend(
+                    client.submit(_play, shipment, task, retries=RETRIES, pure=False)
+                    for task in islice(queue, room - len(pending))
+                )
+                if not pending or stop():
+                    return
+                try:
+                    chunk: Chunk = pending[0].result(timeout=0.1)  # wake up now and then to notice a stop
+                except TimeoutError:
+                    continue
+                except killed as exc:
+                    raise WorkerDied(f"a chunk killed every Dask worker that tried it ({exc}); nothing was written") from None
+                pending.popleft()
+                yield chunk
+        finally:
+            if pending:
+                client.cancel(list(pending))
+            client.cancel([shipment])
