@@ -191,6 +191,17 @@ def test_ctrl_c_held_down_until_it_exits(start: Callable[..., Job], every: float
     assert_consistent_and_interrupted(job, job.finish(), storm=True)
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_stop_on_the_dask_backend_keeps_what_finished(start: Callable[..., Job], signum: int) -> None:
+    """Ctrl-C at the terminal (or SIGTERM to the group) reaches the LocalCluster's processes too: the unfinished
+    chunks are cancelled, the finished games kept, and the cluster ends with the command (issue 14)."""
+    pytest.importorskip("distributed", reason="the Dask backend needs the extra: pip install -e '.[dask]'")
+    job = start("--backend", "dask")
+    job.wait_for_games()
+    job.signal(signum, group=True)
+    assert_consistent_and_interrupted(job, job.finish())
+
+
 def test_sigterm_to_the_command(start: Callable[..., Job]) -> None:
     job = start()
     job.wait_for_games()

@@ -19,9 +19,10 @@ this module imports them only when a cluster is opened.
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import logging
+import os
 import threading
+import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -30,15 +31,14 @@ from itertools import islice
 from types import TracebackType
 from typing import Any, ClassVar
 
+from workbench import GENERATOR, __version__
 from workbench.errors import UsageError
-from workbench.sim.runner import IN_FLIGHT, Chunk, Factory, Task, WorkerDied, play_chunk
+from workbench.sim.runner import IN_FLIGHT, Chunk, Factory, Task, WorkerDied, die_with, play_chunk
 
 #: Times a chunk that raised is tried again before the run fails (a worker's death is the scheduler's to retry).
 RETRIES = 2
 #: How long to wait for a scheduler before saying it cannot be reached.
 CONNECT_SECONDS = 10
-#: The distribution of the workbench, whose version every worker must run.
-DISTRIBUTION = "chance-workbench"
 INSTALL = "pip install -e '.[dask]' (in the workbench's folder)"
 
 
@@ -57,6 +57,21 @@ class Shipment:
 
     token: str
     factories: tuple[Factory, ...]
+
+
+def _version() -> str:
+    """On a worker: the version of the workbench it runs (a worker without one cannot even unpickle this function)."""
+    import workbench
+
+    return workbench.__version__
+
+
+def dask_setup(worker: Any) -> None:
+    """Preloaded in each worker process of a LocalCluster started here: leave the terminal's process group, so that a
+    Ctrl-C (or a SIGTERM to the group) reaches only this command, which cancels the chunks and closes the cluster
+    cleanly; and die with this command if it is killed outright."""
+    os.setpgid(0, 0)
+    die_with(os.getppid())
 
 
 _built = threading.local()  # on a worker: the simulators of the run it last played, per worker thread
@@ -139,6 +154,7 @@ class Dask:
                 processes=True,
                 dashboard_address=None,
                 silence_logs=logging.ERROR,
+                preload=[__name__],  # dask_setup, in every worker
             )
             client = distributed.Client(self._cluster, set_as_default=False)
         else:
@@ -159,16 +175,15 @@ class Dask:
                 raise UsageError(
                     f"--scheduler {self.scheduler}: the scheduler has no workers (start some with: dask worker {self.scheduler})"
                 ) from None
-        ours = importlib.metadata.version(DISTRIBUTION)
-        found = client.run(importlib.metadata.version, DISTRIBUTION, on_error="return")
-        wrong = {worker: version for worker, version in found.items() if version != ours}
+        found = client.run(_version, on_error="return")
+        wrong = {worker: version for worker, version in found.items() if version != __version__}
         if wrong:
             client.close()
             worker, version = next(iter(sorted(wrong.items())))
             has = f"has {version}" if isinstance(version, str) else "cannot import it"
             raise UsageError(
-                f"--scheduler {self.scheduler}: {len(wrong)} worker(s) do not run this workbench ({DISTRIBUTION} "
-                f"{ours}): {worker} {has}; install it on every worker machine ({INSTALL})"
+                f"--scheduler {self.scheduler}: {len(wrong)} worker(s) do not run this workbench ({GENERATOR} "
+                f"{__version__}): {worker} {has}; install it on every worker machine ({INSTALL})"
             )
 
     @property
@@ -193,10 +208,11 @@ class Dask:
                 )
                 if not pending or stop():
                     return
-                try:
-                    chunk: Chunk = pending[0].result(timeout=0.1)  # wake up now and then to notice a stop
-                except TimeoutError:
+                if not pending[0].done():  # look now and then, to notice a stop
+                    time.sleep(0.02)
                     continue
+                try:
+                    chunk: Chunk = pending[0].result()
                 except killed as exc:
                     raise WorkerDied(f"a chunk killed every Dask worker that tried it ({exc}); nothing was written") from None
                 pending.popleft()

@@ -188,12 +188,12 @@ def _start_worker(factories: list[Factory], parent: int) -> None:
     global _factories
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool ends its workers with SIGTERM: die quietly
-    _die_with(parent)
+    die_with(parent)
     _factories = factories
     _simulators.clear()
 
 
-def _die_with(parent: int) -> None:
+def die_with(parent: int) -> None:
     """End this worker quietly (SIGTERM) when the parent dies, even by SIGKILL, rather than let it finish a chunk
     nobody will read and print a broken-pipe traceback. Linux only (``prctl``); elsewhere a no-op."""
     if sys.platform != "linux":

@@ -1,0 +1,188 @@
+"""Every backend plays the same games into the same tallies (issue 14): ``summary.json`` and the studies' outputs are
+the same, timing aside, on the local process pool and on a Dask cluster, even when a Dask worker dies mid-run.
+
+The clusters are real: ``distributed.LocalCluster`` with two worker processes, each
+started by a nanny that restarts a worker which dies. The tests need the ``dask`` extra,
+which ``.ci/run`` installs (``pip install -e '.[test,dask]'``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from output_helpers import BASE, ROOT, assert_refused, invoke, workbench
+
+from workbench import api, studies
+from workbench.errors import UsageError
+from workbench.sim import backends, cluster
+from workbench.sim.runner import Local
+
+distributed = pytest.importorskip("distributed", reason="the Dask backend's tests need the extra: pip install -e '.[dask]'")
+cloudpickle = pytest.importorskip("cloudpickle")
+
+TARGET = ROOT / "variants" / "target-dice.yaml"
+
+
+def _cluster(**options: Any) -> Any:
+    return distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR, **options
+    )
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """The address of a two-worker LocalCluster shared by the module's tests (nothing in them kills a worker)."""
+    with _cluster() as running:
+        yield running.scheduler_address
+
+
+def _runs(result: Any) -> list[dict[str, Any]]:
+    """The runs of a simulation or study, as their JSON has them, timing aside."""
+    body = json.loads(result.to_json())
+    runs: list[dict[str, Any]] = body.get("runs", [body])
+    for run in runs:
+        assert run.pop("timing")["games_per_second"] > 0
+    return runs
+
+
+def test_every_backend_is_registered_once_and_opens_by_name(scheduler: str) -> None:
+    assert set(backends.BACKENDS) == {"local", "dask"}
+    with backends.opened("local", 3) as local:
+        assert (local.name, local.workers, local.where) == ("local", 3, "this machine")
+    with backends.opened("dask", scheduler=scheduler) as dask:
+        assert (dask.name, dask.workers) == ("dask", 2)
+        assert dask.where == scheduler
+
+
+@pytest.mark.parametrize("variant", [BASE, TARGET], ids=["chance-it", "target-dice"])
+def test_simulate_gives_the_same_summary_on_dask_as_on_one_process(scheduler: str, variant: Path, tmp_path: Path) -> None:
+    """The issue's first test: summary.json, timing aside, is byte for byte the local one, on two player counts."""
+    options: dict[str, Any] = {"players": [3, 4], "games": 600, "seed": 11}
+    local = api.simulate(variant, backend=Local(1), out=tmp_path / "local", **options)
+    with cluster.Dask(scheduler) as dask:
+        remote = api.simulate(variant, backend=dask, out=tmp_path / "dask", **options)
+    assert [run.timing["backend"] for run in remote.runs] == ["dask", "dask"]
+    assert [run.timing["workers"] for run in remote.runs] == [2, 2]
+    assert _runs(remote) == _runs(local)
+    assert [run["games"] for run in _runs(remote)] == [600, 600], "every game counted once"
+    assert _summary_file(tmp_path / "dask") == _summary_file(tmp_path / "local")
+
+
+def _summary_file(folder: Path) -> str:
+    """``summary.json`` in ``folder`` as text, its timing blanked out: the rest must match byte for byte."""
+    return re.sub(r'"timing": \{[^}]*\}', '"timing": {}', (folder / "summary.json").read_text())
+
+
+def test_the_paired_studies_give_the_same_answers_on_dask(scheduler: str) -> None:
+    """compare, cards and skill play several arms per game; the tune-stakes race plays many candidates (run_many)."""
+    with cluster.Dask(scheduler) as dask:
+        pairs = [
+            (
+                studies.compare([BASE, ROOT / "variants" / "dearer-in.yaml"], games=300, seed=2, backend=backend),
+                studies.cards(BASE, only=["dagger"], games=200, seed=2, backend=backend),
+                studies.skill(BASE, ladder=["random", "heuristic"], games=200, seed=2, backend=backend),
+            )
+            for backend in (Local(2), dask)
+        ]
+        for local, remote in zip(*pairs):
+            assert _runs(remote) == _runs(local)
+        tuned = [
+            api.tune_stakes(ROOT / "variants" / "chance-it.yaml", [3], budget=300, seed=4, backend=backend).report
+            for backend in (Local(1), dask)
+        ]
+    assert tuned[0] == tuned[1]
+    assert tuned[0].tuned[0].games > 0
+
+
+class KillOnce(distributed.WorkerPlugin):  # type: ignore[misc]
+    """Ends the worker process (as an out-of-memory kill would) when it starts its ``after``-th chunk, once in the
+    whole cluster: the first worker to get there claims ``marker``."""
+
+    def __init__(self, marker: str, after: int) -> None:
+        self.marker, self.after, self.started = marker, after, 0
+
+    def transition(self, key: Any, start: str, finish: str, **kwargs: Any) -> None:
+        if finish != "executing" or not str(key).startswith("_play-"):
+            return
+        self.started += 1
+        if self.started == self.after:
+            try:
+                os.close(os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            except FileExistsError:  # another worker died already
+                return
+            os._exit(1)
+
+
+@pytest.mark.slow
+def test_a_worker_that_dies_mid_chunk_costs_nothing(tmp_path: Path) -> None:
+    """The issue's second test: one worker dies when it starts its third chunk; its chunk is played again elsewhere
+    and the totals are exactly the local ones, every game counted once."""
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import this test module
+    marker = tmp_path / "killed"
+    options: dict[str, Any] = {"players": [4], "games": 3000, "seed": 5}
+    local = api.simulate(TARGET, backend=Local(1), **options)
+    with _cluster() as running, cluster.Dask(running.scheduler_address) as dask:
+        dask.client.register_plugin(KillOnce(str(marker), after=3))
+        remote = api.simulate(TARGET, backend=dask, **options)
+    assert marker.exists(), "no worker was killed: the test proved nothing"
+    assert _runs(remote) == _runs(local)
+    assert remote.runs[0].figures["games"] == 3000
+
+
+@pytest.mark.slow
+def test_the_command_starts_a_local_cluster_and_writes_the_same_summary(tmp_path: Path) -> None:
+    """``--backend dask`` without a scheduler: a LocalCluster of --workers processes, said in the terminal."""
+    common = ["simulate", TARGET, "--players", "3,5", "--games", "400", "--seed", "3"]
+    local = workbench(*common, "--workers", "2", "--out", tmp_path / "local")
+    dask = workbench(*common, "--backend", "dask", "--workers", "2", "--out", tmp_path / "dask")
+    assert local.code == dask.code == 0, dask.stderr
+    assert "backend: dask, 2 worker(s) at tcp://127.0.0.1:" in dask.stdout
+    assert "(a LocalCluster started here)" in dask.stdout
+    assert "Traceback" not in dask.stderr + dask.stdout
+    bodies = [json.loads((tmp_path / side / "summary.json").read_text()) for side in ("local", "dask")]
+    for body in bodies:
+        for run in body["runs"]:
+            run.pop("timing")
+    assert bodies[0] == bodies[1]
+
+
+def test_a_scheduler_without_the_dask_backend_is_refused() -> None:
+    assert_refused(invoke("simulate", TARGET, "--games", "10", "--scheduler", "tcp://127.0.0.1:8786"), "--backend dask")
+
+
+def test_an_unknown_backend_is_refused() -> None:
+    assert_refused(invoke("simulate", TARGET, "--games", "10", "--backend", "spark"), "--backend 'spark'", "local or dask")
+
+
+def test_workers_with_a_scheduler_are_refused(scheduler: str) -> None:
+    ran = invoke("simulate", TARGET, "--games", "10", "--backend", "dask", "--scheduler", scheduler, "--workers", "3")
+    assert_refused(ran, "--workers", "its own workers")
+
+
+def test_a_scheduler_that_cannot_be_reached_is_said_before_any_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1)
+    out = tmp_path / "out"
+    ran = invoke("simulate", TARGET, "--games", "10", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9", "--out", out)
+    assert_refused(ran, "--scheduler tcp://127.0.0.1:9: cannot reach the Dask scheduler")
+    assert not out.exists()
+
+
+def test_without_the_extra_the_flag_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cluster, "available", lambda: False)
+    ran = invoke("simulate", TARGET, "--games", "10", "--backend", "dask")
+    assert_refused(ran, "--backend dask needs", "pip install -e '.[dask]'")
+
+
+def test_workers_that_run_another_workbench_are_refused(scheduler: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers report their installed version; one that differs from ours (here: ours pretends to be another)."""
+    monkeypatch.setattr(cluster, "__version__", "9.9.9")
+    with pytest.raises(UsageError, match=r"2 worker\(s\) do not run this workbench \(chance-workbench 9\.9\.9\)"):
+        cluster.Dask(scheduler).start()
