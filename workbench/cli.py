@@ -25,6 +25,7 @@ from typer._click import exceptions as click_errors  # Typer's own copy of Click
 from typer.core import TyperGroup
 
 from workbench import api, studies
+from workbench import sweep as sweeps
 from workbench.errors import ScenarioError, UsageError, WorkbenchError, display_path
 from workbench.render.report import summary_rows
 from workbench.render.terminal import printable
@@ -486,6 +487,42 @@ def compare(
             say(f"{title}: none", wrap=True)
     say(f"significance: {comparison.correction}", wrap=True)
     _wrote(comparison.written, comparison.interrupted, f"{comparison.runs[-1].games:,} games at the last count")
+
+
+@app.command()
+def sweep(
+    path: Annotated[Path, typer.Argument(help="Sweep file (see sweeps/).", show_default=False)],
+    out_dir: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Folder for sweep.json, sweep.html and points/ [default: reports/<sweep>]."),
+    ] = None,
+    workers: Workers = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
+    force: Force = False,
+) -> None:
+    """Play a sweep: each point of a grid (or list) of rules ideas beside its base variant on the same games."""
+    with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
+        swept = sweeps.run_sweep(
+            path,
+            out=out_dir or Path("reports") / path.stem,
+            create_out=out_dir is None,
+            backend=runner,
+            force=force,
+            progress=progress,
+            notice=say,
+        )
+    if not swept.rows:
+        _stopped_before_any_game()
+    for title, headers, rows in swept.tables():
+        _print_table(title, headers, rows)
+    for players, best in swept.best.items():
+        if best is not None:
+            names = {p.id: p.name for p in swept.points}
+            close = f"; not told apart from {', '.join(names[p] for p in best.close)}" if best.close else ""
+            say(f"best at {players} players: {names[best.point]}{close}", wrap=True)
+    done = f"{len(swept.rows)} of {len(swept.rows) + len(swept.missing)} points; run the sweep again to play the rest"
+    _wrote(swept.written, swept.interrupted, done)
 
 
 @app.command()

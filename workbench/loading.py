@@ -8,6 +8,7 @@ designer wrote.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import functools
 import gc
@@ -581,6 +582,66 @@ def _edit_list(doc: Document, key: str, error: type[WorkbenchError]) -> None:
     doc.data[key] = result
     doc.marks = marks
     doc.written = written
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One value to set in a variant (see :func:`set_key`): the dotted key path, the value, and where it was written."""
+
+    path: str
+    value: Any
+    where: Document  #: the file that sets it (a sweep)
+    at: Key  #: the value's key path in that file
+
+
+def set_key(doc: Document, path: str, value: Any, where: Document, at: Key) -> None:
+    """Set the value at the dotted key ``path`` of ``doc`` (a loaded variant) to ``value``, written in ``where`` at ``at``.
+
+    Each step names a mapping's key (``stakes.4``: the key 4 too) or a list's item, by its
+    index or by its ``id`` (``cards.dagger.cost``); the last step may add a key to a
+    mapping. The value's marks, and so any problem validation finds in it, point at
+    ``where`` (a sweep file): the line the designer wrote it on. A step that leads nowhere
+    is a problem located there too.
+
+    >>> doc = Document({"cards": [{"id": "a", "cost": 1}], "stakes": {4: {"in": [1]}}})
+    >>> set_key(doc, "cards.a.cost", 3, Document({}), ()); set_key(doc, "stakes.4.in", [2], Document({}), ()); doc.data
+    {'cards': [{'id': 'a', 'cost': 3}], 'stakes': {4: {'in': [2]}}}
+    """
+    steps = path.split(".")
+    holder: Any = doc.data
+    key: list[str] = []
+    for number, step in enumerate(steps):
+        last = number == len(steps) - 1
+        if isinstance(holder, dict):
+            found = next((k for k in holder if str(k) == step), None)
+            if found is None and not last:
+                hint = did_you_mean(step, [str(k) for k in holder])
+                raise VariantError([where.problem(at, f"{path}: no key {step!r} in {'.'.join(key) or 'the variant'}{hint}")])
+            name: Any = step if found is None else found
+        elif isinstance(holder, list):
+            ids = [str(item.get("id")) for item in holder if isinstance(item, dict) and "id" in item]
+            name = next((i for i, item in enumerate(holder) if isinstance(item, dict) and str(item.get("id")) == step), None)
+            if name is None and step.isdigit() and int(step) < len(holder):
+                name = int(step)
+            if name is None:
+                hint = did_you_mean(step, ids)
+                raise VariantError([where.problem(at, f"{path}: no item {step!r} in {'.'.join(key)}{hint}")])
+            if step != str(name) and len(key) == 1:  # shown as written: cards.dagger, not cards.10
+                doc.written[(key[0], str(name))] = (key[0], step)
+        else:
+            raise VariantError([where.problem(at, f"{path}: {'.'.join(key)} is {_kind(holder)}, with no {step!r} inside")])
+        key.append(str(name))
+        if last:
+            holder[name] = copy.deepcopy(value)
+        else:
+            holder = holder[name]
+    target = tuple(key)
+    doc.marks = {k: m for k, m in doc.marks.items() if k[: len(target)] != target}
+    mark = where.mark(at)
+    if mark is not None:
+        doc.marks.update({(*target, *k[len(at) :]): m for k, m in where.marks.items() if k[: len(at)] == at})
+        doc.marks[target] = mark
+    doc.sources = tuple(dict.fromkeys((*doc.sources, *where.sources)))
 
 
 def expand_includes(doc: Document, key: str, error: type[WorkbenchError]) -> None:

@@ -7,6 +7,7 @@ naming it in :data:`PACKAGES` is the only edit outside its folder (tests/test_fa
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -17,6 +18,8 @@ from workbench.errors import ScenarioError, UsageError, VariantError, WorkbenchE
 from workbench.expect import Replay
 from workbench.loading import (
     Document,
+    Key,
+    Setting,
     closest,
     did_you_mean,
     edit_lists,
@@ -24,6 +27,7 @@ from workbench.loading import (
     load_document,
     merge,
     read_yaml,
+    set_key,
     validate,
 )
 from workbench.render.report import Figures
@@ -290,13 +294,18 @@ def family_of_file(path: Path) -> tuple[Family, tuple[Path, ...]]:
     return family_of(doc), doc.sources
 
 
-def load_variant(path: Path, overrides: Document | None = None) -> Loaded:
-    """Load, merge and validate a variant file; raises :class:`VariantError` with every problem."""
+def load_variant(path: Path, overrides: Document | None = None, settings: Sequence[Setting] = ()) -> Loaded:
+    """Load, merge and validate a variant file; raises :class:`VariantError` with every problem.
+
+    ``overrides`` are merged on top as a child variant's keys would be; then each of ``settings`` sets one value
+    (both located where they were written: a scenario, a sweep)."""
     includes = includes_of(Path(path))
     doc = load_document(Path(path), includes=includes)
     if overrides is not None:
         doc = merge(doc, overrides)
         edit_lists(doc, includes)
+    for setting in settings:
+        set_key(doc, setting.path, setting.value, setting.where, setting.at)
     family = family_of(doc)
     return Loaded(family, validate(family.variant_model, doc), Path(path), doc.sources)
 
@@ -307,6 +316,20 @@ def load_variant_with(path: Path, key: str, extra: Path) -> Loaded:
     sub = Document({f"{key}_add": [extra.name]}, {}, extra)
     expand_includes(sub, f"{key}_add", VariantError)
     return load_variant(path, sub)
+
+
+def overrides_of(doc: Document, at: Key, variant: Path, error: type[WorkbenchError]) -> Document:
+    """The mapping of variant keys at ``at`` in ``doc`` (a scenario's or a sweep point's ``overrides``) as a document to
+    merge on ``variant``, its marks in ``doc`` and its card files (``cards_add: [file]``) read relative to ``doc``."""
+    held = doc.data
+    for step in at:
+        held = held[int(step)] if isinstance(held, list) else held[step]
+    marks = {key[len(at) :]: mark for key, mark in doc.marks.items() if key[: len(at)] == at}
+    sub = Document(dict(held), marks, doc.path)
+    for key in includes_of(variant):
+        expand_includes(sub, key, error)
+        expand_includes(sub, f"{key}_add", error)
+    return sub
 
 
 def replay_scenario(path: Path, engine: str = "interpreter") -> tuple[Family, Replay] | None:
@@ -327,13 +350,7 @@ def replay_scenario(path: Path, engine: str = "interpreter") -> tuple[Family, Re
     overrides = doc.data.get("overrides")
     if overrides is not None and not isinstance(overrides, dict):
         raise ScenarioError([doc.problem(("overrides",), "expected a mapping of variant keys")])
-    sub = None
-    if overrides:
-        marks = {key[1:]: mark for key, mark in doc.marks.items() if key[:1] == ("overrides",)}
-        sub = Document(dict(overrides), marks, doc.path)
-        for key in includes_of(path.parent / ref):
-            expand_includes(sub, key, ScenarioError)
-            expand_includes(sub, f"{key}_add", ScenarioError)
+    sub = overrides_of(doc, ("overrides",), path.parent / ref, ScenarioError) if overrides else None
     loaded = load_variant(path.parent / ref, sub)
     family = loaded.family
     if engine == "batch":

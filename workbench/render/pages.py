@@ -287,3 +287,106 @@ def render_skill(data: dict[str, Any], game_title: str) -> str:
         no_winner=number(alone["no_winner"]["rate"], True),
         footer="Reproduce with the same files, options and seed; the result is the same for any number of workers.",
     )
+
+
+def render_sweep(data: dict[str, Any], game_title: str) -> str:
+    """``sweep.html`` from the body of ``sweep.json``: per player count, a chart per figure (a line over the swept
+    value with its 95 % band when one numeric key is swept, else a bar per point) and the table, the best point
+    marked."""
+    names = {p["id"]: p["name"] for p in data["points"]}
+    axes = data["axes"] or []
+    numeric = len(axes) == 1 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in axes[0]["values"])
+    goal = data["goal"]
+    runs = []
+    for players in data["players"]:
+        rows = [row for row in data["table"] if row["players"] == players]
+        best = data["best"].get(str(players))
+        charts = []
+        for name in data["figures"]:
+            present = [row for row in rows if name in row["figures"]]
+            if not present:
+                continue
+            first = present[0]["figures"][name]
+            percent, label = first["percent"], first["label"]
+            values = [row["figures"][name]["value"] for row in present]
+            band = Series(
+                label,
+                values,
+                [row["figures"][name]["low"] for row in present],
+                [row["figures"][name]["high"] for row in present],
+            )
+            reference = first["reference"]["value"]
+            marked = next((i for i, row in enumerate(present) if best and row["point"] == best["point"]), None)
+            marked = marked if goal is not None and goal["figure"] == name else None
+            if numeric:
+                axis = axes[0]["name"]
+                xs = [next(p["values"][axis] for p in data["points"] if p["id"] == row["point"]) for row in present]
+                base = Series("base variant", [reference] * len(present), color="#5f5f5f")
+                chart = line_chart(xs, [band, base], x_label=axis, y_label=label, percent=percent, best=marked)
+            else:
+                tags = [names[row["point"]] + (" (best)" if i == marked else "") for i, row in enumerate(present)]
+                panel = Panel(
+                    [band], title=label, percent=percent, reference=reference, reference_label="base variant", width=420
+                )
+                chart = hbar_chart(tags, [panel], label_width=min(320, 40 + max(len(t) for t in tags) * 7))
+            charts.append({"label": label, "chart": Markup(chart)})
+        table = [
+            {
+                "name": names[row["point"]],
+                "best": bool(best and row["point"] == best["point"]),
+                "cells": [
+                    (
+                        number(row["figures"][name]["value"], row["figures"][name]["percent"]),
+                        interval(row["figures"][name]["low"], row["figures"][name]["high"], row["figures"][name]["percent"]),
+                        number(row["figures"][name]["change"]["value"], row["figures"][name]["percent"], signed=True),
+                        interval(
+                            row["figures"][name]["change"]["low"],
+                            row["figures"][name]["change"]["high"],
+                            row["figures"][name]["percent"],
+                            signed=True,
+                        ),
+                    )
+                    if name in row["figures"]
+                    else ("", "", "", "")
+                    for name in data["figures"]
+                ],
+            }
+            for row in rows
+        ]
+        labels = [next((r["figures"][n]["label"] for r in rows if n in r["figures"]), n) for n in data["figures"]]
+        verdict = ""
+        if goal is not None and best is not None:
+            close = ", ".join(names[p] for p in best["close"])
+            verdict = f"Best by the goal: {names[best['point']]}" + (
+                f"; these games cannot tell it apart from {close} (their changes from the base variant have overlapping "
+                "95 % intervals)."
+                if close
+                else " (its change from the base variant has a 95 % interval clear of every other point's)."
+            )
+        runs.append({"players": players, "charts": charts, "rows": table, "labels": labels, "verdict": verdict})
+    aim = {"max": "as high as possible", "min": "as low as possible"}
+    meta = [
+        ("Base variant", f"{data['variant']['name']} ({data['variant']['file']})"),
+        ("Points", str(len(data["points"]))),
+        ("Players", ", ".join(str(p) for p in data["players"])),
+        ("Games per point", f"{data['games']:,}"),
+        ("Seed", str(data["seed"])),
+        ("Bots", ", ".join(data["bots"])),
+    ]
+    if goal is not None:
+        shown = next(
+            (r["figures"][goal["figure"]]["label"] for r in data["table"] if goal["figure"] in r["figures"]), goal["figure"]
+        )
+        meta.append(("Goal", f"{shown} {aim.get(str(goal['aim']), 'nearest ' + str(goal['aim']))}"))
+    missing = len(data["missing"])
+    warnings = [f"The sweep was interrupted: {missing} point(s) are missing; run it again to play them."] if missing else []
+    return _page(
+        "sweep.html.j2",
+        kind="sweep",
+        game_title=game_title,
+        title=data["sweep"],
+        meta=meta,
+        warnings=warnings,
+        runs=runs,
+        footer=f"Reproduce with: workbench sweep {data['sweep_file']} (the result is the same on any backend and number of workers).",
+    )

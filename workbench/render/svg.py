@@ -300,16 +300,18 @@ def line_chart(
     title: str = "",
     width: int = 600,
     height: int = 300,
+    best: int | None = None,
 ) -> str:
-    """Lines over a shared x axis, one per series, with a point at every value (None leaves a gap).
+    """Lines over a shared x axis, one per series, with a point at every value (None leaves a gap); a series with
+    ``low`` and ``high`` gets its 95 % band shaded, and ``best`` rings the first series' point at that index.
 
-    >>> svg = line_chart([1, 2, 3], [Series("coins", [4, 3, None]), Series("stars", [1, 2, 3])])
-    >>> svg.count('class="point"'), svg.count('class="line"')
-    (5, 2)
+    >>> svg = line_chart([1, 2, 3], [Series("coins", [4, 3, None], [3, 2, None], [5, 4, None]), Series("stars", [1, 2, 3])], best=1)
+    >>> svg.count('class="point"'), svg.count('class="line"'), svg.count('class="band"'), svg.count('class="best"')
+    (5, 2, 1, 1)
     """
     top, bottom, left, right = 34, 46, 58, 14
     plot_w, plot_h = width - left - right, height - top - bottom
-    present = [v for s in series for v in s.values if v is not None]
+    present = [v for s in series for values in (s.values, s.low or (), s.high or ()) for v in values if v is not None]
     if not x or not present:
         return _svg(width, height, title or y_label, [_text(width / 2, height / 2, "no data", fill=MUTED)])
     lo, hi = min(x), max(x)
@@ -328,6 +330,19 @@ def line_chart(
     for j, s in enumerate(series):
         color, dash = s.color or PALETTE[j % len(PALETTE)], DASHES[j % len(DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        if s.low is not None and s.high is not None:
+            spans: list[list[tuple[float, float, float]]] = [[]]
+            for xv, lo_v, hi_v in zip(x, s.low, s.high):
+                if lo_v is None or hi_v is None:
+                    spans.append([])
+                else:
+                    spans[-1].append((xs(xv), y(lo_v), y(hi_v)))
+            for span in spans:
+                if span:
+                    outline = [f"{px:.1f},{py:.1f}" for px, _, py in span] + [
+                        f"{px:.1f},{py:.1f}" for px, py, _ in reversed(span)
+                    ]
+                    body.append(f'<polygon class="band" points="{" ".join(outline)}" fill="{color}" fill-opacity="0.16"/>')
         runs: list[list[str]] = [[]]
         for xv, v in zip(x, s.values):
             if v is None:
@@ -342,6 +357,11 @@ def line_chart(
         body.append(f'<line x1="{at}" y1="14" x2="{at + 28}" y2="14" stroke="{color}" stroke-width="2.5"{dash_attr}/>')
         body.append(_text(at + 34, 18, s.name, anchor="start"))
         at += 52 + _text_width(s.name, FONT)
+    chosen = series[0].values[best] if series and best is not None else None
+    if best is not None and chosen is not None:
+        bx, by = xs(x[best]), y(chosen)
+        body.append(f'<circle class="best" cx="{bx:.1f}" cy="{by:.1f}" r="8" fill="none" stroke="{INK}" stroke-width="2"/>')
+        body.append(_text(bx, by - 13, "best", weight="bold"))
     return _svg(width, height, title or y_label, body)
 
 
