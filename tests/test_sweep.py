@@ -1,0 +1,352 @@
+"""``workbench sweep`` (issue 14): a grid or a list of rules ideas, each played beside its base variant on the same
+games; located errors, the same table on every backend, and a stopped sweep that resumes with only what is missing."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from output_helpers import BASE, ROOT, Ran, assert_clean, invoke, spawn, workbench
+
+from workbench import studies
+from workbench.errors import WorkbenchError
+from workbench.loading import Document, set_key
+from workbench.sim.runner import Local, Stop
+from workbench.sweep import load_sweep, run_sweep
+
+TARGET = ROOT / "variants" / "target-dice.yaml"
+SHIPPED = ROOT / "sweeps" / "dagger-cost.yaml"
+
+
+def sweep_file(folder: Path, body: str, name: str = "sweep.yaml") -> Path:
+    """A sweep file in ``folder`` whose ``variant:`` is the base game (written as {base})."""
+    path = folder / name
+    path.write_text(body.format(base=BASE, target=TARGET))
+    return path
+
+
+SMALL = """\
+name: Dagger cost
+variant: {base}
+players: [3, 4]
+games: 150
+seed: 3
+grid:
+  - name: dagger cost
+    set: cards.dagger.cost
+    values: [1, 3]
+figures: [rounds.mean, cards.dagger.bought_per_game]
+goal: {{figure: cards.dagger.bought_per_game, aim: max}}
+"""
+
+
+def problems(path: Path) -> list[str]:
+    with pytest.raises(WorkbenchError) as caught:
+        load_sweep(path)
+    return [str(p) for p in caught.value.problems]
+
+
+# --- the file ------------------------------------------------------------------------------------------------
+
+
+def test_a_grid_makes_every_combination_of_its_axes(tmp_path: Path) -> None:
+    path = sweep_file(
+        tmp_path,
+        SMALL.replace(
+            "    values: [1, 3]\n",
+            "    values: [1, 3]\n  - set: stakes.4.in\n    values: [[1, 2, 3, 3], [2, 3, 4, 4]]\n    labels: [printed, dearer]\n",
+        ),
+    )
+    _, _, points, base = load_sweep(path)
+    assert [p.name for p in points] == [
+        "dagger cost 1, stakes.4.in printed",
+        "dagger cost 1, stakes.4.in dearer",
+        "dagger cost 3, stakes.4.in printed",
+        "dagger cost 3, stakes.4.in dearer",
+    ]
+    assert [p.id for p in points][:2] == ["dagger-cost-1-stakes-4-in-printed", "dagger-cost-1-stakes-4-in-dearer"]
+    dagger = [next(c.cost for c in p.loaded.variant.cards if c.id == "dagger") for p in points]
+    assert dagger == [1, 1, 3, 3]
+    assert [list(p.loaded.variant.stakes[4].in_) for p in points] == [[1, 2, 3, 3], [2, 3, 4, 4]] * 2
+    assert next(c.cost for c in base.variant.cards if c.id == "dagger") == 2, "the base variant is left as written"
+    assert points[0].values == {"dagger cost": 1, "stakes.4.in": [1, 2, 3, 3]}
+
+
+def test_points_take_settings_and_overrides_with_card_files(tmp_path: Path) -> None:
+    (tmp_path / "extra.yaml").write_text(
+        "- {id: pickpocket, name: Pickpocket, when: die-5, cost: 2, copies: 2, effects: [{steal: {coins: 1}}]}\n"
+    )
+    path = sweep_file(
+        tmp_path,
+        """\
+name: Ideas
+variant: {base}
+games: 100
+points:
+  - name: as printed
+  - name: with a pickpocket
+    overrides: {{cards_add: [extra.yaml]}}
+  - name: longer games
+    set: {{end.stars: 30}}
+figures: [rounds.mean]
+""",
+    )
+    _, _, points, base = load_sweep(path)
+    assert [p.id for p in points] == ["as-printed", "with-a-pickpocket", "longer-games"]
+    assert points[0].loaded.variant == base.variant
+    assert "pickpocket" in {c.id for c in points[1].loaded.variant.cards}
+    assert points[2].loaded.variant.end.stars == 30 != base.variant.end.stars
+
+
+def test_set_key_finds_mapping_keys_list_items_by_id_or_index_and_may_add_a_key() -> None:
+    doc = Document({"stakes": {4: {"in": [1]}}, "cards": [{"id": "a", "cost": 1}, {"id": "b", "cost": 2}]})
+    where = Document({})
+    set_key(doc, "stakes.4.in", [9], where, ())
+    set_key(doc, "cards.b.cost", 5, where, ())
+    set_key(doc, "cards.0.copies", 3, where, ())
+    assert doc.data == {"stakes": {4: {"in": [9]}}, "cards": [{"id": "a", "cost": 1, "copies": 3}, {"id": "b", "cost": 5}]}
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (
+            ("set: cards.dagger.cost", "set: cards.daggr.cost"),
+            "sweep.yaml:9: grid.0.values.0: cards.daggr.cost: no item 'daggr' in cards (did you mean 'dagger'?)",
+        ),
+        (
+            ("set: cards.dagger.cost", "set: card.dagger.cost"),
+            "sweep.yaml:9: grid.0.values.0: card.dagger.cost: no key 'card' in the variant (did you mean 'cards'?)",
+        ),
+        (("values: [1, 3]", "values: [1, -3]"), "sweep.yaml:9: cards.dagger.cost: "),
+        (("games: 150", "games: 0"), "sweep.yaml:4: games: "),
+        (("grid:", "grids:"), "sweep.yaml:6: grids: unknown key 'grids' (did you mean 'grid'?)"),
+        (
+            ("figures: [rounds.mean,", "figures: [rounds.meen,"),
+            "sweep.yaml:10: figures.0: no figure 'rounds.meen' (did you mean 'rounds.mean'?)",
+        ),
+        (("figure: cards.dagger", "figure: cards.dager"), "sweep.yaml:11: goal.figure: no figure 'cards.dager.bought_per_game'"),
+        (("aim: max", "aim: most"), "sweep.yaml:11: goal.aim: "),
+        (("players: [3, 4]", "players: [3, 9]"), "players"),
+    ],
+    ids=["set-item", "set-key", "bad-value", "games", "unknown-key", "figure", "goal-figure", "aim", "players"],
+)
+def test_every_mistake_is_located_in_the_sweep_file(tmp_path: Path, edit: tuple[str, str], expected: str) -> None:
+    path = sweep_file(tmp_path, SMALL.replace(*edit))
+    with pytest.raises(WorkbenchError) as caught:
+        run_sweep(path)
+    found = [str(p) for p in caught.value.problems]
+    assert any(expected in line for line in found), found
+
+
+def test_a_sweep_needs_one_of_grid_and_points_and_something_to_show(tmp_path: Path) -> None:
+    both = sweep_file(tmp_path, SMALL + "points: [{{name: x}}]\n", "both.yaml")
+    assert any("either a grid" in p and "not both" in p for p in problems(both))
+    bare = sweep_file(tmp_path, SMALL.split("grid:")[0], "bare.yaml")
+    assert any("give a grid" in p for p in problems(bare))
+    assert any("name the figures" in p for p in problems(bare))
+    twins = sweep_file(
+        tmp_path,
+        "name: x\nvariant: {base}\ngames: 10\nfigures: [rounds.mean]\npoints: [{{name: a b}}, {{name: a-b}}]\n",
+        "twins.yaml",
+    )
+    assert any("two points are both called 'a-b'" in p for p in problems(twins))
+    lost = sweep_file(tmp_path, SMALL.replace("variant: {base}", "variant: nowhere.yaml"), "lost.yaml")
+    assert any("lost.yaml:2: variant: no such variant file: nowhere.yaml" in p for p in problems(lost))
+
+
+# --- playing it ----------------------------------------------------------------------------------------------
+
+
+def test_each_point_is_the_comparison_of_its_variant_with_the_base(tmp_path: Path) -> None:
+    """A point's figures are exactly those of ``compare`` of the base and the point's variant on the same games."""
+    path = sweep_file(tmp_path, SMALL)
+    swept = run_sweep(path, out=tmp_path / "out")
+    point = tmp_path / "dagger-3.yaml"
+    point.write_text(
+        f"extends: {BASE}\nname: Dagger 3\ncards_add:\n"
+        "  - {id: dagger, name: Dagger, when: flash, cost: 3, copies: 2, effects: [{others_lose: {hearts: 1}}]}\n"
+    )
+    compared = studies.compare([BASE, point], players=[4], games=150, seed=3)
+    (row,) = [r for r in swept.rows if r.point == "dagger-cost-3" and r.players == 4]
+    for statistic in compared.runs[0].statistics:
+        assert row.figures[statistic.name]["value"] == statistic.values[1].report()["value"]
+        assert row.figures[statistic.name]["reference"] == statistic.values[0].report()
+        assert row.figures[statistic.name]["change"]["value"] == statistic.differences[0].report()["value"]
+    body = json.loads((tmp_path / "out" / "sweep.json").read_text())
+    assert body["interrupted"] is False and body["missing"] == []
+    assert [(r["point"], r["players"]) for r in body["table"]] == [
+        ("dagger-cost-1", 3),
+        ("dagger-cost-1", 4),
+        ("dagger-cost-3", 3),
+        ("dagger-cost-3", 4),
+    ]
+    cheap, dear = (
+        next(r for r in body["table"] if r["point"] == p and r["players"] == 4) for p in ("dagger-cost-1", "dagger-cost-3")
+    )
+    assert cheap["figures"]["cards.dagger.bought_per_game"]["value"] > dear["figures"]["cards.dagger.bought_per_game"]["value"]
+    assert body["best"]["4"]["point"] == "dagger-cost-1", "the goal: the dagger bought as often as possible"
+    assert set(body["table"][0]["figures"]) == {"rounds.mean", "cards.dagger.bought_per_game"}
+    page = (tmp_path / "out" / "sweep.html").read_text()
+    assert page.count('class="band"') == 4 and 'class="best"' in page and "Best by the goal: dagger cost 1" in page
+
+
+def test_the_same_table_for_any_number_of_workers(tmp_path: Path) -> None:
+    path = sweep_file(tmp_path, SMALL)
+    run_sweep(path, out=tmp_path / "one", backend=Local(1))
+    run_sweep(path, out=tmp_path / "two", backend=Local(2))
+    assert (tmp_path / "one" / "sweep.json").read_bytes() == (tmp_path / "two" / "sweep.json").read_bytes()
+
+
+def _stopping_after(points: int, stop: Stop) -> Callable[[str, int], Callable[[int], None]]:
+    """A progress display that asks the sweep to stop once ``points`` points have started (during the last one)."""
+    started: list[str] = []
+
+    def progress(label: str, games: int) -> Callable[[int], None]:
+        started.append(label)
+        return lambda finished: stop.request() if len(started) > points else None
+
+    return progress
+
+
+def test_a_stopped_sweep_keeps_its_finished_points_and_resumes_with_the_rest(tmp_path: Path) -> None:
+    path = sweep_file(tmp_path, SMALL.replace("games: 150", "games: 3000"))
+    stop = Stop()
+    first = run_sweep(path, out=tmp_path / "out", progress=_stopping_after(2, stop), stop=stop)
+    assert [(r.point, r.players) for r in first.rows] == [("dagger-cost-1", 3), ("dagger-cost-1", 4)]
+    assert first.missing == [("dagger-cost-3", 3), ("dagger-cost-3", 4)]
+    body = json.loads((tmp_path / "out" / "sweep.json").read_text())
+    assert body["interrupted"] is True and len(body["missing"]) == 2
+    assert sorted(p.name for p in (tmp_path / "out" / "points").iterdir() if not p.name.startswith(".")) == [
+        "dagger-cost-1.3p.json",
+        "dagger-cost-1.4p.json",
+    ]
+    labels: list[str] = []
+    second = run_sweep(path, out=tmp_path / "out", progress=lambda label, games: labels.append(label) or (lambda n: None))
+    assert labels == ["dagger cost 3, 3 players", "dagger cost 3, 4 players"], "only the missing points are played"
+    assert [(r.point, r.reused) for r in second.rows] == [
+        ("dagger-cost-1", True),
+        ("dagger-cost-1", True),
+        ("dagger-cost-3", False),
+        ("dagger-cost-3", False),
+    ]
+    run_sweep(path, out=tmp_path / "whole")
+    assert (tmp_path / "out" / "sweep.json").read_bytes() == (tmp_path / "whole" / "sweep.json").read_bytes()
+
+
+def test_a_point_whose_inputs_changed_is_played_again(tmp_path: Path) -> None:
+    path = sweep_file(tmp_path, SMALL)
+    run_sweep(path, out=tmp_path / "out")
+    path.write_text(path.read_text().replace("values: [1, 3]", "values: [1, 4]").replace("seed: 3", "seed: 3"))
+    labels: list[str] = []
+    run_sweep(path, out=tmp_path / "out", progress=lambda label, games: labels.append(label) or (lambda n: None))
+    assert labels == ["dagger cost 4, 3 players", "dagger cost 4, 4 players"]
+    path.write_text(path.read_text().replace("games: 150", "games: 160"))
+    labels.clear()
+    run_sweep(path, out=tmp_path / "out", progress=lambda label, games: labels.append(label) or (lambda n: None))
+    assert len(labels) == 4, "more games: every point again"
+
+
+def test_a_point_file_edited_by_hand_is_neither_trusted_nor_replaced(tmp_path: Path) -> None:
+    path = sweep_file(tmp_path, SMALL)
+    run_sweep(path, out=tmp_path / "out")
+    edited = tmp_path / "out" / "points" / "dagger-cost-1.4p.json"
+    edited.write_text(edited.read_text().replace('"games": 150', '"games": 151'))
+    ran = invoke("sweep", path, "--out", tmp_path / "out", "--workers", "1")
+    assert ran.code == 1 and "dagger-cost-1.4p.json: this file exists and was not written by the workbench" in ran.stderr
+    assert '"games": 151' in edited.read_text()
+    ran = invoke("sweep", path, "--out", tmp_path / "out", "--workers", "1", "--force")
+    assert ran.code == 0, ran.stderr
+    assert '"games": 150' in edited.read_text(), "with --force it is played again and replaced"
+
+
+def test_target_dice_sweeps_too(tmp_path: Path) -> None:
+    path = sweep_file(
+        tmp_path,
+        """\
+name: Game end
+variant: {target}
+games: 100
+grid:
+  - {{set: goal, values: [30, 50]}}
+figures: [rounds.mean]
+goal: {{figure: rounds.mean, aim: 20}}
+""",
+    )
+    swept = run_sweep(path, out=tmp_path / "out")
+    short, long = (row.figures["rounds.mean"]["value"] for row in swept.rows)
+    assert short < long
+    assert swept.best[4] is not None
+
+
+# --- the command ----------------------------------------------------------------------------------------------
+
+
+def test_the_command_prints_the_table_and_the_best_point(tmp_path: Path) -> None:
+    path = sweep_file(tmp_path, SMALL)
+    ran = invoke("sweep", path, "--out", tmp_path / "out", "--workers", "1")
+    assert ran.code == 0, ran.stderr
+    assert "Dagger cost, 4 players, 150 games per point" in ran.stdout
+    assert "best at 4 players: dagger cost 1" in ran.stdout
+    again = invoke("sweep", path, "--out", tmp_path / "out", "--workers", "1")
+    assert "4 of 4 point(s) finished in an earlier run" in again.stdout
+    assert "engine:" not in again.stdout, "nothing left to play: no engine is readied"
+
+
+@pytest.mark.slow
+def test_the_shipped_sweep_gives_the_same_table_locally_and_on_dask(tmp_path: Path) -> None:
+    """The issue's example, as a designer runs it: the local pool and a LocalCluster, byte-identical sweep.json."""
+    pytest.importorskip("distributed", reason="the Dask backend needs the extra: pip install -e '.[dask]'")
+    local = workbench("sweep", SHIPPED, "--out", tmp_path / "local", "--workers", "2", timeout=600)
+    dask = workbench("sweep", SHIPPED, "--out", tmp_path / "dask", "--backend", "dask", "--workers", "2", timeout=600)
+    for ran in (local, dask):
+        assert ran.code == 0, ran.stderr
+        assert_clean(ran)
+    assert (tmp_path / "local" / "sweep.json").read_bytes() == (tmp_path / "dask" / "sweep.json").read_bytes()
+    body = json.loads((tmp_path / "local" / "sweep.json").read_text())
+    assert [p["values"]["dagger cost"] for p in body["points"]] == [1, 2, 3, 4, 5]
+    bought = [row["figures"]["cards.dagger.bought_per_game"]["value"] for row in body["table"]]
+    assert bought == sorted(bought, reverse=True), "a dearer dagger is bought less"
+    at_two = next(r for r in body["table"] if r["point"] == "dagger-cost-2")
+    assert all(f["change"]["value"] == 0 for f in at_two["figures"].values()), "the printed price is the base game"
+
+
+@pytest.mark.slow
+def test_ctrl_c_then_the_same_command_plays_only_the_missing_points(tmp_path: Path) -> None:
+    path = sweep_file(tmp_path, SMALL.replace("games: 150", "games: 20000").replace("values: [1, 3]", "values: [1, 2, 3, 4]"))
+    out = tmp_path / "out"
+    job = spawn("sweep", path, "--out", out, "--workers", "2", cwd=tmp_path)
+    deadline = time.monotonic() + 300
+    while not list((out / "points").glob("*.json")) if (out / "points").is_dir() else True:
+        assert job.poll() is None, job.communicate()
+        assert time.monotonic() < deadline, "no point finished"
+        time.sleep(0.05)
+    os.killpg(job.pid, signal.SIGINT)
+    stdout, stderr = job.communicate(timeout=120)
+    first = Ran(job.returncode, stdout, stderr, 0)
+    assert_clean(first)
+    assert first.code == 130, stderr
+    body = json.loads((out / "sweep.json").read_text())
+    done = {(r["point"], r["players"]) for r in body["table"]}
+    assert body["interrupted"] is True and 0 < len(done) < 8
+    assert "run the sweep again to play the rest" in stderr
+    again = workbench("sweep", path, "--out", out, "--workers", "2", timeout=600)
+    assert again.code == 0, again.stderr
+    assert f"{len(done)} of 8 point(s) finished in an earlier run" in again.stdout
+    final = json.loads((out / "sweep.json").read_text())
+    assert final["interrupted"] is False and len(final["table"]) == 8
+    assert [r for r in final["table"] if (r["point"], r["players"]) in done] == body["table"], "kept as they were"
+
+
+def test_without_out_the_table_goes_under_reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --out the table goes to reports/<sweep file's name> under the current folder."""
+    path = sweep_file(tmp_path, SMALL)
+    monkeypatch.chdir(tmp_path)
+    ran = invoke("sweep", path, "--workers", "1")
+    assert ran.code == 0, ran.stderr
+    assert (tmp_path / "reports" / "sweep" / "sweep.json").is_file()
