@@ -17,7 +17,7 @@ from workbench import studies
 from workbench.errors import WorkbenchError
 from workbench.loading import Document, set_key
 from workbench.sim.runner import Local, Stop
-from workbench.sweep import load_sweep, run_sweep
+from workbench.sweep import Best, Goal, Row, _best, load_sweep, run_sweep
 
 TARGET = ROOT / "variants" / "target-dice.yaml"
 SHIPPED = ROOT / "sweeps" / "dagger-cost.yaml"
@@ -314,6 +314,16 @@ def test_the_shipped_sweep_gives_the_same_table_locally_and_on_dask(tmp_path: Pa
     assert bought == sorted(bought, reverse=True), "a dearer dagger is bought less"
     at_two = next(r for r in body["table"] if r["point"] == "dagger-cost-2")
     assert all(f["change"]["value"] == 0 for f in at_two["figures"].values()), "the printed price is the base game"
+    # the figures README.md quotes
+    assert [round(b, 3) for b in bought] == [0.125, 0.081, 0.047, 0.028, 0.015]
+    eliminations = [row["figures"]["eliminations.per_game.mean"] for row in body["table"]]
+    assert (round(eliminations[0]["value"], 2), round(eliminations[-1]["value"], 2)) == (2.02, 1.98)
+    change = eliminations[-1]["change"]
+    assert (round(change["value"], 3), round(change["low"], 3), round(change["high"], 3)) == (-0.025, -0.029, -0.021)
+    assert body["best"]["4"] == {"point": "dagger-cost-5", "value": eliminations[-1]["value"], "close": ["dagger-cost-4"]}
+    rounds = [row["figures"]["rounds.mean"]["value"] for row in body["table"]]
+    assert (round(rounds[0], 2), round(rounds[-1], 2)) == (12.16, 12.24)
+    assert {round(row["figures"]["first_seat_advantage"]["value"], 3) for row in body["table"]} <= {0.284, 0.285}
 
 
 @pytest.mark.slow
@@ -350,3 +360,33 @@ def test_without_out_the_table_goes_under_reports(tmp_path: Path, monkeypatch: p
     ran = invoke("sweep", path, "--workers", "1")
     assert ran.code == 0, ran.stderr
     assert (tmp_path / "reports" / "sweep" / "sweep.json").is_file()
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "sweeps").glob("*.yaml")), ids=lambda p: p.stem)
+def test_every_shipped_sweep_loads_with_known_figures(path: Path) -> None:
+    """Every example in sweeps/ is a valid sweep whose figures and goal the game measures (checked before any game)."""
+    plan, _, points, base = load_sweep(path)
+    assert len(points) >= 3
+    assert plan.goal is not None, "every example says what its best point is"
+    stop = Stop()
+    stop.request()  # everything is checked, then nothing is played
+    swept = run_sweep(path, stop=stop)
+    assert swept.rows == [] and len(swept.missing) == len(points) * len(swept.counts)
+    assert base.path is not None and base.path.is_file()
+
+
+def _row(point: str, value: float, change: float, spread: float) -> Row:
+    figure = {"value": value, "low": value - spread, "high": value + spread}
+    figure["change"] = {"value": change, "low": change - spread, "high": change + spread}
+    return Row(point, 4, 100, {"x": figure})
+
+
+@pytest.mark.parametrize(
+    ("aim", "best"), [("max", "c"), ("min", "a"), ("base", "b"), (2.2, "b"), (9.0, "c")], ids=["max", "min", "base", "2.2", "9"]
+)
+def test_the_goal_picks_the_best_point(aim: str | float, best: str) -> None:
+    rows = [_row("a", 1.0, -1.0, 0.1), _row("b", 2.1, 0.05, 0.1), _row("c", 3.0, 1.0, 0.1)]
+    found = _best(Goal(figure="x", aim=aim), rows)
+    assert found is not None and found.point == best and found.close == []
+    wide = [_row("a", 1.0, -1.0, 0.6), _row("b", 2.1, 0.05, 0.6)]
+    assert _best(Goal(figure="x", aim="max"), wide) == Best("b", 2.1, ["a"]), "overlapping changes: not told apart"

@@ -521,8 +521,11 @@ def sweep(
             names = {p.id: p.name for p in swept.points}
             close = f"; not told apart from {', '.join(names[p] for p in best.close)}" if best.close else ""
             say(f"best at {players} players: {names[best.point]}{close}", wrap=True)
+    points = [path for path in swept.written if path.parent.name == "points"]
+    if points:
+        say(f"wrote {len(points)} point file(s) in {display_path(points[0].parent)}", wrap=True)
     done = f"{len(swept.rows)} of {len(swept.rows) + len(swept.missing)} points; run the sweep again to play the rest"
-    _wrote(swept.written, swept.interrupted, done)
+    _wrote([path for path in swept.written if path not in points], swept.interrupted, done)
 
 
 @app.command()

@@ -85,10 +85,13 @@ class Point(Model):
 
 
 class Goal(Model):
-    """Which point is best: the one with the highest (max), lowest (min) or nearest (a number) value of a figure."""
+    """Which point is best: the one with the highest (max) or lowest (min) value of a figure, the one nearest a
+    value (a number), or the one that changes it least from the base variant (base)."""
 
     figure: str = Field(description="A figure of simulate's summary, as compare.json names it: rounds.mean, balance.")
-    aim: Literal["max", "min"] | float = Field(description="max, min, or the value to come nearest to.")
+    aim: Literal["max", "min", "base"] | float = Field(
+        description="max, min, a value to come nearest to, or base: the least change from the base variant."
+    )
 
 
 class SweepFile(Model):
@@ -237,7 +240,8 @@ def _best(goal: Goal, rows: list[Row]) -> Best | None:
         if figure is None or figure["value"] is None:
             continue
         value = figure["value"]
-        score = value if goal.aim == "max" else -value if goal.aim == "min" else -abs(value - float(goal.aim))
+        aims = {"max": value, "min": -value, "base": -abs(figure["change"]["value"] or 0.0)}
+        score = aims[goal.aim] if isinstance(goal.aim, str) else -abs(value - goal.aim)
         scored.append((score, row, figure))
     if not scored:
         return None

@@ -364,7 +364,11 @@ def render_sweep(data: dict[str, Any], game_title: str) -> str:
                 else " (its change from the base variant has a 95 % interval clear of every other point's)."
             )
         runs.append({"players": players, "charts": charts, "rows": table, "labels": labels, "verdict": verdict})
-    aim = {"max": "as high as possible", "min": "as low as possible"}
+    aim = {
+        "max": "as high as possible",
+        "min": "as low as possible",
+        "base": "as little changed from the base variant as possible",
+    }
     meta = [
         ("Base variant", f"{data['variant']['name']} ({data['variant']['file']})"),
         ("Points", str(len(data["points"]))),
