@@ -9,6 +9,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from workbench import api
 from workbench.cli import app
 from workbench.games import FAMILIES
 
@@ -16,7 +17,14 @@ ROOT = Path(__file__).parent.parent
 BASE = str(ROOT / "variants" / "chance-it.yaml")
 runner = CliRunner()
 SCHEMA_LINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
-DATA_FILES = sorted([*ROOT.glob("variants/*.yaml"), *ROOT.glob("cards/*.yaml"), *ROOT.glob("tests/scenarios/**/*.yaml")])
+DATA_FILES = sorted(
+    [
+        *ROOT.glob("variants/*.yaml"),
+        *ROOT.glob("cards/**/*.yaml"),
+        *ROOT.glob("sweeps/*.yaml"),
+        *ROOT.glob("tests/scenarios/**/*.yaml"),
+    ]
+)
 
 
 def test_schema_prints_variant_scenario_and_card_schemas() -> None:
@@ -34,6 +42,12 @@ def test_committed_schema_files_are_current() -> None:
     for kind, body in FAMILIES["chance-it"].schemas().items():
         committed = ROOT / "schemas" / f"chance-it.{kind}.schema.json"
         assert json.loads(committed.read_text()) == body, f"run: workbench schema --out schemas --force ({kind})"
+
+
+def test_the_sweep_schema_is_every_games_and_committed() -> None:
+    printed = json.loads(runner.invoke(app, ["schema", "sweep"]).stdout)
+    assert printed == api.schemas(None, "sweep")["sweep"] == json.loads((ROOT / "schemas" / "sweep.schema.json").read_text())
+    assert {"variant", "grid", "points", "goal", "figures"} <= set(printed["properties"])
 
 
 def test_schema_out_does_not_overwrite_a_different_file_without_force(tmp_path: Path) -> None:

@@ -118,12 +118,24 @@ def odds(variant: VariantLike) -> dict[str, Any]:
 
 def schemas(game: str | None, kind: str | None = None) -> dict[str, dict[str, Any]]:
     """The JSON Schemas of a family's file formats by kind (``variant``, ``scenario``, ...), or just ``kind``.
-    ``game`` may be left out only when the workbench knows one game."""
+    ``game`` may be left out only when the workbench knows one game, or for ``sweep``, which is every game's."""
+    if kind == SWEEP:
+        return {SWEEP: _sweep_schema()}
     (game,) = _games(game, several=False)
     found = FAMILIES[game].schemas()
     if kind is not None and kind not in found:
         raise UsageError(f"unknown schema {kind!r} for {game}; choose one of {', '.join(found)}")
     return {kind: found[kind]} if kind else found
+
+
+#: The one file format shared by every game: a sweep (``sweep.schema.json``).
+SWEEP = "sweep"
+
+
+def _sweep_schema() -> dict[str, Any]:
+    from workbench.sweep import SweepFile  # the sweep module builds on this one
+
+    return SweepFile.model_json_schema()
 
 
 def _games(game: str | None, *, several: bool) -> list[str]:
@@ -142,9 +154,11 @@ def write_schemas(out: str | os.PathLike[str], game: str | None, kind: str | Non
     (one that already holds the same text is left as it is)."""
     texts = {
         Path(out) / f"{name}.{kind_}.schema.json": json.dumps(body, indent=2) + "\n"
-        for name in _games(game, several=True)
+        for name in (_games(game, several=True) if kind != SWEEP else [])
         for kind_, body in (schemas(name, kind) if kind is None or kind in FAMILIES[name].schemas() else {}).items()
     }
+    if kind in (None, SWEEP):
+        texts[Path(out) / f"{SWEEP}.schema.json"] = json.dumps(_sweep_schema(), indent=2) + "\n"
     if not texts:
         raise UsageError(f"unknown schema {kind!r}; no game has one")
     with Outputs(force=force) as outputs:

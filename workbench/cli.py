@@ -781,13 +781,16 @@ def print_set(
 @app.command()
 def schema(
     kind: Annotated[
-        str | None, typer.Argument(help="variant, scenario or another format of the game; all when left out.")
+        str | None,
+        typer.Argument(help="variant, scenario or another format of the game, or sweep (every game's); all when left out."),
     ] = None,
     game: Annotated[
         str | None,
         typer.Option("--game", help="The game (the value of game: in a variant); with --out, every game when left out."),
     ] = None,
-    out_dir: Annotated[Path | None, typer.Option("--out", help="Write <game>.<kind>.schema.json files into this folder.")] = None,
+    out_dir: Annotated[
+        Path | None, typer.Option("--out", help="Write <game>.<kind>.schema.json files (and sweep.schema.json) into this folder.")
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace schema files the workbench did not write.")] = False,
 ) -> None:
     """Print (or write) the JSON Schema of a game's file formats: variant, scenario and the others it has."""
