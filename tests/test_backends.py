@@ -33,7 +33,7 @@ TARGET = ROOT / "variants" / "target-dice.yaml"
 
 def _cluster(**options: Any) -> Any:
     return distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR, **options
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR, **options
     )
 
 
@@ -60,6 +60,23 @@ def test_every_backend_is_registered_once_and_opens_by_name(scheduler: str) -> N
     with backends.opened("dask", scheduler=scheduler) as dask:
         assert (dask.name, dask.workers) == ("dask", 2)
         assert dask.where == scheduler
+
+
+@pytest.mark.parametrize("name", sorted(backends.BACKENDS))
+def test_every_backend_plays_the_games_of_one_process(name: str, tmp_path: Path) -> None:
+    """The conformance test of the registry: each backend, opened by name with two workers, gives the one-process
+    summary.json (timing aside) and paired study, with records in game order."""
+    options: dict[str, Any] = {"players": [4], "games": 200, "seed": 6}
+    local = api.simulate(TARGET, backend=Local(1), out=tmp_path / "one", records=tmp_path / "one.jsonl", **options)
+    pair = [BASE, ROOT / "variants" / "dearer-in.yaml"]
+    with backends.opened(name, 2) as backend:
+        assert backend.name == name
+        other = api.simulate(TARGET, backend=backend, out=tmp_path / "two", records=tmp_path / "two.jsonl", **options)
+        compared = studies.compare(pair, games=100, seed=6, backend=backend)
+    assert _runs(other) == _runs(local)
+    assert _summary_file(tmp_path / "two") == _summary_file(tmp_path / "one")
+    assert (tmp_path / "two.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
+    assert _runs(compared) == _runs(studies.compare(pair, games=100, seed=6))
 
 
 @pytest.mark.parametrize("variant", [BASE, TARGET], ids=["chance-it", "target-dice"])

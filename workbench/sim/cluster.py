@@ -152,7 +152,7 @@ class Dask:
                 n_workers=self._wanted,
                 threads_per_worker=1,  # a game is Python (or Numba without the GIL released): processes, not threads
                 processes=True,
-                dashboard_address=None,
+                dashboard_address="127.0.0.1:0",  # its web pages (health, metrics) on a free local port
                 silence_logs=logging.ERROR,
                 preload=[__name__],  # dask_setup, in every worker
             )
