@@ -132,7 +132,7 @@ def test_set_key_finds_mapping_keys_list_items_by_id_or_index_and_may_add_a_key(
         ),
         (("figure: cards.dagger", "figure: cards.dager"), "sweep.yaml:11: goal.figure: no figure 'cards.dager.bought_per_game'"),
         (("aim: max", "aim: most"), "sweep.yaml:11: goal.aim: "),
-        (("players: [3, 4]", "players: [3, 9]"), "players"),
+        (("players: [3, 4]", "players: [3, 9]"), "sweep.yaml:3: players: 9: "),
     ],
     ids=["set-item", "set-key", "bad-value", "games", "unknown-key", "figure", "goal-figure", "aim", "players"],
 )

@@ -407,9 +407,12 @@ def run_sweep(
     plan, doc, points, base = load_sweep(path)
     family = base.family
     check_run(plan.games)
-    counts = player_counts(base, plan.players, base.path)
-    for point in points:
-        player_counts(point.loaded, plan.players, base.path)
+    try:
+        counts = player_counts(base, plan.players, base.path)
+        for point in points:
+            player_counts(point.loaded, plan.players, base.path)
+    except UsageError as exc:
+        raise SweepError([doc.problem(("players",), exc.problems[0].message.removeprefix("--players "))]) from None
     known = {p.id: family.personas(p.loaded.variant) for p in points}
     try:
         tables = bot_tables(plan.bots, counts, family.personas(base.variant), family)
@@ -480,18 +483,7 @@ def run_sweep(
                         body = {"generator": GENERATOR, "key": keys[spot], **rows[spot].to_dict(), "timing": timing}
                         outputs.write(files[spot], json.dumps(body, indent=2) + "\n")
             order = {(p.id, n): i for i, (p, n) in enumerate(itertools.product(points, counts))}
-            sweep = Sweep(
-                plan,
-                path,
-                family,
-                base,
-                points,
-                counts,
-                sweep.bots,
-                engine,
-                sorted(rows.values(), key=lambda r: order[(r.point, r.players)]),
-                figures,
-            )
+            sweep = replace(sweep, rows=sorted(rows.values(), key=lambda r: order[(r.point, r.players)]))
             if folder is not None and rows:
                 outputs.stage(targets[0], sweep.to_json())
                 outputs.stage(targets[1], render_sweep(sweep.to_dict(), family.title))
