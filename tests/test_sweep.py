@@ -9,6 +9,7 @@ import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from output_helpers import BASE, ROOT, Ran, assert_clean, invoke, spawn, workbench
@@ -16,7 +17,7 @@ from output_helpers import BASE, ROOT, Ran, assert_clean, invoke, spawn, workben
 from workbench import studies
 from workbench.errors import WorkbenchError
 from workbench.loading import Document, set_key
-from workbench.sim.runner import Local, Stop
+from workbench.sim.runner import Local, Stop, WorkerDied
 from workbench.sweep import Best, Goal, Row, _best, load_sweep, run_sweep
 
 TARGET = ROOT / "variants" / "target-dice.yaml"
@@ -390,3 +391,29 @@ def test_the_goal_picks_the_best_point(aim: str | float, best: str) -> None:
     assert found is not None and found.point == best and found.close == []
     wide = [_row("a", 1.0, -1.0, 0.6), _row("b", 2.1, 0.05, 0.6)]
     assert _best(Goal(figure="x", aim="max"), wide) == Best("b", 2.1, ["a"]), "overlapping changes: not told apart"
+
+
+class DiesOnItsThirdRun(Local):
+    """The local backend, but the machine is lost at the third run (as a pool whose worker is killed would say)."""
+
+    runs = 0
+
+    def results(self, factories: Any, tasks: Any, stop: Any) -> Any:
+        DiesOnItsThirdRun.runs += 1
+        if DiesOnItsThirdRun.runs == 3:
+            raise WorkerDied
+        return super().results(factories, tasks, stop)
+
+
+def test_a_lost_worker_stops_the_sweep_and_keeps_the_finished_points(tmp_path: Path) -> None:
+    path = sweep_file(tmp_path, SMALL)
+    with pytest.raises(WorkerDied) as caught:
+        run_sweep(path, out=tmp_path / "out", backend=DiesOnItsThirdRun(1))
+    message = caught.value.problems[0].message
+    assert "nothing was written" not in message and "the 2 finished point(s) are kept in" in message
+    kept = sorted(p.name for p in (tmp_path / "out" / "points").glob("dagger*.json"))
+    assert kept == ["dagger-cost-1.3p.json", "dagger-cost-1.4p.json"]
+    assert not (tmp_path / "out" / "sweep.json").exists()
+    labels: list[str] = []
+    run_sweep(path, out=tmp_path / "out", progress=lambda label, games: labels.append(label) or (lambda n: None))
+    assert labels == ["dagger cost 3, 3 players", "dagger cost 3, 4 players"]

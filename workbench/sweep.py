@@ -48,7 +48,7 @@ from workbench.models import KeyPath, Model, Positive, rules_error
 from workbench.outputs import Outputs, is_ours
 from workbench.render.pages import number, render_sweep
 from workbench.sim.paired import PairedFactory
-from workbench.sim.runner import LOCAL, Backend, Stop
+from workbench.sim.runner import LOCAL, Backend, Stop, WorkerDied
 from workbench.studies import ComparedRun, _compared, _names, _p, _played
 
 #: Most points a sweep may have (a grid multiplies its axes).
@@ -475,7 +475,13 @@ def run_sweep(
                     )
                     factory = PairedFactory.of(arms, measures[spot])
                     label = f"{point.name}, {n} players"
-                    tally, interrupted, timing = _played(factory, plan.games, backend, label, progress, halt)
+                    try:
+                        tally, interrupted, timing = _played(factory, plan.games, backend, label, progress, halt)
+                    except WorkerDied as exc:
+                        if folder is None or not rows:
+                            raise
+                        kept = f"the {len(rows)} finished point(s) are kept in {display_path(folder / 'points')}"
+                        raise WorkerDied(exc.problems[0].message.removesuffix("; nothing was written") + f"; {kept}") from None
                     if interrupted:  # half a point proves nothing: it is played again next time
                         break
                     rows[spot] = _row(point.id, _compared(n, tally, measures[spot], False, timing))

@@ -214,7 +214,10 @@ class Dask:
                 try:
                     chunk: Chunk = pending[0].result()
                 except killed as exc:
-                    raise WorkerDied(f"a chunk killed every Dask worker that tried it ({exc}); nothing was written") from None
+                    raise WorkerDied(
+                        f"Dask lost a chunk with its worker several times (killed by the system, out of memory?): {exc}; "
+                        "nothing was written"
+                    ) from None
                 pending.popleft()
                 yield chunk
         finally:
