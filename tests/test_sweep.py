@@ -413,7 +413,7 @@ def test_a_lost_worker_stops_the_sweep_and_keeps_the_finished_points(tmp_path: P
     assert "nothing was written" not in message and "the 2 finished point(s) are kept in" in message
     kept = sorted(p.name for p in (tmp_path / "out" / "points").glob("dagger*.json"))
     assert kept == ["dagger-cost-1.3p.json", "dagger-cost-1.4p.json"]
-    assert not (tmp_path / "out" / "sweep.json").exists()
+    assert json.loads((tmp_path / "out" / "sweep.json").read_text())["interrupted"] is True, "the table of what finished"
     labels: list[str] = []
     run_sweep(path, out=tmp_path / "out", progress=lambda label, games: labels.append(label) or (lambda n: None))
     assert labels == ["dagger cost 3, 3 players", "dagger cost 3, 4 players"]

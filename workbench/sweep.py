@@ -458,36 +458,32 @@ def run_sweep(
         outputs.ready()
         if len(rows) < len(keys):
             ready_engine(family, base.variant, engine, why, notice, backend)
+        lost: WorkerDied | None = None
         with _stopping(stop) as halt:
-            for point in points:
-                for n in counts:
-                    spot = (point.id, n)
-                    if spot in rows:
-                        continue
-                    if halt():
-                        break
-                    arms = tuple(
-                        family.simulator(v, n, tables[n], personas, plan.seed, engine=engine)
-                        for v, personas in (
-                            (base.variant, family.personas(base.variant)),
-                            (point.loaded.variant, known[point.id]),
-                        )
+            for point, n in itertools.product(points, counts):  # the order of sweep.json's table
+                spot = (point.id, n)
+                if spot in rows:
+                    continue
+                if halt():
+                    break
+                arms = tuple(
+                    family.simulator(v, n, tables[n], personas, plan.seed, engine=engine)
+                    for v, personas in ((base.variant, family.personas(base.variant)), (point.loaded.variant, known[point.id]))
+                )
+                factory = PairedFactory.of(arms, measures[spot])
+                try:
+                    tally, interrupted, timing = _played(
+                        factory, plan.games, backend, f"{point.name}, {n} players", progress, halt
                     )
-                    factory = PairedFactory.of(arms, measures[spot])
-                    label = f"{point.name}, {n} players"
-                    try:
-                        tally, interrupted, timing = _played(factory, plan.games, backend, label, progress, halt)
-                    except WorkerDied as exc:
-                        if folder is None or not rows:
-                            raise
-                        kept = f"the {len(rows)} finished point(s) are kept in {display_path(folder / 'points')}"
-                        raise WorkerDied(exc.problems[0].message.removesuffix("; nothing was written") + f"; {kept}") from None
-                    if interrupted:  # half a point proves nothing: it is played again next time
-                        break
-                    rows[spot] = _row(point.id, _compared(n, tally, measures[spot], False, timing))
-                    if spot in files:
-                        body = {"generator": GENERATOR, "key": keys[spot], **rows[spot].to_dict(), "timing": timing}
-                        outputs.write(files[spot], json.dumps(body, indent=2) + "\n")
+                except WorkerDied as exc:  # the finished points stand: the table of them is written, then the error said
+                    lost = exc
+                    break
+                if interrupted:  # half a point proves nothing: it is played again next time
+                    break
+                rows[spot] = _row(point.id, _compared(n, tally, measures[spot], False, timing))
+                if spot in files:
+                    body = {"generator": GENERATOR, "key": keys[spot], **rows[spot].to_dict(), "timing": timing}
+                    outputs.write(files[spot], json.dumps(body, indent=2) + "\n")
             order = {(p.id, n): i for i, (p, n) in enumerate(itertools.product(points, counts))}
             sweep = replace(sweep, rows=sorted(rows.values(), key=lambda r: order[(r.point, r.players)]))
             if folder is not None and rows:
@@ -495,6 +491,11 @@ def run_sweep(
                 outputs.stage(targets[1], render_sweep(sweep.to_dict(), family.title))
                 outputs.commit()
             written = list(outputs.written)
+    if lost is not None:
+        if folder is None or not rows:
+            raise lost
+        kept = f"the {len(rows)} finished point(s) are kept in {display_path(folder / 'points')}, with their table"
+        raise WorkerDied(lost.problems[0].message.removesuffix("; nothing was written") + f"; {kept}") from None
     return replace(sweep, written=written)
 
 
