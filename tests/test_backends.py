@@ -12,13 +12,16 @@ import json
 import logging
 import os
 import re
+import socket
+import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from output_helpers import BASE, ROOT, assert_refused, invoke, workbench
+from output_helpers import BASE, ROOT, Ran, assert_clean, assert_refused, invoke, spawn, workbench
 
 from workbench import api, studies
 from workbench.errors import UsageError
@@ -203,3 +206,63 @@ def test_workers_that_run_another_workbench_are_refused(scheduler: str, monkeypa
     monkeypatch.setattr(cluster, "__version__", "9.9.9")
     with pytest.raises(UsageError, match=r"2 worker\(s\) do not run this workbench \(chance-workbench 9\.9\.9\)"):
         cluster.Dask(scheduler).start()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def real_cluster(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A scheduler and a worker started as the README says (``dask scheduler``, ``dask worker``), each a process."""
+    dask = Path(sys.executable).parent / "dask"
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    port = address.rsplit(":", 1)[1]
+    logs = tmp_path / "dask.log"
+    with logs.open("wb") as log:
+        scheduler = subprocess.Popen([dask, "scheduler", "--port", port, "--no-dashboard"], stdout=log, stderr=log)
+        worker = subprocess.Popen(
+            [dask, "worker", address, "--nthreads", "1", "--nworkers", "2", "--no-dashboard"], stdout=log, stderr=log
+        )
+    try:
+        yield address, scheduler
+    finally:
+        for process in (worker, scheduler):
+            process.kill()
+            process.wait()
+
+
+@pytest.mark.slow
+def test_a_real_scheduler_then_its_loss_in_the_middle_of_a_run(real_cluster: tuple[str, Any], tmp_path: Path) -> None:
+    """The README's recipe works (same summary as here); a scheduler that dies mid-run stops the command in one line."""
+    address, scheduler = real_cluster
+    common = ["simulate", TARGET, "--games", "300", "--seed", "2"]
+    here = workbench(*common, "--workers", "1", "--out", tmp_path / "here")
+    there = workbench(*common, "--backend", "dask", "--scheduler", address, "--out", tmp_path / "there", timeout=180)
+    assert here.code == there.code == 0, there.stderr
+    assert f"backend: dask, 2 worker(s) at {address}" in there.stdout
+    assert _summary_file(tmp_path / "there") == _summary_file(tmp_path / "here")
+    out = tmp_path / "lost"
+    job = spawn("simulate", TARGET, "--games", "2000000", "--backend", "dask", "--scheduler", address, "--out", out)
+    with distributed.Client(address, set_as_default=False) as watcher:  # wait until chunks are being played
+        deadline = time.monotonic() + 120
+        while not any(watcher.processing().values()):
+            assert job.poll() is None and time.monotonic() < deadline, "no chunk was played"
+            time.sleep(0.05)
+    scheduler.kill()
+    stdout, stderr = job.communicate(timeout=120)
+    ran = Ran(job.returncode, stdout, stderr, 0)
+    assert_clean(ran)
+    assert ran.code == 1, ran.stderr
+    assert f"lost the Dask scheduler at {address}" in ran.stderr and "nothing was written" in ran.stderr
+    assert not (out / "summary.json").exists()
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1", "tcp://127.0.0.1", "http://127.0.0.1:8786", "tcp://"])
+def test_a_scheduler_address_that_is_not_one_is_refused_at_once(address: str) -> None:
+    ran = invoke("simulate", TARGET, "--games", "10", "--backend", "dask", "--scheduler", address)
+    assert_refused(ran, f"--scheduler {address}: expected a scheduler's address, such as tcp://10.0.0.5:8786")
+    assert ran.seconds < 5

@@ -18,14 +18,17 @@ this module imports them only when a cluster is opened.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import os
+import re
 import threading
 import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from itertools import islice
 from types import TracebackType
@@ -37,6 +40,8 @@ from workbench.sim.runner import IN_FLIGHT, Chunk, Factory, Task, WorkerDied, di
 
 #: Times a chunk that raised is tried again before the run fails (a worker's death is the scheduler's to retry).
 RETRIES = 2
+#: A scheduler's address: tcp:// (or tls://) and host:port; plain host:port is tcp.
+ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):[0-9]{1,5}")
 #: How long to wait for a scheduler before saying it cannot be reached.
 CONNECT_SECONDS = 10
 INSTALL = "pip install -e '.[dask]' (in the workbench's folder)"
@@ -106,6 +111,8 @@ class Dask:
     def __init__(self, scheduler: str | None = None, workers: int | None = None) -> None:
         if not available():
             raise UsageError(f"--backend dask needs Dask's distributed scheduler: install it with {INSTALL}")
+        if scheduler is not None and not ADDRESS.fullmatch(scheduler):
+            raise UsageError(f"--scheduler {scheduler}: expected a scheduler's address, such as tcp://10.0.0.5:8786")
         if scheduler is not None and workers is not None:
             raise UsageError("--workers: the cluster at --scheduler has its own workers (leave out --workers)")
         if workers is not None and workers < 1:
@@ -114,6 +121,7 @@ class Dask:
         self._wanted = workers
         self._client: Any = None
         self._cluster: Any = None
+        self._levels: dict[str, int] = {}  #: Dask's loggers' levels before, while quieted
 
     def __enter__(self) -> Dask:
         return self
@@ -124,10 +132,20 @@ class Dask:
     def close(self) -> None:
         """Leave the cluster (and stop the one started here)."""
         client, cluster, self._client, self._cluster = self._client, self._cluster, None, None
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
+        with contextlib.suppress(OSError, TimeoutError, CancelledError):  # a scheduler lost already: nothing to leave
+            if client is not None:
+                client.close()
+            if cluster is not None:
+                cluster.close()
+        for name, logger in self._loggers().items():
+            logger.setLevel(self._levels.get(name, logging.NOTSET))
+        self._levels.clear()
+
+    @staticmethod
+    def _loggers() -> dict[str, logging.Logger]:
+        """Dask's distributed loggers (each may have a level of its own)."""
+        names = [name for name in logging.root.manager.loggerDict if name == "distributed" or name.startswith("distributed.")]
+        return {name: logging.getLogger(name) for name in ["distributed", *names]}
 
     def start(self) -> None:
         """Reach the scheduler (or start the LocalCluster) now, and check its workers; once."""
@@ -147,6 +165,10 @@ class Dask:
 
     def _connect(self) -> Any:
         distributed: Any = importlib.import_module("distributed")  # untyped: its calls are checked by the tests
+        # what goes wrong is said in one line by the workbench, not in Dask's logged tracebacks
+        for name, logger in self._loggers().items():
+            self._levels.setdefault(name, logger.level)
+            logger.setLevel(logging.CRITICAL)
         if self.scheduler is None:
             self._cluster = distributed.LocalCluster(
                 n_workers=self._wanted,
@@ -196,11 +218,12 @@ class Dask:
         finished are cancelled)."""
         killed: type[Exception] = importlib.import_module("distributed").KilledWorker
         client = self.client
-        room = self.workers * IN_FLIGHT
-        shipment = client.scatter(Shipment(uuid.uuid4().hex, tuple(factories)), broadcast=True, hash=False)
         pending: deque[Any] = deque()
+        shipment = None
         queue = iter(tasks)
         try:
+            room = self.workers * IN_FLIGHT
+            shipment = client.scatter(Shipment(uuid.uuid4().hex, tuple(factories)), broadcast=True, hash=False)
             while True:
                 pending.extend(
                     client.submit(_play, shipment, task, retries=RETRIES, pure=False)
@@ -220,7 +243,10 @@ class Dask:
                     ) from None
                 pending.popleft()
                 yield chunk
+        except (OSError, CancelledError) as exc:  # the scheduler is gone (CommClosedError is an OSError)
+            raise WorkerDied(
+                f"lost the Dask scheduler at {self.scheduler or 'the LocalCluster'} ({exc}); nothing was written"
+            ) from None
         finally:
-            if pending:
-                client.cancel(list(pending))
-            client.cancel([shipment])
+            with contextlib.suppress(OSError, TimeoutError, CancelledError):
+                client.cancel([*pending, *([shipment] if shipment is not None else [])])
