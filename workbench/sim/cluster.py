@@ -211,7 +211,13 @@ class Dask:
     @property
     def workers(self) -> int:
         """Worker threads in the cluster now."""
-        return max(1, int(sum(self.client.nthreads().values())))
+        try:
+            return max(1, int(sum(self.client.nthreads().values())))
+        except (OSError, CancelledError) as exc:  # between two runs
+            raise self._lost(exc) from None
+
+    def _lost(self, exc: BaseException) -> WorkerDied:
+        return WorkerDied(f"lost the Dask scheduler at {self.scheduler or 'the LocalCluster'} ({exc}); nothing was written")
 
     def results(self, factories: list[Factory], tasks: Iterable[Task], stop: Callable[[], bool]) -> Iterator[Chunk]:
         """The chunks of ``tasks`` in order, played on the cluster; nothing more once ``stop()`` (the chunks not yet
@@ -244,9 +250,7 @@ class Dask:
                 pending.popleft()
                 yield chunk
         except (OSError, CancelledError) as exc:  # the scheduler is gone (CommClosedError is an OSError)
-            raise WorkerDied(
-                f"lost the Dask scheduler at {self.scheduler or 'the LocalCluster'} ({exc}); nothing was written"
-            ) from None
+            raise self._lost(exc) from None
         finally:
             with contextlib.suppress(OSError, TimeoutError, CancelledError):
                 client.cancel([*pending, *([shipment] if shipment is not None else [])])
