@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from output_helpers import BASE, MANIFEST, Ran, assert_clean, assert_manifest_is_exact, files, leftovers, spawn
+from output_helpers import BASE, MANIFEST, ROOT, Ran, assert_clean, assert_manifest_is_exact, files, leftovers, spawn
 
 from workbench.sim.runner import Stop
 
@@ -417,3 +417,19 @@ def test_ctrl_c_during_print_says_so(tmp_path: Path) -> None:
         pytest.skip("the set was printed before the signal (a fast machine)")
     assert (process.returncode, err.strip().splitlines()[-1]) == (130, "interrupted")
     assert not (tmp_path / "set.pdf").exists()
+
+
+@pytest.mark.parametrize("delay", [0.5, 1.2, 1.6, 2.0, 3.0])
+def test_ctrl_c_while_a_local_cluster_starts_is_never_lost(tmp_path: Path, delay: float) -> None:
+    """A Ctrl-C while Dask starts its LocalCluster (or Numba loads the batch engine) stops the command, cleanly: Dask
+    and Numba swallow a KeyboardInterrupt in their callbacks, so the stop flag holds it from before they start."""
+    pytest.importorskip("distributed", reason="the Dask backend needs the extra: pip install -e '.[dask]'")
+    sweep = ROOT / "sweeps" / "dagger-cost.yaml"
+    job = spawn("sweep", sweep, "--out", tmp_path / "out", "--backend", "dask", "--workers", "2", cwd=tmp_path)
+    time.sleep(delay)
+    os.killpg(job.pid, signal.SIGINT)
+    out, err = job.communicate(timeout=120)
+    ran = Ran(job.returncode, out, err, 0)
+    assert_clean(ran)
+    assert ran.code == 130, f"the Ctrl-C was lost: exit {ran.code}\n{err[-2000:]}"
+    assert Job(job, tmp_path, 0).group_is_gone(), "a process of the command outlived it"

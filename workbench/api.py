@@ -336,25 +336,61 @@ def choose_engine(
     return "interpreter", blocker
 
 
-def ready_engine(family: Family, variant: Any, engine: str, why: str, notice: Notice | None, backend: Backend) -> None:
-    """Reach the backend's machines (so a cluster that cannot play says so before any game); say which engine plays;
-    compile the batch engine here, before any worker starts (each inherits it, or finds it in Numba's disk cache)."""
+def ready_engine(
+    family: Family, variant: Any, engine: str, why: str, notice: Notice | None, backend: Backend, stop: Stop
+) -> None:
+    """Get a run ready, under its stop handler: say which engine plays; compile the batch engine here, before any
+    worker starts (each inherits it, or finds it in Numba's disk cache); reach the backend's machines, so that a
+    cluster that cannot play says so before any game, and say where the games go.
+
+    A Ctrl-C raised as a KeyboardInterrupt would be lost inside Numba's and Dask's callbacks, so the run's stop
+    flag holds it; the compile runs in a thread, so a stop need not wait for it (the run then plays nothing)."""
     say = notice or (lambda text: None)
-    backend.start()
+    say(f"engine: {engine}" + (f" ({why})" if why else ""))
+    if engine == "batch":
+        started = time.perf_counter()
+        slow = threading.Timer(1.0, say, ("compiling the batch engine, once (it takes a minute or so)...",))
+        slow.start()
+        try:
+            compiled = _unless_stopped(lambda: cast(Batched, family).warm_batch(variant), stop)
+        finally:
+            slow.cancel()
+        if compiled is None:
+            return
+        if compiled:
+            say(f"compiling the batch engine, once: {time.perf_counter() - started:.0f} s")
+    if stop():
+        return
+    try:
+        backend.start()
+    except Exception:  # a cluster whose start a Ctrl-C broke: that is the stop, not an error
+        if stop():
+            return
+        raise
     if backend.name != LOCAL.name:
         say(f"backend: {backend.name}, {backend.workers} worker(s) at {backend.where}")
-    say(f"engine: {engine}" + (f" ({why})" if why else ""))
-    if engine != "batch":
-        return
-    started = time.perf_counter()
-    slow = threading.Timer(1.0, say, ("compiling the batch engine, once (it takes a minute or so)...",))
-    slow.start()
-    try:
-        compiled = cast(Batched, family).warm_batch(variant)  # choose_engine took the batch engine for it
-    finally:
-        slow.cancel()
-    if compiled:
-        say(f"compiling the batch engine, once: {time.perf_counter() - started:.0f} s")
+
+
+def _unless_stopped(work: Callable[[], bool], stop: Stop) -> bool | None:
+    """``work()`` in a thread, waited for until it ends (its result; its exception raised here) or a stop (None)."""
+    found: list[bool] = []
+    failed: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            found.append(work())
+        except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=target, name="workbench-compile", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        if stop():
+            return None
+        thread.join(0.05)
+    if failed:
+        raise failed[0]
+    return found[0]
 
 
 @contextmanager
@@ -425,9 +461,9 @@ def simulate(
             record = (Path(record_scenarios), path)  # where the scripts go, the variant file they name
         records_file = outputs.file(Path(records), "--records") if records is not None else None
         outputs.ready()
-        ready_engine(family, loaded.variant, engine, why, notice, backend)
         summaries = []
         with _stopping(stop) as halt:  # signals during the commit too only ask to stop: the set goes in whole
+            ready_engine(family, loaded.variant, engine, why, notice, backend, halt)
             with _records(outputs, records_file) as handle:
                 for count, table in tables.items():
                     if halt():  # a stop between two player counts: the next one does not start
@@ -586,8 +622,8 @@ def tune_stakes(
             page = outputs.file(Path(out).with_suffix(".html"), "--out")
         real = path.resolve()  # a symlinked variant is written where it really is
         before = _writable_variant(family, real, counts) if write else None
-        ready_engine(family, tuned, engine, why, notice, backend)
         with _stopping(stop) as halt:
+            ready_engine(family, tuned, engine, why, notice, backend, halt)
             report = family.tune_stakes(
                 path,
                 counts,

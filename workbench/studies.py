@@ -288,9 +288,9 @@ def compare(
         _reserve_inputs(outputs, *(source for variant, _ in loaded for source in variant.sources), personas)
         targets = _out_files(outputs, out, "compare", create_out)
         outputs.ready()
-        ready_engine(family, loaded[0][0].variant, engine, why, notice, backend)
         runs: list[ComparedRun] = []
         with _stopping(stop) as halt:
+            ready_engine(family, loaded[0][0].variant, engine, why, notice, backend, halt)
             for count in counts:
                 if halt():
                     break
@@ -577,7 +577,6 @@ def cards(
         _reserve_inputs(outputs, *loaded.sources, personas)
         targets = _out_files(outputs, out, "cards", create_out)
         outputs.ready()
-        ready_engine(family, loaded.variant, engine, why, notice, backend)
         arms = (
             family.simulator(loaded.variant, count, table, known, seed, engine=engine),
             family.gifted_simulator(loaded.variant, count, table, known, seed, coins=coins, engine=engine),
@@ -586,6 +585,7 @@ def cards(
         measure = family.seat_measure()
         factory = PairedFactory.of(arms, measure)
         with _stopping(stop) as halt:
+            ready_engine(family, loaded.variant, engine, why, notice, backend, halt)
             tally, interrupted, timing = _played(
                 factory, games, backend, f"{len(studied)} card{'s' if len(studied) != 1 else ''}", progress, halt
             )
@@ -828,7 +828,6 @@ def skill(
         _reserve_inputs(outputs, *loaded.sources, personas)
         targets = _out_files(outputs, out, "skill", create_out)
         outputs.ready()
-        ready_engine(family, loaded.variant, engine, why, notice, backend)
         arms = (
             family.simulator(loaded.variant, count, table, known, seed, engine=engine),
             *(family.simulator(loaded.variant, count, table, known, seed, seat_bot=name, engine=engine) for name in rungs),
@@ -836,6 +835,7 @@ def skill(
         measure = family.seat_measure()
         factory = PairedFactory.of(arms, measure)
         with _stopping(stop) as halt:
+            ready_engine(family, loaded.variant, engine, why, notice, backend, halt)
             tally, interrupted, timing = _played(factory, games, backend, f"{len(rungs)} bots", progress, halt)
             win = next(s.of for s in measure.statistics if s.name == "win_rate")
             sums, arms_ = tally.sums, len(tally.arms)

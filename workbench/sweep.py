@@ -456,10 +456,10 @@ def run_sweep(
         if folder is not None and rows and notice is not None:
             notice(f"{len(rows)} of {len(keys)} point(s) finished in an earlier run: read from {display_path(folder / 'points')}")
         outputs.ready()
-        if len(rows) < len(keys):
-            ready_engine(family, base.variant, engine, why, notice, backend)
         lost: WorkerDied | None = None
         with _stopping(stop) as halt:
+            if len(rows) < len(keys):
+                ready_engine(family, base.variant, engine, why, notice, backend, halt)
             for point, n in itertools.product(points, counts):  # the order of sweep.json's table
                 spot = (point.id, n)
                 if spot in rows:

@@ -23,6 +23,7 @@ import importlib
 import logging
 import os
 import re
+import signal
 import threading
 import time
 import uuid
@@ -75,8 +76,27 @@ def dask_setup(worker: Any) -> None:
     """Preloaded in each worker process of a LocalCluster started here: leave the terminal's process group, so that a
     Ctrl-C (or a SIGTERM to the group) reaches only this command, which cancels the chunks and closes the cluster
     cleanly; and die with this command if it is killed outright."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.setpgid(0, 0)
     die_with(os.getppid())
+
+
+@contextlib.contextmanager
+def _workers_quiet() -> Iterator[None]:
+    """Start a LocalCluster's worker processes with their standard error sent nowhere (their logs are Dask's, and
+    what goes wrong reaches this command through the chunks' futures).
+
+    Until :func:`dask_setup` runs, a worker is still in the terminal's process group, and a Ctrl-C then would print
+    Python's traceback from it; the command's own stop handler notes the Ctrl-C all the same (a start that fails
+    because of it is taken as the stop: see ``api.ready_engine``)."""
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as nowhere:
+            os.dup2(nowhere.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 _built = threading.local()  # on a worker: the simulators of the run it last played, per worker thread
@@ -170,15 +190,16 @@ class Dask:
             self._levels.setdefault(name, logger.level)
             logger.setLevel(logging.CRITICAL)
         if self.scheduler is None:
-            self._cluster = distributed.LocalCluster(
-                n_workers=self._wanted,
-                threads_per_worker=1,  # a game is Python (or Numba without the GIL released): processes, not threads
-                processes=True,
-                dashboard_address="127.0.0.1:0",  # its web pages (health, metrics) on a free local port
-                silence_logs=logging.ERROR,
-                preload=[__name__],  # dask_setup, in every worker
-            )
-            client = distributed.Client(self._cluster, set_as_default=False)
+            with _workers_quiet():
+                self._cluster = distributed.LocalCluster(
+                    n_workers=self._wanted,
+                    threads_per_worker=1,  # a game is Python (or Numba without the GIL released): processes, not threads
+                    processes=True,
+                    dashboard_address="127.0.0.1:0",  # its web pages (health, metrics) on a free local port
+                    silence_logs=logging.ERROR,
+                    preload=[__name__],  # dask_setup, in every worker
+                )
+                client = distributed.Client(self._cluster, set_as_default=False)
         else:
             try:
                 client = distributed.Client(self.scheduler, timeout=f"{CONNECT_SECONDS}s", set_as_default=False)

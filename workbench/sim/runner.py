@@ -365,6 +365,8 @@ def run(
     """
     started = time.perf_counter()
     tally = factory().new_tally()
+    if stop():  # stopped before the run: no machine is reached (a cluster is not even started)
+        return Run(tally, 0, games, 0.0, True, backend.name, 0)
     done = 0
     wanted = records is not None or scripts is not None
     pace = Pace()
@@ -398,6 +400,8 @@ def run_many(
     numbers). A part of a comparison is worth nothing, so a stop raises :class:`Interrupted`.
     """
     tallies = [factory().new_tally() for factory in factories]
+    if stop():
+        raise Interrupted
     pace = Pace()
     tasks = (
         (which, start, end, False)
