@@ -111,6 +111,13 @@ def test_set_key_finds_mapping_keys_list_items_by_id_or_index_and_may_add_a_key(
     set_key(doc, "cards.b.cost", 5, where, ())
     set_key(doc, "cards.0.copies", 3, where, ())
     assert doc.data == {"stakes": {4: {"in": [9]}}, "cards": [{"id": "a", "cost": 1, "copies": 3}, {"id": "b", "cost": 5}]}
+    set_key(doc, "stakes.7", {"in": [1]}, where, ())
+    assert 7 in doc.data["stakes"], "a new key among numbered keys is a number"
+    for odd in ("cards.²", "cards.\u0661", "cards.-1"):  # a superscript, an Arabic-Indic one: not indexes
+        with pytest.raises(WorkbenchError, match="no item"):
+            set_key(doc, odd, 1, where, ())
+    with pytest.raises(WorkbenchError, match=r"cards\.b\.cost is a number, with no 'x' inside"):
+        set_key(doc, "cards.b.cost.x", 1, where, ())
 
 
 @pytest.mark.parametrize(
@@ -118,11 +125,11 @@ def test_set_key_finds_mapping_keys_list_items_by_id_or_index_and_may_add_a_key(
     [
         (
             ("set: cards.dagger.cost", "set: cards.daggr.cost"),
-            "sweep.yaml:9: grid.0.values.0: cards.daggr.cost: no item 'daggr' in cards (did you mean 'dagger'?)",
+            "sweep.yaml:8: grid.0.set: cards.daggr.cost: no item 'daggr' in cards (did you mean 'dagger'?)",
         ),
         (
             ("set: cards.dagger.cost", "set: card.dagger.cost"),
-            "sweep.yaml:9: grid.0.values.0: card.dagger.cost: no key 'card' in the variant (did you mean 'cards'?)",
+            "sweep.yaml:8: grid.0.set: card.dagger.cost: no key 'card' in the variant (did you mean 'cards'?)",
         ),
         (("values: [1, 3]", "values: [1, -3]"), "sweep.yaml:9: cards.dagger.cost: "),
         (("games: 150", "games: 0"), "sweep.yaml:4: games: "),
@@ -132,7 +139,7 @@ def test_set_key_finds_mapping_keys_list_items_by_id_or_index_and_may_add_a_key(
             "sweep.yaml:10: figures.0: no figure 'rounds.meen' (did you mean 'rounds.mean'?)",
         ),
         (("figure: cards.dagger", "figure: cards.dager"), "sweep.yaml:11: goal.figure: no figure 'cards.dager.bought_per_game'"),
-        (("aim: max", "aim: most"), "sweep.yaml:11: goal.aim: "),
+        (("aim: max", "aim: most"), "sweep.yaml:11: goal.aim: expected max, min, base or a number, got 'most'"),
         (("players: [3, 4]", "players: [3, 9]"), "sweep.yaml:3: players: 9: "),
     ],
     ids=["set-item", "set-key", "bad-value", "games", "unknown-key", "figure", "goal-figure", "aim", "players"],
@@ -156,7 +163,18 @@ def test_a_sweep_needs_one_of_grid_and_points_and_something_to_show(tmp_path: Pa
         "name: x\nvariant: {base}\ngames: 10\nfigures: [rounds.mean]\npoints: [{{name: a b}}, {{name: a-b}}]\n",
         "twins.yaml",
     )
-    assert any("two points are both called 'a-b'" in p for p in problems(twins))
+    assert any("points.1.name: 'a-b' and 'a b' would share the file points/a-b.*.json: rename one" in p for p in problems(twins))
+    repeats = sweep_file(tmp_path, SMALL.replace("values: [1, 3]", "values: [1, 1]"), "repeats.yaml")
+    assert any("repeats.yaml:6: grid: two points would both be 'dagger cost 1'" in p for p in problems(repeats))
+    twice = SMALL.replace("    values: [1, 3]\n", "    values: [1, 3]\n  - {{set: cards.dagger.cost, values: [4]}}\n")
+    assert any(
+        "grid.1.set: grid.0 sets cards.dagger.cost already" in p for p in problems(sweep_file(tmp_path, twice, "twice.yaml"))
+    )
+    short = sweep_file(tmp_path, SMALL.replace("values: [1, 3]", "values: [1, 3]\n    labels: [cheap]"), "short.yaml")
+    assert any("short.yaml:10: grid.0.labels: give one label per value (2), not 1" in p for p in problems(short))
+    for aim in (".nan", ".inf", "true"):
+        odd = sweep_file(tmp_path, SMALL.replace("aim: max", f"aim: {aim}"), "odd.yaml")
+        assert any("goal.aim: expected max, min, base or a number" in p for p in problems(odd)), aim
     lost = sweep_file(tmp_path, SMALL.replace("variant: {base}", "variant: nowhere.yaml"), "lost.yaml")
     assert any("lost.yaml:2: variant: no such variant file: nowhere.yaml" in p for p in problems(lost))
 

@@ -592,16 +592,18 @@ class Setting:
     value: Any
     where: Document  #: the file that sets it (a sweep)
     at: Key  #: the value's key path in that file
+    named: Key | None = None  #: where the key path is written in that file, when elsewhere (a grid axis's ``set:``)
 
 
-def set_key(doc: Document, path: str, value: Any, where: Document, at: Key) -> None:
+def set_key(doc: Document, path: str, value: Any, where: Document, at: Key, named: Key | None = None) -> None:
     """Set the value at the dotted key ``path`` of ``doc`` (a loaded variant) to ``value``, written in ``where`` at ``at``.
 
     Each step names a mapping's key (``stakes.4``: the key 4 too) or a list's item, by its
     index or by its ``id`` (``cards.dagger.cost``); the last step may add a key to a
     mapping. The value's marks, and so any problem validation finds in it, point at
     ``where`` (a sweep file): the line the designer wrote it on. A step that leads nowhere
-    is a problem located there too.
+    is a problem located where the path is written (``named``, else ``at``). A new key of a
+    mapping whose keys are numbers (``stakes.7``) is a number too.
 
     >>> doc = Document({"cards": [{"id": "a", "cost": 1}], "stakes": {4: {"in": [1]}}})
     >>> set_key(doc, "cards.a.cost", 3, Document({}), ()); set_key(doc, "stakes.4.in", [2], Document({}), ()); doc.data
@@ -610,26 +612,30 @@ def set_key(doc: Document, path: str, value: Any, where: Document, at: Key) -> N
     steps = path.split(".")
     holder: Any = doc.data
     key: list[str] = []
+
+    def wrong(message: str) -> VariantError:
+        return VariantError([where.problem(named if named is not None else at, f"{path}: {message}")])
+
     for number, step in enumerate(steps):
-        last = number == len(steps) - 1
+        last, before = number == len(steps) - 1, ".".join(steps[:number])  # the path as written, up to this step
+        whole = step.isascii() and step.isdigit()  # superscripts and other scripts' digits are not indexes
         if isinstance(holder, dict):
             found = next((k for k in holder if str(k) == step), None)
             if found is None and not last:
-                hint = did_you_mean(step, [str(k) for k in holder])
-                raise VariantError([where.problem(at, f"{path}: no key {step!r} in {'.'.join(key) or 'the variant'}{hint}")])
-            name: Any = step if found is None else found
+                raise wrong(f"no key {step!r} in {before or 'the variant'}{did_you_mean(step, [str(k) for k in holder])}")
+            numbered = whole and bool(holder) and all(isinstance(k, int) for k in holder)
+            name: Any = found if found is not None else int(step) if numbered else step
         elif isinstance(holder, list):
             ids = [str(item.get("id")) for item in holder if isinstance(item, dict) and "id" in item]
             name = next((i for i, item in enumerate(holder) if isinstance(item, dict) and str(item.get("id")) == step), None)
-            if name is None and step.isdigit() and int(step) < len(holder):
+            if name is None and whole and int(step) < len(holder):
                 name = int(step)
             if name is None:
-                hint = did_you_mean(step, ids)
-                raise VariantError([where.problem(at, f"{path}: no item {step!r} in {'.'.join(key)}{hint}")])
+                raise wrong(f"no item {step!r} in {before}{did_you_mean(step, ids)}")
             if step != str(name) and len(key) == 1:  # shown as written: cards.dagger, not cards.10
                 doc.written[(key[0], str(name))] = (key[0], step)
         else:
-            raise VariantError([where.problem(at, f"{path}: {'.'.join(key)} is {_kind(holder)}, with no {step!r} inside")])
+            raise wrong(f"{before} is {_kind(holder)}, with no {step!r} inside")
         key.append(str(name))
         if last:
             holder[name] = copy.deepcopy(value)
@@ -736,9 +742,9 @@ def _problems(model: type[BaseModel], doc: Document, errors: list[ErrorDetails])
     for err in errors:
         if err["type"] == "missing" and (err["loc"][:-1], err["loc"][-1]) in misspelt:
             continue  # "unknown key 'rolls' (did you mean 'roll'?)" says it already
-        if err["type"] == "rules":
+        if err["type"] == "rules":  # a model's check across its keys: each key is the model's (at err["loc"])
             for key, message in err["ctx"]["problems"]:
-                problems.append(doc.problem(key, message))
+                problems.append(doc.problem((*err["loc"], *key), message))
         else:
             steps = list(_walk(doc.data, err["loc"], index))
             key = [part for part, _ in steps]

@@ -24,9 +24,9 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, Strict, model_validator
 
 from workbench import GENERATOR, __version__
 from workbench.api import (
@@ -67,12 +67,6 @@ class Axis(Model):
     name: str | None = Field(None, min_length=1, description="The axis's name in tables and charts (default: the key path).")
     labels: list[str] | None = Field(None, description="A name for each value (default: the value as written).")
 
-    @model_validator(mode="after")
-    def _labels(self) -> Axis:
-        if self.labels is not None and len(self.labels) != len(self.values):
-            raise rules_error([(("labels",), f"give one label per value ({len(self.values)}), not {len(self.labels)}")])
-        return self
-
 
 class Point(Model):
     """One named point: values to set and keys to override, as a child variant would."""
@@ -89,9 +83,19 @@ class Goal(Model):
     value (a number), or the one that changes it least from the base variant (base)."""
 
     figure: str = Field(description="A figure of simulate's summary, as compare.json names it: rounds.mean, balance.")
-    aim: Literal["max", "min", "base"] | float = Field(
+    aim: Literal["max", "min", "base"] | Annotated[float, Strict(), Field(allow_inf_nan=False)] = Field(
         description="max, min, a value to come nearest to, or base: the least change from the base variant."
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _aim(cls, data: Any) -> Any:
+        """One message for an aim that is neither a word it knows nor a number (not one per kind of aim)."""
+        aim = data.get("aim") if isinstance(data, dict) else None
+        known = isinstance(aim, int | float) and not isinstance(aim, bool) and math.isfinite(aim)
+        if aim is not None and aim not in ("max", "min", "base") and not known:
+            raise rules_error([(("aim",), f"expected max, min, base or a number, got {aim!r}")])
+        return data
 
 
 class SweepFile(Model):
@@ -100,7 +104,7 @@ class SweepFile(Model):
     name: str = Field(min_length=1, description="The sweep's name.")
     description: str | None = None
     variant: str = Field(description="The base variant file, relative to this file; every point changes a copy of it.")
-    players: list[Positive] | Positive = Field(4, description="The player count, or several.")
+    players: Annotated[list[Positive], Field(min_length=1)] | Positive = Field(4, description="The player count, or several.")
     games: Positive = Field(description="Games per point and player count (played beside the base variant).")
     seed: int = Field(1, description="Game i of every point depends only on (seed, i).")
     bots: str | list[str] | None = Field(None, description="One bot per seat, or one for every seat (default: the game's).")
@@ -124,6 +128,15 @@ class SweepFile(Model):
             )
         if not self.figures and self.goal is None:
             problems.append((("figures",), "name the figures to chart (figures: [rounds.mean, ...]) or a goal"))
+        for i, axis in enumerate(self.grid or []):
+            if axis.labels is not None and len(axis.labels) != len(axis.values):
+                problems.append((("grid", i, "labels"), f"give one label per value ({len(axis.values)}), not {len(axis.labels)}"))
+            for earlier in range(i):
+                other = (self.grid or [])[earlier]
+                if other.set == axis.set:
+                    problems.append((("grid", i, "set"), f"grid.{earlier} sets {axis.set} already: one axis per key"))
+                elif (other.name or other.set) == (axis.name or axis.set):
+                    problems.append((("grid", i, "name"), f"grid.{earlier} is called {axis.name or axis.set!r} too"))
         size = math.prod(len(axis.values) for axis in self.grid or [])
         if size > MOST_POINTS:
             problems.append((("grid",), f"the grid has {size:,} points; a sweep may have at most {MOST_POINTS:,}"))
@@ -143,8 +156,12 @@ class SweepPoint:
 
 
 def _slug(name: str) -> str:
-    """A point's name as a file name: ``dagger cost 3`` -> ``dagger-cost-3``."""
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:80] or "point"
+    """A point's name as a file name: ``dagger cost 3`` -> ``dagger-cost-3`` (letters of any script kept).
+
+    >>> _slug("Dagger cost 3"), _slug("价格 一"), _slug("../x")
+    ('dagger-cost-3', '价格-一', 'x')
+    """
+    return re.sub(r"[\W_]+", "-", name.lower()).strip("-")[:80] or "point"
 
 
 def _shown(value: Any) -> str:
@@ -160,17 +177,21 @@ def load_sweep(path: str | os.PathLike[str]) -> tuple[SweepFile, Document, list[
         raise SweepError([doc.problem((), "a sweep is a mapping of keys (name, variant, games, grid or points, ...)")])
     plan = validate(SweepFile, doc, SweepError)
     base_path = path.parent / plan.variant
-    if not base_path.is_file():
-        raise SweepError(
-            [doc.problem(("variant",), f"no such variant file: {plan.variant} (looked for {display_path(base_path)})")]
-        )
+    try:
+        found = base_path.is_file()
+    except (OSError, ValueError) as exc:  # a name too long for the system
+        reason = getattr(exc, "strerror", None) or exc
+        raise SweepError([doc.problem(("variant",), f"cannot use {plan.variant!r}: {reason}")]) from None
+    if not found:
+        looked = display_path(Path(os.path.normpath(base_path)))
+        raise SweepError([doc.problem(("variant",), f"no such variant file: {plan.variant} (looked for {looked})")])
     base = load_variant(base_path)
     points: list[SweepPoint] = []
     if plan.grid is not None:
         names = [axis.name or axis.set for axis in plan.grid]
         for combination in itertools.product(*(range(len(axis.values)) for axis in plan.grid)):
             settings = [
-                Setting(axis.set, axis.values[j], doc, ("grid", str(i), "values", str(j)))
+                Setting(axis.set, axis.values[j], doc, ("grid", str(i), "values", str(j)), ("grid", str(i), "set"))
                 for i, (axis, j) in enumerate(zip(plan.grid, combination))
             ]
             shown = [axis.labels[j] if axis.labels else _shown(axis.values[j]) for axis, j in zip(plan.grid, combination)]
@@ -183,12 +204,16 @@ def load_sweep(path: str | os.PathLike[str]) -> tuple[SweepFile, Document, list[
             overrides = overrides_of(doc, (*at, "overrides"), base_path, SweepError) if entry.overrides else None
             settings = [Setting(key, value, doc, (*at, "set", key)) for key, value in entry.set.items()]
             points.append(SweepPoint(_slug(entry.name), entry.name, {}, load_variant(base_path, overrides, settings)))
-    seen: dict[str, int] = {}
+    seen: dict[str, SweepPoint] = {}
     for i, point in enumerate(points):
         if point.id in seen:
-            where = ("points", str(i), "name") if plan.points else ("grid",)
-            raise SweepError([doc.problem(where, f"two points are both called {point.id!r}: give them different names")])
-        seen[point.id] = i
+            first = seen[point.id].name
+            if plan.points:
+                message = f"{point.name!r} and {first!r} would share the file points/{point.id}.*.json: rename one"
+                raise SweepError([doc.problem(("points", str(i), "name"), message)])
+            message = f"two points would both be {first!r} (a value or label of an axis repeats)"
+            raise SweepError([doc.problem(("grid",), message)])
+        seen[point.id] = point
         if point.loaded.family is not base.family:
             raise SweepError([doc.problem(("points", str(i)), f"this point is a {point.loaded.family.title} variant")])
     return plan, doc, points, base

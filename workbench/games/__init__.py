@@ -305,7 +305,7 @@ def load_variant(path: Path, overrides: Document | None = None, settings: Sequen
         doc = merge(doc, overrides)
         edit_lists(doc, includes)
     for setting in settings:
-        set_key(doc, setting.path, setting.value, setting.where, setting.at)
+        set_key(doc, setting.path, setting.value, setting.where, setting.at, setting.named)
     family = family_of(doc)
     return Loaded(family, validate(family.variant_model, doc), Path(path), doc.sources)
 
