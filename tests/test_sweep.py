@@ -435,3 +435,24 @@ def test_a_lost_worker_stops_the_sweep_and_keeps_the_finished_points(tmp_path: P
     labels: list[str] = []
     run_sweep(path, out=tmp_path / "out", progress=lambda label, games: labels.append(label) or (lambda n: None))
     assert labels == ["dagger cost 3, 3 players", "dagger cost 3, 4 players"]
+
+
+def test_a_point_file_changed_during_the_sweep_stops_it_with_the_finished_points_kept(tmp_path: Path) -> None:
+    path = sweep_file(tmp_path, SMALL)
+    run_sweep(path, out=tmp_path / "out")
+    path.write_text(path.read_text().replace("seed: 3", "seed: 4"))  # every point is played again
+    later = tmp_path / "out" / "points" / "dagger-cost-3.4p.json"
+
+    def progress(label: str, games: int) -> Callable[[int], None]:
+        if label == "dagger cost 1, 3 players":
+            later.write_text(later.read_text() + " ")  # the designer touches a file the sweep will replace
+        return lambda finished: None
+
+    with pytest.raises(WorkbenchError) as caught:
+        run_sweep(path, out=tmp_path / "out", progress=progress)
+    message = str(caught.value.problems[0])
+    assert "dagger-cost-3.4p.json changed while the command ran" in message
+    assert "nothing was written" not in message and "the 3 finished point(s) are kept" in message
+    assert later.read_text().endswith(" "), "the designer's change stays"
+    body = json.loads((tmp_path / "out" / "sweep.json").read_text())
+    assert body["interrupted"] is True and body["seed"] == 4 and len(body["table"]) == 3

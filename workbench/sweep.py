@@ -16,6 +16,7 @@ In a notebook::
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import itertools
 import json
@@ -48,7 +49,7 @@ from workbench.models import KeyPath, Model, Positive, rules_error
 from workbench.outputs import Outputs, is_ours
 from workbench.render.pages import number, render_sweep
 from workbench.sim.paired import PairedFactory
-from workbench.sim.runner import LOCAL, Backend, Stop, WorkerDied
+from workbench.sim.runner import LOCAL, Backend, Stop
 from workbench.studies import ComparedRun, _compared, _names, _p, _played
 
 #: Most points a sweep may have (a grid multiplies its axes).
@@ -434,10 +435,13 @@ def run_sweep(
     check_run(plan.games)
     try:
         counts = player_counts(base, plan.players, base.path)
-        for point in points:
-            player_counts(point.loaded, plan.players, base.path)
     except UsageError as exc:
         raise SweepError([doc.problem(("players",), exc.problems[0].message.removeprefix("--players "))]) from None
+    for point in points:
+        low, high = family.player_range(point.loaded.variant)
+        for n in counts:
+            if not low <= n <= high:
+                raise SweepError([doc.problem(("players",), f"{n}: the point {point.name!r} is for {low} to {high} players")])
     known = {p.id: family.personas(p.loaded.variant) for p in points}
     try:
         tables = bot_tables(plan.bots, counts, family.personas(base.variant), family)
@@ -462,6 +466,10 @@ def run_sweep(
     if plan.goal is not None and plan.goal.figure not in offered:
         hint = did_you_mean(plan.goal.figure, offered)
         raise SweepError([doc.problem(("goal", "figure"), f"no figure {plan.goal.figure!r}{hint}")])
+    rates = {s.name for measure in measures.values() for s in measure.statistics if s.percent}
+    if plan.goal is not None and plan.goal.figure in rates and not isinstance(plan.goal.aim, str) and not 0 <= plan.goal.aim <= 1:
+        message = f"{plan.goal.figure} is a rate, from 0 to 1: write {plan.goal.aim / 100:g} for {plan.goal.aim:g} %"
+        raise SweepError([doc.problem(("goal", "aim"), message)])
     sweep = Sweep(plan, path, family, base, points, counts, _names(tables[counts[0]]), engine, [], figures)
     with Outputs(force=force) as outputs:
         _reserve_inputs(outputs, path, *base.sources, *(s for p in points for s in p.loaded.sources))
@@ -481,7 +489,7 @@ def run_sweep(
         if folder is not None and rows and notice is not None:
             notice(f"{len(rows)} of {len(keys)} point(s) finished in an earlier run: read from {display_path(folder / 'points')}")
         outputs.ready()
-        lost: WorkerDied | None = None
+        failure: WorkbenchError | None = None  # a worker lost, a point file changed meanwhile: said after the table
         with _stopping(stop) as halt:
             if len(rows) < len(keys):
                 ready_engine(family, base.variant, engine, why, notice, backend, halt)
@@ -500,15 +508,21 @@ def run_sweep(
                     tally, interrupted, timing = _played(
                         factory, plan.games, backend, f"{point.name}, {n} players", progress, halt
                     )
-                except WorkerDied as exc:  # the finished points stand: the table of them is written, then the error said
-                    lost = exc
+                except WorkbenchError as exc:  # the finished points stand: the table of them is written, then the error said
+                    failure = exc
                     break
                 if interrupted:  # half a point proves nothing: it is played again next time
                     break
                 rows[spot] = _row(point.id, _compared(n, tally, measures[spot], False, timing))
                 if spot in files:
                     body = {"generator": GENERATOR, "key": keys[spot], **rows[spot].to_dict(), "timing": timing}
-                    outputs.write(files[spot], json.dumps(body, indent=2) + "\n")
+                    try:
+                        outputs.write(files[spot], json.dumps(body, indent=2) + "\n")
+                    except WorkbenchError as exc:  # not written: not finished
+                        outputs.discard()
+                        del rows[spot]
+                        failure = exc
+                        break
             order = {(p.id, n): i for i, (p, n) in enumerate(itertools.product(points, counts))}
             sweep = replace(sweep, rows=sorted(rows.values(), key=lambda r: order[(r.point, r.players)]))
             if folder is not None and rows:
@@ -516,11 +530,15 @@ def run_sweep(
                 outputs.stage(targets[1], render_sweep(sweep.to_dict(), family.title))
                 outputs.commit()
             written = list(outputs.written)
-    if lost is not None:
+    if failure is not None:
         if folder is None or not rows:
-            raise lost
+            raise failure
         kept = f"the {len(rows)} finished point(s) are kept in {display_path(folder / 'points')}, with their table"
-        raise WorkerDied(lost.problems[0].message.removesuffix("; nothing was written") + f"; {kept}") from None
+        said = copy.copy(failure)
+        said.problems = [
+            replace(p, message=p.message.replace("; nothing was written", "") + f"; {kept}") for p in failure.problems
+        ]
+        raise said from None
     return replace(sweep, written=written)
 
 
