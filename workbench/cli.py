@@ -307,8 +307,8 @@ EngineOption = Annotated[
 ]
 
 
-def _stopped_before_any_game() -> NoReturn:
-    warn("interrupted before any game finished: nothing was written (earlier outputs are as they were)")
+def _stopped_before_any_game(what: str = "game") -> NoReturn:
+    warn(f"interrupted before any {what} finished: nothing was written (earlier outputs are as they were)")
     raise typer.Exit(130)
 
 
@@ -505,7 +505,7 @@ def sweep(
     with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         swept = sweeps.run_sweep(
             path,
-            out=out_dir or Path("reports") / path.stem,
+            out=out_dir or Path("reports") / (path.stem.strip(".") or "sweep"),
             create_out=out_dir is None,
             backend=runner,
             force=force,
@@ -513,14 +513,16 @@ def sweep(
             notice=say,
         )
     if not swept.rows:
-        _stopped_before_any_game()
+        _stopped_before_any_game("point")
     for title, headers, rows in swept.tables():
         _print_table(title, headers, rows)
     for players, best in swept.best.items():
         if best is not None:
             names = {p.id: p.name for p in swept.points}
             close = f"; not told apart from {', '.join(names[p] for p in best.close)}" if best.close else ""
-            say(f"best at {players} players: {names[best.point]}{close}", wrap=True)
+            finished = sum(row.players == players for row in swept.rows)
+            of = f" (of the {finished} points finished)" if finished < len(swept.points) else ""
+            say(f"best at {players} players: {names[best.point]}{of}{close}", wrap=True)
     points = [path for path in swept.written if path.parent.name == "points"]
     if points:
         say(f"wrote {len(points)} point file(s) in {display_path(points[0].parent)}", wrap=True)

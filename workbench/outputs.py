@@ -289,6 +289,8 @@ class Outputs:
         resolved = _resolve(folder, option)
         if resolved in self.targets:
             raise UsageError(f"{option} {display_path(folder)}: {self.targets[resolved]} names this path as a file")
+        if folder.is_symlink() and not folder.exists():  # never make a folder where a broken link points
+            raise UsageError(f"{option} {display_path(folder)}: a symbolic link to {os.readlink(folder)}, which does not exist")
         self.folders.setdefault(resolved, option)
         found = _stat(resolved)
         if found is not None:

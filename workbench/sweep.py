@@ -371,7 +371,7 @@ class Sweep:
                     if figure is None:
                         cells.append("")
                         continue
-                    value = number(figure["value"], figure["percent"])
+                    value = number(figure["value"], figure["percent"], digits=4)
                     change = number(figure["change"]["value"], figure["percent"], signed=True)
                     cells.append(f"{value} ({change})")
                 body.append(cells)
@@ -486,8 +486,17 @@ def run_sweep(
             found = _reused(file, keys[spot])
             if found is not None:
                 rows[spot] = found
-        if folder is not None and rows and notice is not None:
-            notice(f"{len(rows)} of {len(keys)} point(s) finished in an earlier run: read from {display_path(folder / 'points')}")
+        if folder is not None and notice is not None:
+            if rows:
+                notice(
+                    f"{len(rows)} of {len(keys)} point(s) finished in an earlier run: read from {display_path(folder / 'points')}"
+                )
+            stale = sum(spot not in rows and file.is_file() for spot, file in files.items())
+            if stale:
+                notice(
+                    f"{stale} point(s) of an earlier run were played with other inputs (seed, games, bots, engine, a "
+                    "variant or the workbench changed): played again"
+                )
         outputs.ready()
         failure: WorkbenchError | None = None  # a worker lost, a point file changed meanwhile: said after the table
         with _stopping(stop) as halt:

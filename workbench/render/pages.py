@@ -18,33 +18,37 @@ from workbench.render import templates
 from workbench.render.svg import Interval, Panel, Series, forest, hbar_chart, line_chart
 
 
-def number(value: float | None, percent: bool = False, signed: bool = False, unit: bool = True) -> str:
+def number(value: float | None, percent: bool = False, signed: bool = False, unit: bool = True, digits: int = 3) -> str:
     """A figure as the pages print it: rates in percent with one decimal (a difference in percentage points), other
-    values with three significant digits.
+    values with ``digits`` significant digits, never in exponent notation.
 
     >>> number(0.1234, True), number(-0.012, True, signed=True), number(-0.012, True, True, False), number(11.274)
     ('12.3%', '-1.2 pp', '-1.2', '11.3')
-    >>> number(None)
-    '–'
+    >>> number(None), number(-0.0004, True, signed=True), number(-0.000062), number(12.16445, digits=4)
+    ('–', '0.0 pp', '-0.0000620', '12.16')
     """
     if value is None or not math.isfinite(value):
         return "–"
     if percent:
         suffix = (" pp" if signed else "%") if unit else ""
-        return f"{value * 100:+.1f}{suffix}" if signed else f"{value * 100:.1f}{suffix}"
+        shown = round(value * 100, 1) + 0.0  # + 0.0: no "-0.0"
+        return f"{shown:+.1f}{suffix}" if signed and shown != 0 else f"{shown:.1f}{suffix}"
+    if value == 0:
+        return "0"
     size = abs(value)
-    decimals = 0 if size >= 100 else 1 if size >= 10 else 2 if size >= 1 else 3  # about three digits: 12.0, not 12
-    text = "0" if value == 0 else f"{value:,.{decimals}f}" if size >= 0.01 else f"{value:.2g}"
+    places = digits - 1 - math.floor(math.log10(size))  # 12.0, not 12; 0.000620, not 6.2e-04
+    decimals = max(0, places) if size >= 1 else digits if size >= 0.01 else places  # 0.081, as three decimals
+    text = f"{value:,.{decimals}f}"
     return f"+{text}" if signed and value > 0 else text
 
 
-def interval(low: float | None, high: float | None, percent: bool, signed: bool = False) -> str:
+def interval(low: float | None, high: float | None, percent: bool, signed: bool = False, digits: int = 3) -> str:
     """``low to high`` of an interval (the unit once, at the end).
 
     >>> interval(-0.085, -0.019, True, True), interval(1.5, 2.25, False)
     ('-8.5 to -1.9 pp', '1.50 to 2.25')
     """
-    return f"{number(low, percent, signed, unit=False)} to {number(high, percent, signed)}"
+    return f"{number(low, percent, signed, unit=False, digits=digits)} to {number(high, percent, signed, digits=digits)}"
 
 
 def p_value(p: float | None) -> str:
@@ -289,10 +293,25 @@ def render_skill(data: dict[str, Any], game_title: str) -> str:
     )
 
 
+def _spread(figure: dict[str, Any]) -> tuple[float, float, float]:
+    """(value, low, high) of a reported figure, NaN where it has none."""
+    return _value(figure), _value(figure, "low"), _value(figure, "high")
+
+
+def _sweep_cells(figure: dict[str, Any] | None) -> tuple[str, str]:
+    """A figure of a sweep's table: its value and its change from the base variant, each with its interval."""
+    if figure is None:
+        return "", ""
+    percent, change = figure["percent"], figure["change"]
+    value = f"{number(figure['value'], percent, digits=4)} ({interval(figure['low'], figure['high'], percent, digits=4)})"
+    moved = number(change["value"], percent, signed=True, digits=3)
+    return value, f"{moved} ({interval(change['low'], change['high'], percent, signed=True, digits=3)})"
+
+
 def render_sweep(data: dict[str, Any], game_title: str) -> str:
     """``sweep.html`` from the body of ``sweep.json``: per player count, a chart per figure (a line over the swept
-    value with its 95 % band when one numeric key is swept, else a bar per point) and the table, the best point
-    marked."""
+    value with its 95 % band, fitted to the values, when one numeric key is swept; else each point's change from the
+    base variant with its paired interval) and the table, the best point marked."""
     names = {p["id"]: p["name"] for p in data["points"]}
     axes = data["axes"] or []
     numeric = len(axes) == 1 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in axes[0]["values"])
@@ -306,50 +325,37 @@ def render_sweep(data: dict[str, Any], game_title: str) -> str:
             present = [row for row in rows if name in row["figures"]]
             if not present:
                 continue
-            first = present[0]["figures"][name]
-            percent, label = first["percent"], first["label"]
-            values = [row["figures"][name]["value"] for row in present]
-            band = Series(
-                label,
-                values,
-                [row["figures"][name]["low"] for row in present],
-                [row["figures"][name]["high"] for row in present],
-            )
-            reference = first["reference"]["value"]
+            figures = [row["figures"][name] for row in present]
+            percent, label = figures[0]["percent"], figures[0]["label"]
             marked = next((i for i, row in enumerate(present) if best and row["point"] == best["point"]), None)
             marked = marked if goal is not None and goal["figure"] == name else None
             if numeric:
                 axis = axes[0]["name"]
                 xs = [next(p["values"][axis] for p in data["points"] if p["id"] == row["point"]) for row in present]
-                base = Series("base variant", [reference] * len(present), color="#5f5f5f")
-                chart = line_chart(xs, [band, base], x_label=axis, y_label=label, percent=percent, best=marked)
+                lines = [
+                    Series(label, [f["value"] for f in figures], [f["low"] for f in figures], [f["high"] for f in figures]),
+                    Series("base variant", [figures[0]["reference"]["value"]] * len(present), color="#5f5f5f"),
+                ]
+                if marked is not None and not isinstance(goal["aim"], str):
+                    lines.append(Series("goal", [float(goal["aim"])] * len(present), color="#D55E00"))
+                chart = line_chart(xs, lines, x_label=axis, y_label=label, percent=percent, best=marked, zero=False)
+                about = f"{label} at each point, with its 95 % band; the dashed line is the base variant."
             else:
-                tags = [names[row["point"]] + (" (best)" if i == marked else "") for i, row in enumerate(present)]
-                panel = Panel(
-                    [band], title=label, percent=percent, reference=reference, reference_label="base variant", width=420
+                changes = [
+                    Interval(names[row["point"]] + (" (best)" if i == marked else ""), *_spread(f["change"]), i == marked)
+                    for i, (row, f) in enumerate(zip(present, figures))
+                ]
+                legend = ("best", "the other points") if marked is not None else ("", "")
+                chart = forest(
+                    changes, x_label=f"change from the base variant: {label}", percent=percent, unit=" pp", legend=legend
                 )
-                chart = hbar_chart(tags, [panel], label_width=min(320, 40 + max(len(t) for t in tags) * 7))
-            charts.append({"label": label, "chart": Markup(chart)})
+                about = f"{label}: each point's change from the base variant, with its 95 % paired interval."
+            charts.append({"chart": Markup(chart), "about": about})
         table = [
             {
                 "name": names[row["point"]],
                 "best": bool(best and row["point"] == best["point"]),
-                "cells": [
-                    (
-                        number(row["figures"][name]["value"], row["figures"][name]["percent"]),
-                        interval(row["figures"][name]["low"], row["figures"][name]["high"], row["figures"][name]["percent"]),
-                        number(row["figures"][name]["change"]["value"], row["figures"][name]["percent"], signed=True),
-                        interval(
-                            row["figures"][name]["change"]["low"],
-                            row["figures"][name]["change"]["high"],
-                            row["figures"][name]["percent"],
-                            signed=True,
-                        ),
-                    )
-                    if name in row["figures"]
-                    else ("", "", "", "")
-                    for name in data["figures"]
-                ],
+                "cells": [_sweep_cells(row["figures"].get(name)) for name in data["figures"]],
             }
             for row in rows
         ]

@@ -301,9 +301,11 @@ def line_chart(
     width: int = 600,
     height: int = 300,
     best: int | None = None,
+    zero: bool = True,
 ) -> str:
     """Lines over a shared x axis, one per series, with a point at every value (None leaves a gap); a series with
     ``low`` and ``high`` gets its 95 % band shaded, and ``best`` rings the first series' point at that index.
+    ``zero`` starts the y axis at zero; without it the axis fits the values (small changes show).
 
     >>> svg = line_chart([1, 2, 3], [Series("coins", [4, 3, None], [3, 2, None], [5, 4, None]), Series("stars", [1, 2, 3])], best=1)
     >>> svg.count('class="point"'), svg.count('class="line"'), svg.count('class="band"'), svg.count('class="best"')
@@ -316,7 +318,11 @@ def line_chart(
         return _svg(width, height, title or y_label, [_text(width / 2, height / 2, "no data", fill=MUTED)])
     lo, hi = min(x), max(x)
     xs = _Scale(lo, hi if hi > lo else lo + 1, left + 8, left + plot_w - 8)
-    ticks = nice_ticks(min(0, *present), max(present) * 1.05)
+    if zero:
+        ticks = nice_ticks(min(0, *present), max(present) * 1.05)
+    else:
+        spread = (max(present) - min(present)) or abs(max(present)) * 0.1 or 1.0
+        ticks = nice_ticks(min(present) - spread * 0.05, max(present) + spread * 0.05)
     y = _Scale(ticks[0], ticks[-1], top + plot_h, top)
     body = _y_axis(y, ticks, left, width - right, percent, y_label, top, plot_h)
     body.append(_line(left, y(ticks[0]), width - right, y(ticks[0]), INK))
@@ -432,6 +438,8 @@ def forest(
         body.append(_text(label_width + (width - right - label_width) / 2, height - 8, x_label, fill=MUTED))
     at: float = label_width
     for text, color in zip(legend, (PALETTE[5], MUTED)):
+        if not text:  # no legend for a chart with nothing marked
+            continue
         body.append(f'<circle cx="{at + 6}" cy="14" r="4" fill="{color}"/>')
         body.append(_text(at + 16, 18, text, anchor="start", size=SMALL))
         at += 40 + _text_width(text, SMALL)

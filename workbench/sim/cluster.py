@@ -37,7 +37,7 @@ from typing import Any, ClassVar
 
 from workbench import GENERATOR, __version__
 from workbench.errors import UsageError
-from workbench.sim.runner import IN_FLIGHT, Chunk, Factory, Task, WorkerDied, die_with, play_chunk
+from workbench.sim.runner import IN_FLIGHT, Chunk, Factory, Task, WorkerDied, check_workers, die_with, play_chunk
 
 #: Times a chunk that raised is tried again before the run fails (a worker's death is the scheduler's to retry).
 RETRIES = 2
@@ -135,8 +135,8 @@ class Dask:
             raise UsageError(f"--scheduler {scheduler}: expected a scheduler's address, such as tcp://10.0.0.5:8786")
         if scheduler is not None and workers is not None:
             raise UsageError("--workers: the cluster at --scheduler has its own workers (leave out --workers)")
-        if workers is not None and workers < 1:
-            raise UsageError(f"--workers {workers}: use at least one worker")
+        if workers is not None:
+            check_workers(workers)
         self.scheduler = scheduler
         self._wanted = workers
         self._client: Any = None

@@ -279,6 +279,14 @@ def chunks(games: int, workers: int, start: int = 0, pace: Pace | None = None) -
         first = last
 
 
+def check_workers(workers: int) -> None:
+    """Refuse a number of workers that is not a whole number of at least one."""
+    if not isinstance(workers, int) or isinstance(workers, bool):
+        raise UsageError(f"--workers {workers!r}: expected a whole number")
+    if workers < 1:
+        raise UsageError(f"--workers {workers}: use at least one worker")
+
+
 @dataclass(frozen=True)
 class Local:
     """The default backend: ``workers`` processes of this machine (one: play here, in this process)."""
@@ -287,10 +295,7 @@ class Local:
     name: ClassVar[str] = "local"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.workers, int) or isinstance(self.workers, bool):
-            raise UsageError(f"--workers {self.workers!r}: expected a whole number")
-        if self.workers < 1:
-            raise UsageError(f"--workers {self.workers}: use at least one worker")
+        check_workers(self.workers)
 
     where: ClassVar[str] = "this machine"
 
