@@ -13,6 +13,7 @@ import difflib
 import functools
 import gc
 import math
+import os
 import re
 import stat
 import types
@@ -671,7 +672,7 @@ def expand_includes(doc: Document, key: str, error: type[WorkbenchError]) -> Non
             problems.append(doc.problem((key, index), f"cannot use {item!r}: {getattr(exc, 'strerror', None) or exc}"))
             continue
         if not found:
-            problems.append(doc.problem((key, index), f"no such file: {item} (looked for {file})"))
+            problems.append(doc.problem((key, index), f"no such file: {item} (looked for {os.path.normpath(file)})"))
             continue
         try:
             included = read_yaml(file, error)
