@@ -238,7 +238,8 @@ class Dask:
             raise self._lost(exc) from None
 
     def _lost(self, exc: BaseException) -> WorkerDied:
-        return WorkerDied(f"lost the Dask scheduler at {self.scheduler or 'the LocalCluster'} ({exc}); nothing was written")
+        reason = " ".join(str(exc).split())  # Dask's reasons run over several lines
+        return WorkerDied(f"lost the Dask scheduler at {self.scheduler or 'the LocalCluster'} ({reason}); nothing was written")
 
     def results(self, factories: list[Factory], tasks: Iterable[Task], stop: Callable[[], bool]) -> Iterator[Chunk]:
         """The chunks of ``tasks`` in order, played on the cluster; nothing more once ``stop()`` (the chunks not yet
