@@ -301,11 +301,6 @@ class Sweep:
     written: list[Path] = field(default_factory=list)
 
     @property
-    def played(self) -> list[Row]:
-        """The rows played by this run (the others were read from an earlier one's files)."""
-        return [row for row in self.rows if not row.reused]
-
-    @property
     def missing(self) -> list[tuple[str, int]]:
         """(point, players) not finished: a stopped sweep's remainder."""
         done = {(row.point, row.players) for row in self.rows}
@@ -443,15 +438,16 @@ def run_sweep(
             if not low <= n <= high:
                 raise SweepError([doc.problem(("players",), f"{n}: the point {point.name!r} is for {low} to {high} players")])
     known = {p.id: family.personas(p.loaded.variant) for p in points}
+    base_known = family.personas(base.variant)
     try:
-        tables = bot_tables(plan.bots, counts, family.personas(base.variant), family)
+        tables = bot_tables(plan.bots, counts, base_known, family)
         for point in points:
             bot_tables(plan.bots, counts, known[point.id], family)
     except UsageError as exc:
         raise SweepError([doc.problem(("bots",), exc.problems[0].message.removeprefix("--bots: "))]) from None
     seated = [
         (v, [table[name] for name in dict.fromkeys(tables[counts[0]])])
-        for v, table in [(base.variant, family.personas(base.variant)), *((p.loaded.variant, known[p.id]) for p in points)]
+        for v, table in [(base.variant, base_known), *((p.loaded.variant, known[p.id]) for p in points)]
     ]
     try:
         engine, why = choose_engine(family, seated, plan.engine)
@@ -510,7 +506,7 @@ def run_sweep(
                     break
                 arms = tuple(
                     family.simulator(v, n, tables[n], personas, plan.seed, engine=engine)
-                    for v, personas in ((base.variant, family.personas(base.variant)), (point.loaded.variant, known[point.id]))
+                    for v, personas in ((base.variant, base_known), (point.loaded.variant, known[point.id]))
                 )
                 factory = PairedFactory.of(arms, measures[spot])
                 try:
