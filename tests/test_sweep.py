@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from output_helpers import BASE, ROOT, Ran, assert_clean, invoke, spawn, workbench
+from output_helpers import BASE, ROOT, Ran, assert_clean, fail_fsync, invoke, leftovers, named, spawn, workbench
 
 from workbench import studies
 from workbench.errors import WorkbenchError
@@ -456,3 +456,21 @@ def test_a_point_file_changed_during_the_sweep_stops_it_with_the_finished_points
     assert later.read_text().endswith(" "), "the designer's change stays"
     body = json.loads((tmp_path / "out" / "sweep.json").read_text())
     assert body["interrupted"] is True and body["seed"] == 4 and len(body["table"]) == 3
+
+
+def test_a_full_disk_at_the_table_keeps_the_points_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The points are written as they finish; a disk that fills before the table keeps them, and the next run (with
+    room again) reads them and writes the table without playing anything."""
+    path = sweep_file(tmp_path, SMALL)
+    fail_fsync(monkeypatch, named("sweep.json"))
+    with pytest.raises(WorkbenchError) as caught:
+        run_sweep(path, out=tmp_path / "out")
+    message = str(caught.value.problems[0])
+    assert "sweep.json" in message and "the 4 finished point(s) are kept in" in message
+    assert "run the sweep again to write their table" in message
+    assert not (tmp_path / "out" / "sweep.json").exists()
+    assert leftovers(tmp_path / "out") == []
+    monkeypatch.undo()
+    labels: list[str] = []
+    run_sweep(path, out=tmp_path / "out", progress=lambda label, games: labels.append(label) or (lambda n: None))
+    assert labels == [] and json.loads((tmp_path / "out" / "sweep.json").read_text())["interrupted"] is False

@@ -16,7 +16,6 @@ In a notebook::
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import itertools
 import json
@@ -530,20 +529,24 @@ def run_sweep(
                         break
             order = {(p.id, n): i for i, (p, n) in enumerate(itertools.product(points, counts))}
             sweep = replace(sweep, rows=sorted(rows.values(), key=lambda r: order[(r.point, r.players)]))
+            table = ", with their table"
             if folder is not None and rows:
-                outputs.stage(targets[0], sweep.to_json())
-                outputs.stage(targets[1], render_sweep(sweep.to_dict(), family.title))
-                outputs.commit()
+                try:
+                    outputs.stage(targets[0], sweep.to_json())
+                    outputs.stage(targets[1], render_sweep(sweep.to_dict(), family.title))
+                    outputs.commit()
+                except WorkbenchError as exc:  # a full disk: the points stand, the table waits for the next run
+                    outputs.discard()
+                    failure, table = failure or exc, "; run the sweep again to write their table"
             written = list(outputs.written)
     if failure is not None:
         if folder is None or not rows:
             raise failure
-        kept = f"the {len(rows)} finished point(s) are kept in {display_path(folder / 'points')}, with their table"
-        said = copy.copy(failure)
-        said.problems = [
+        kept = f"the {len(rows)} finished point(s) are kept in {display_path(folder / 'points')}{table}"
+        failure.problems = [
             replace(p, message=p.message.replace("; nothing was written", "") + f"; {kept}") for p in failure.problems
         ]
-        raise said from None
+        raise failure
     return replace(sweep, written=written)
 
 
