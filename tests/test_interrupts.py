@@ -26,7 +26,9 @@ from pathlib import Path
 import pytest
 from output_helpers import BASE, MANIFEST, ROOT, Ran, assert_clean, assert_manifest_is_exact, files, leftovers, spawn
 
-from workbench.sim.runner import Stop
+from workbench import api
+from workbench.games import FAMILIES
+from workbench.sim.runner import Stop, signals_held
 
 pytestmark = pytest.mark.slow
 
@@ -417,6 +419,38 @@ def test_ctrl_c_during_print_says_so(tmp_path: Path) -> None:
         pytest.skip("the set was printed before the signal (a fast machine)")
     assert (process.returncode, err.strip().splitlines()[-1]) == (130, "interrupted")
     assert not (tmp_path / "set.pdf").exists()
+
+
+def test_a_signal_inside_held_signals_is_raised_at_the_end_of_the_block() -> None:
+    finished: list[bool] = []
+    with pytest.raises(KeyboardInterrupt), signals_held():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # the handler has run by now: it only asked
+        finished.append(True)
+    assert finished == [True]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_the_engine_choice_finishes_its_look_at_numba_before_a_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Choosing the engine imports Numba: a Ctrl-C in the middle of that import left llvmlite's lock held, and the
+    compile that followed waited forever (CI saw it once in a hundred). The look finishes, then the Ctrl-C stops."""
+    family = FAMILIES["chance-it"]
+    loaded = api.load_variant(BASE)
+    looked: list[str] = []
+    original = type(family).batch_blocker
+
+    def blocker(self: object, variant: object, personas: list[object]) -> str | None:
+        if not looked:
+            os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        looked.append("looked")
+        return original(family, variant, personas)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(type(family), "batch_blocker", blocker)
+    personas = list(family.personas(loaded.variant).values())[:1]
+    with pytest.raises(KeyboardInterrupt):
+        api.choose_engine(family, [(loaded.variant, personas), (loaded.variant, personas)], "auto")
+    assert looked == ["looked", "looked"]
 
 
 @pytest.mark.parametrize("delay", [0.5, 1.2, 1.6, 2.0, 3.0])

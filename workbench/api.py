@@ -35,7 +35,7 @@ from workbench.outputs import Outputs, Scripts, check_writable
 from workbench.recording import SCRIPT_NAME
 from workbench.render import printing
 from workbench.render.report import render_report
-from workbench.sim.runner import LOCAL, Backend, Run, Stop, run
+from workbench.sim.runner import LOCAL, Backend, Run, Stop, run, signals_held
 
 #: A progress display: called with a label and a number of games, returns the function to call as games finish.
 Progress = Callable[[str, int], Callable[[int], None]]
@@ -327,8 +327,9 @@ def choose_engine(
     blocker: str | None = "--records and --record-scenarios are written by the interpreter" if recording else None
     if not isinstance(family, Batched):
         blocker = f"{family.title} has no batch engine"
-    for variant, personas in runs:
-        blocker = blocker or cast(Batched, family).batch_blocker(variant, list(personas))
+    with signals_held():  # the batch engine's first look imports Numba
+        for variant, personas in runs:
+            blocker = blocker or cast(Batched, family).batch_blocker(variant, list(personas))
     if blocker is None:
         return "batch", ""
     if requested == "batch":

@@ -37,7 +37,7 @@ from typing import Any, ClassVar
 
 from workbench import GENERATOR, __version__
 from workbench.errors import UsageError
-from workbench.sim.runner import IN_FLIGHT, Chunk, Factory, Task, WorkerDied, check_workers, die_with, play_chunk
+from workbench.sim.runner import IN_FLIGHT, Chunk, Factory, Task, WorkerDied, check_workers, die_with, play_chunk, signals_held
 
 #: Times a chunk that raised is tried again before the run fails (a worker's death is the scheduler's to retry).
 RETRIES = 2
@@ -51,7 +51,8 @@ INSTALL = "pip install -e '.[dask]' (in the workbench's folder)"
 def available() -> bool:
     """Whether Dask's distributed scheduler can be imported here."""
     try:
-        importlib.import_module("distributed")
+        with signals_held():
+            importlib.import_module("distributed")
     except ImportError:
         return False
     return True

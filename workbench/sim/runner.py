@@ -111,6 +111,18 @@ class Stop:
                 signal.signal(signum, old)
 
 
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM while a library runs that cannot take a KeyboardInterrupt in the middle of its work
+    (one in Numba's import leaves llvmlite's lock held, so the compile that follows waits forever; Dask's callbacks
+    swallow it): a signal received inside the block raises KeyboardInterrupt at its end, once the library is done."""
+    held = Stop()
+    with held.on_signals():
+        yield
+    if held():
+        raise KeyboardInterrupt
+
+
 def _never() -> bool:
     return False
 
