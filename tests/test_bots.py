@@ -72,9 +72,10 @@ class Checked:
     def use(self, view, options):
         return self._check("use", view, options)
 
-    def choose(self, view, options):
+    def choose(self, view, options, texts):
         assert isinstance(options, tuple) and options, options  # asked even for a single option, never for none
-        choice = self._ask("choose", view, options)
+        assert len(texts) == len(options) and all(isinstance(t, str) and t for t in texts), texts  # each worded
+        choice = self._ask("choose", view, options, texts)
         assert type(choice) is int and 0 <= choice < len(options), ("choose", choice, len(options))
         if len(options) > 1:
             self.counts["choose between several"] += 1

@@ -62,7 +62,8 @@ def test_a_seeded_game_of_the_base_variant_is_the_same_every_time(players: int) 
 def test_family_play_is_deterministic_for_a_seed() -> None:
     loaded = load_variant(BASE)
     family = FAMILIES["chance-it"]
-    assert family.play(loaded.variant, 4, 5) == family.play(loaded.variant, 4, 5)
+    bots = [family.personas(loaded.variant)["random"]] * 4
+    assert family.play(loaded.variant, 4, 5, bots, {}) == family.play(loaded.variant, 4, 5, bots, {})
 
 
 def test_end_reason_agrees_with_the_final_state() -> None:

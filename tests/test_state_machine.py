@@ -67,7 +67,7 @@ class DrawnDecider:
     def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
         return self.chance.data.draw(st.sampled_from(options), label=f"seat {view.seat} use")
 
-    def choose(self, view: View, options: tuple[Effects, ...]) -> int:
+    def choose(self, view: View, options: tuple[Effects, ...], texts: tuple[str, ...] = ()) -> int:
         return self.chance.data.draw(st.integers(0, len(options) - 1), label=f"seat {view.seat} choose")
 
     def target(self, view: View, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> int:

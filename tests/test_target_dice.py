@@ -275,8 +275,9 @@ def test_the_shipped_variants_play_to_an_end_with_every_bot(path: Path) -> None:
 
 def test_family_play_is_deterministic_and_the_cli_shows_the_table() -> None:
     variant = load_variant(BASE).variant
-    assert FAMILY.play(variant, 4, 5) == FAMILY.play(variant, 4, 5)
-    assert FAMILY.play(variant, 4, 5) != FAMILY.play(variant, 4, 6)
+    bots = [FAMILY.personas(variant)["random"]] * 4
+    assert FAMILY.play(variant, 4, 5, bots, {}) == FAMILY.play(variant, 4, 5, bots, {})
+    assert FAMILY.play(variant, 4, 5, bots, {}) != FAMILY.play(variant, 4, 6, bots, {})
     first = runner.invoke(app, ["play", str(BASE), "--players", "5", "--seed", "3", "--json"])
     assert first.exit_code == 0 and first.stdout == runner.invoke(app, ["play", str(BASE), "-p", "5", "-s", "3", "--json"]).stdout
     state = json.loads(first.stdout)

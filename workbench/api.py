@@ -17,7 +17,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +32,7 @@ from workbench.games import FAMILIES, Batched, Family, Loaded, Printable, Tunabl
 from workbench.games import load_variant as _load_variant
 from workbench.loading import did_you_mean
 from workbench.outputs import Outputs, Scripts, check_writable
+from workbench.play import Answer, check_seats
 from workbench.recording import SCRIPT_NAME
 from workbench.render import printing
 from workbench.render.report import render_report
@@ -103,11 +104,28 @@ def check_replay_engine(engine: str, *, trace: bool = False) -> None:
         raise UsageError("--trace prints the event log, which only the interpreter keeps: leave out --engine batch")
 
 
-def play(variant: VariantLike, players: int, seed: int = 1) -> dict[str, Any]:
-    """Play one seeded game with random bots: the final state with its event log (same seed, same game)."""
+def play(
+    variant: VariantLike,
+    players: int,
+    seed: int = 1,
+    *,
+    bots: str | Sequence[str] = "random",
+    people: Mapping[int, Answer] | None = None,
+    personas: str | os.PathLike[str] | None = None,
+) -> dict[str, Any]:
+    """Play one seeded game: the final state with its event log (same seed and answers, same game).
+
+    ``bots`` names the bot of every seat (one name) or of each; the seats of ``people`` are a
+    person's instead, each decision asked through its :data:`~workbench.play.Answer` (a
+    :class:`~workbench.play.Left` raised there stops the game and comes out of here).
+    """
     loaded, path = _loaded(variant)
     (count,) = player_counts(loaded, [players], path)
-    return loaded.family.play(loaded.variant, count, seed)
+    people = dict(people or {})
+    check_seats(list(people), count)
+    known = loaded.family.personas(loaded.variant, Path(personas) if personas is not None else None)
+    table = bot_tables(bots, [count], known, loaded.family)[count]
+    return loaded.family.play(loaded.variant, count, seed, [known[name] for name in table], people)
 
 
 def odds(variant: VariantLike) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -27,6 +28,7 @@ from typer.core import TyperGroup
 from workbench import api, studies
 from workbench import sweep as sweeps
 from workbench.errors import ScenarioError, UsageError, WorkbenchError, display_path
+from workbench.play import Left, Question
 from workbench.render.report import summary_rows
 from workbench.render.terminal import printable
 from workbench.sim import backends
@@ -221,13 +223,29 @@ def play(
     variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 4,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the game's dice, shuffles and bots.")] = 1,
+    human: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--human",
+            help="Your seat (from 0): each of its decisions is asked in the terminal, numbered options read from "
+            "standard input. Repeat for several people at one table.",
+            show_default=False,
+        ),
+    ] = None,
+    bots: Annotated[str, typer.Option("--bots", help="Bot at every other seat, or one per seat, comma-separated.")] = "random",
+    personas: Personas = None,
     trace: Annotated[bool, typer.Option("--trace", help="Print the event log, one line per event.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the final state as JSON.")] = False,
 ) -> None:
-    """Play one seeded game with random bots and show how it ended."""
+    """Play one seeded game with bots (random by default), or take a seat yourself with --human, and show how it
+    ended."""
+    people = human or []
+    asking = partial(_in_terminal, err if as_json else out)  # the dialogue keeps out of the JSON
     with _reported():
+        if len(set(people)) < len(people):
+            raise UsageError("--human: name each seat once")
         loaded = api.load_variant(variant)
-        output = api.play(loaded, players, seed)
+        output = api.play(loaded, players, seed, bots=bots, people=dict.fromkeys(people, asking), personas=personas)
     if trace:
         for event in output["events"]:
             say(loaded.family.describe(event))
@@ -237,6 +255,42 @@ def play(
     _print_table(f"{loaded.variant.name}, {players} players, seed {seed}", *loaded.family.state_table(output))
     winners = ", ".join(f"seat {s}" for s in output["winners"]) or "nobody"
     say(f"ended after {output['rounds']} round(s): {output['end_reason']}; winner(s): {winners}")
+    mine = [seat for seat in people if seat in output["winners"]]
+    if people:
+        say("you won!" if mine else "you did not win this time", wrap=True)
+
+
+def _in_terminal(console: Console, question: Question) -> int:
+    """A person's seat in the terminal: the question shown (what happened, the holdings, the dice, the options numbered
+    from 1), the answer read from standard input; asked again after an entry that is not an option."""
+
+    def show(text: str) -> None:
+        console.print(printable(text), markup=False)
+
+    for line in question.said:
+        show(line)
+    _print_table(f"round {question.round}", *question.table, console=console)
+    if question.dice:
+        show(f"dice: {' '.join(str(d) for d in question.dice)}")
+    show(f"seat {question.seat}: {question.prompt}")
+    count = len(question.options)
+    for number, option in enumerate(question.options, 1):
+        show(f"  {number}. {option}")
+    while True:
+        console.print(f"your choice (1-{count}): ", end="", markup=False)
+        console.file.flush()
+        line = sys.stdin.readline()
+        if not line:
+            show("")
+            raise Left(
+                f"the input ended before the game did (round {question.round}, seat {question.seat}): it stopped unfinished"
+            )
+        entry = line.strip()
+        if not sys.stdin.isatty():  # a pipe's answers are not echoed: show them, so the transcript reads as a dialogue
+            show(entry)
+        if entry.isascii() and entry.isdigit() and 1 <= int(entry) <= count:
+            return int(entry) - 1
+        show(f"{entry!r} is not one of the options: type a number from 1 to {count}")
 
 
 @app.command()
@@ -255,13 +309,13 @@ def odds(
         _print_table(title, headers, rows)
 
 
-def _print_table(title: str, headers: list[str], rows: list[list[str]]) -> None:
+def _print_table(title: str, headers: list[str], rows: list[list[str]], console: Console = out) -> None:
     table = Table(title=Text(printable(title)))
     for header in headers:
         table.add_column(Text(printable(header)), overflow="fold")  # a narrow terminal wraps figures, never cuts them
     for row in rows:
         table.add_row(*(Text(printable(cell)) for cell in row))
-    out.print(table, soft_wrap=False)  # a long title wraps to the table, never past the terminal
+    console.print(table, soft_wrap=False)  # a long title wraps to the table, never past the terminal
 
 
 #: Options several commands share, worded once.

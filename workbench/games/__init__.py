@@ -7,7 +7,7 @@ naming it in :data:`PACKAGES` is the only edit outside its folder (tests/test_fa
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -30,6 +30,7 @@ from workbench.loading import (
     set_key,
     validate,
 )
+from workbench.play import Answer
 from workbench.render.report import Figures
 from workbench.sim.paired import Measure
 
@@ -63,8 +64,10 @@ class Family(Protocol):
     def summary(self, variant: Any) -> list[tuple[str, str]]:
         """Short (label, text) lines describing a valid variant."""
 
-    def play(self, variant: Any, players: int, seed: int) -> dict[str, Any]:
-        """Play one seeded game with random bots; the final state with its event log."""
+    def play(self, variant: Any, players: int, seed: int, bots: Sequence[Any], people: Mapping[int, Answer]) -> dict[str, Any]:
+        """Play one seeded game: seat ``s`` by the persona ``bots[s]``, or asked through ``people[s]`` (a person's seat,
+        see :mod:`workbench.play`); the final state with its event log. A :class:`~workbench.play.Left` from an answer
+        stops the game."""
 
     def replay(self, doc: Document, variant: Any) -> Replay:
         """Replay a scenario document against its (merged) variant, its ``expect:`` checked."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -14,11 +14,12 @@ from workbench.errors import ScenarioError
 from workbench.expect import Replay
 from workbench.games import CardInfo, Loaded, load_variant_with
 from workbench.games.chance_it.basics import RESOURCES
-from workbench.games.chance_it.bots import BUILTIN, RandomBot
+from workbench.games.chance_it.bots import BUILTIN, make_bot
 from workbench.games.chance_it.chance import RandomChance
 from workbench.games.chance_it.effects import with_effects
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.odds import odds, odds_tables
+from workbench.games.chance_it.person import Person
 from workbench.games.chance_it.report import FIGURES
 from workbench.games.chance_it.scenario import Scenario, replay
 from workbench.games.chance_it.schema import Card, Persona, PersonaFile, Variant, variant_file_schema
@@ -26,6 +27,7 @@ from workbench.games.chance_it.sim import SEAT_MEASURE, BatchSimulator, Gift, Si
 from workbench.games.chance_it.text import describe
 from workbench.loading import Document, read_yaml, validate
 from workbench.personas import load_personas
+from workbench.play import Answer
 from workbench.sim.paired import Measure
 from workbench.sim.seeding import stream
 
@@ -58,10 +60,16 @@ class ChanceIt:
             ("stakes", sheets),
         ]
 
-    def play(self, variant: Variant, players: int, seed: int) -> dict[str, Any]:
+    def play(
+        self, variant: Variant, players: int, seed: int, bots: Sequence[Persona], people: Mapping[int, Answer]
+    ) -> dict[str, Any]:
         chance = RandomChance.streams(seed, 0)
         game = Game(compile_variant(variant), players, chance)
-        game.play(chance, [RandomBot(stream(seed, 0, "bot", seat)) for seat in range(players)])
+        deciders = [
+            Person(seat, game, people[seat], variant) if seat in people else make_bot(persona, stream(seed, 0, "bot", seat))
+            for seat, persona in enumerate(bots)
+        ]
+        game.play(chance, deciders)
         return game.snapshot()
 
     def personas(self, variant: Variant, extra: Path | None = None) -> dict[str, Persona]:

@@ -358,7 +358,7 @@ class HeuristicBot:
         model = self.model(view.rules)
         return max(options, key=lambda card: model.card_now[card.id])
 
-    def choose(self, view: View, options: tuple[Effects, ...]) -> int:
+    def choose(self, view: View, options: tuple[Effects, ...], texts: tuple[str, ...] = ()) -> int:
         """The option worth most now: valued as it would apply at this moment (what the bot and the others in
         the round hold, the dice as they show, its chance bonus); hearts count more when it is low on them
         (the first of equals)."""
@@ -424,7 +424,7 @@ class RandomBot:
     def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
         return options[int(self.rng.random() * len(options))]
 
-    def choose(self, view: View, options: tuple[Effects, ...]) -> int:
+    def choose(self, view: View, options: tuple[Effects, ...], texts: tuple[str, ...] = ()) -> int:
         return int(self.rng.random() * len(options))
 
     def target(self, view: View, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> int:
@@ -452,8 +452,8 @@ class _First:
     def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
         return self.then.use(view, options)
 
-    def choose(self, view: View, options: tuple[Effects, ...]) -> int:
-        return self.then.choose(view, options)
+    def choose(self, view: View, options: tuple[Effects, ...], texts: tuple[str, ...] = ()) -> int:
+        return self.then.choose(view, options, texts)
 
     def target(self, view: View, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> int:
         return self.then.target(view, options, taking)
@@ -505,7 +505,7 @@ class SearchBot:
     def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
         return self.rollout.use(view, options)
 
-    def choose(self, view: View, options: tuple[Effects, ...]) -> int:
+    def choose(self, view: View, options: tuple[Effects, ...], texts: tuple[str, ...] = ()) -> int:
         """Each option applied on sampled copies of the game, then played out (as a market move is)."""
         if len(options) == 1:
             return 0

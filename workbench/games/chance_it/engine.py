@@ -52,8 +52,8 @@ class Decider(Protocol):
     def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
         """Pick which of several eligible cards (of different ids) to use."""
 
-    def choose(self, view: View, options: tuple[Effects, ...]) -> int:
-        """Pick one option of a ``choose`` effect: its index, from 0."""
+    def choose(self, view: View, options: tuple[Effects, ...], texts: tuple[str, ...] = ()) -> int:
+        """Pick one option of a ``choose`` effect: its index, from 0 (``texts``: each option as the card words it)."""
 
     def target(self, view: View, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> int:
         """Pick the seat a ``steal`` with ``from: choose`` takes ``taking`` ((resource, amount) pairs) from."""
@@ -761,10 +761,10 @@ class _Round:
         others = [p for p in self.participants if p is not player and not p.eliminated]
         return sorted(others, key=lambda p: (p.seat - player.seat) % count)
 
-    def decide_choice(self, player: Player, options: tuple[Effects, ...]) -> int:
-        """The option of a ``choose`` effect the player picks (asked even when there is one)."""
+    def decide_choice(self, player: Player, options: tuple[Effects, ...], texts: tuple[str, ...]) -> int:
+        """The option of a ``choose`` effect the player picks (asked even when there is one); ``texts`` word them."""
         game = self.game
-        choice = self.deciders[player.seat].choose(game.views[player.seat], options)
+        choice = self.deciders[player.seat].choose(game.views[player.seat], options, texts)
         if not (isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(options)):
             last = len(options) - 1
             raise IllegalDecision(

@@ -110,8 +110,8 @@ class _RecordingDecider:
         self.recorder.current["choices"].append({"seat": self.seat, "use": card.id})
         return card
 
-    def choose(self, view: View, options: tuple[Effects, ...]) -> int:
-        index = self.inner.choose(view, options)
+    def choose(self, view: View, options: tuple[Effects, ...], texts: tuple[str, ...] = ()) -> int:
+        index = self.inner.choose(view, options, texts)
         self.recorder.current["choices"].append({"seat": self.seat, "choose": index})
         return index
 

@@ -314,7 +314,7 @@ class ScriptedDecider:
             raise IllegalDecision(view.round, self.seat, f"cannot use {card_id!r}: the eligible cards are {names}")
         return card
 
-    def choose(self, view: View, options: tuple[Effects, ...]) -> int:
+    def choose(self, view: View, options: tuple[Effects, ...], texts: tuple[str, ...] = ()) -> int:
         """The scripted option, as it stands: the engine checks it against the options."""
         choice = self._next(("choose",), f"choose one of {len(options)} options (0 to {len(options) - 1})")
         return int(choice.choose or 0)

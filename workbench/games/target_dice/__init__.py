@@ -6,17 +6,18 @@ reading the workbench plays (the optional falling-dice rule is left out).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from workbench.errors import ScenarioError
 from workbench.expect import Replay
-from workbench.games.target_dice.bots import BUILTIN, RandomBot
+from workbench.games.target_dice.bots import BUILTIN, make_bot
 from workbench.games.target_dice.chance import RandomChance
 from workbench.games.target_dice.engine import Game, compile_variant
 from workbench.games.target_dice.odds import odds, odds_tables
+from workbench.games.target_dice.person import Person
 from workbench.games.target_dice.report import FIGURES
 from workbench.games.target_dice.scenario import Scenario, replay
 from workbench.games.target_dice.schema import Persona, PersonaFile, Variant, variant_file_schema
@@ -24,6 +25,7 @@ from workbench.games.target_dice.sim import SEAT_MEASURE, Simulator, table_measu
 from workbench.games.target_dice.text import describe, state_table, summary
 from workbench.loading import Document, validate
 from workbench.personas import load_personas
+from workbench.play import Answer
 from workbench.sim.paired import Measure
 from workbench.sim.seeding import stream
 
@@ -45,10 +47,17 @@ class TargetDice:
         """Short (label, text) lines describing a valid variant."""
         return summary(variant)
 
-    def play(self, variant: Variant, players: int, seed: int) -> dict[str, Any]:
-        """Play one seeded game with random bots; the final state with its event log."""
+    def play(
+        self, variant: Variant, players: int, seed: int, bots: Sequence[Persona], people: Mapping[int, Answer]
+    ) -> dict[str, Any]:
+        """Play one seeded game, the seats of ``people`` asked, the others played by ``bots``; the final state."""
         game = Game(compile_variant(variant), players, RandomChance.streams(seed, 0))
-        game.play([RandomBot(stream(seed, 0, "bot", seat)) for seat in range(players)])
+        game.play(
+            [
+                Person(seat, game, people[seat]) if seat in people else make_bot(persona, stream(seed, 0, "bot", seat))
+                for seat, persona in enumerate(bots)
+            ]
+        )
         return game.snapshot()
 
     def personas(self, variant: Variant, extra: Path | None = None) -> dict[str, Persona]:

@@ -89,7 +89,7 @@ class ChooseKind(PlayerEffect):
     @staticmethod
     def apply(rnd: _Round, player: Player, argument: Options) -> None:
         options, texts = argument
-        index = rnd.decide_choice(player, options)
+        index = rnd.decide_choice(player, options, texts)
         if rnd.game.events is not None:
             rnd.game.emit(Chose(player.seat, index, texts[index]))
         rnd.apply(options[index], player)
