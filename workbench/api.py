@@ -44,9 +44,11 @@ Progress = Callable[[str, int], Callable[[int], None]]
 VariantLike = str | os.PathLike[str] | Loaded
 
 
-def load_variant(path: str | os.PathLike[str]) -> Loaded:
-    """Load, merge and validate a variant file; raises :class:`~workbench.errors.VariantError` with every problem."""
-    return _load_variant(Path(path))
+def load_variant(path: str | os.PathLike[str], text: str | None = None) -> Loaded:
+    """Load, merge and validate a variant file; raises :class:`~workbench.errors.VariantError` with every problem.
+
+    ``text`` is the file's text as an editor holds it (unsaved), read instead of the file and located as the file."""
+    return _load_variant(Path(path), text=text)
 
 
 def _loaded(variant: VariantLike) -> tuple[Loaded, Path | None]:
@@ -714,9 +716,7 @@ def print_set(
     ``backs_offset`` (``"DX,DY"`` mm), ``only`` (a comma list of the family's parts, such as ``"cards,rules"``).
     """
     loaded, _ = _loaded(variant)
-    family = loaded.family
-    if not isinstance(family, Printable):
-        raise UsageError(f"{family.title} has no printable playtest set")
+    _printable(loaded)
     out = Path(out)
     html_only = out.suffix.lower() in (".html", ".htm")
     with Outputs(force=force) as outputs:
@@ -724,12 +724,40 @@ def print_set(
         targets = [outputs.file(out, "--out", create_folder=create_folders)]
         if html and not html_only:
             targets.append(outputs.file(out.with_suffix(".html"), "--html"))
-        options = {"paper": paper, "players": players, "bleed": bleed, "backs": backs, "backs_offset": backs_offset, "only": only}
-        page = family.print_html(loaded.variant, options)
+        page = print_page(loaded, paper=paper, players=players, bleed=bleed, backs=backs, backs_offset=backs_offset, only=only)
         for target in targets:
             is_html = target.suffix.lower() in (".html", ".htm")
-            outputs.stage(target, page if is_html else printing.render_pdf(page, printing.content_hash(loaded.variant)))
+            outputs.stage(target, page if is_html else print_pdf(loaded, page))
         return outputs.commit()
+
+
+def _printable(loaded: Loaded) -> Printable:
+    family = loaded.family
+    if not isinstance(family, Printable):
+        raise UsageError(f"{family.title} has no printable playtest set")
+    return family
+
+
+def print_page(
+    variant: VariantLike,
+    *,
+    paper: str = "a4",
+    players: int | None = None,
+    bleed: float = 0.0,
+    backs: bool = True,
+    backs_offset: str = "0,0",
+    only: str | None = None,
+) -> str:
+    """The playtest set as one HTML document (what :func:`print_set` prints), with its options."""
+    loaded, _ = _loaded(variant)
+    options = {"paper": paper, "players": players, "bleed": bleed, "backs": backs, "backs_offset": backs_offset, "only": only}
+    return _printable(loaded).print_html(loaded.variant, options)
+
+
+def print_pdf(variant: VariantLike, page: str) -> bytes:
+    """The PDF of a playtest set's page (from :func:`print_page`), as bytes: the same page and variant, the same bytes."""
+    loaded, _ = _loaded(variant)
+    return printing.render_pdf(page, printing.content_hash(loaded.variant))
 
 
 __all__ = [
@@ -743,6 +771,8 @@ __all__ = [
     "load_variant",
     "play",
     "player_counts",
+    "print_page",
+    "print_pdf",
     "print_set",
     "replay",
     "schemas",

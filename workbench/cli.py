@@ -26,6 +26,7 @@ from typer._click import exceptions as click_errors  # Typer's own copy of Click
 from typer.core import TyperGroup
 
 from workbench import api, studies
+from workbench import studio as studio_server
 from workbench import sweep as sweeps
 from workbench.errors import ScenarioError, UsageError, WorkbenchError, display_path
 from workbench.play import Left, Question
@@ -291,6 +292,29 @@ def _in_terminal(console: Console, question: Question) -> int:
         if entry.isascii() and entry.isdigit() and 1 <= int(entry) <= count:
             return int(entry) - 1
         show(f"{entry!r} is not one of the options: type a number from 1 to {count}")
+
+
+@app.command()
+def studio(
+    variant: Annotated[
+        Path, typer.Argument(help="Variant file to open (its folder is all the studio may read or write).")
+    ] = Path("variants/chance-it.yaml"),
+    port: Annotated[int, typer.Option("--port", help="Port to listen on (0: any free one).")] = studio_server.PORT,
+    host: Annotated[
+        str | None,
+        typer.Option("--host", help="Address to listen on [default: 127.0.0.1, this machine only].", show_default=False),
+    ] = None,
+    browser: Annotated[
+        bool, typer.Option("--browser/--no-browser", help="Open the page in a browser, where one can be opened.")
+    ] = True,
+) -> None:
+    """A local web page to edit the variant (checked as you type), see its printed set, play against bots, and run
+    simulate or compare; it saves only when asked, and never over a file changed meanwhile."""
+    if host is not None and not studio_server.is_loopback(host):
+        warn(f"warning: --host {host}: other machines can reach the studio; only the token in its address guards it")
+    with _reported():
+        studio_server.serve(variant, host=host or studio_server.LOOPBACK, port=port, browser=browser, say=say)
+    say("studio stopped")
 
 
 @app.command()

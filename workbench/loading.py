@@ -452,20 +452,28 @@ def load_document(
     *,
     includes: tuple[str, ...] = (),
     error: type[WorkbenchError] = VariantError,
-    _seen: tuple[Path, ...] = (),
+    text: str | None = None,
 ) -> Document:
     """Load a variant-like file, following ``extends:`` and expanding list includes.
 
     ``includes`` names top-level list keys (``cards``) whose string items are paths of
     YAML files, each holding a list, spliced in place. Every path is relative to the
-    file that names it.
+    file that names it. ``text`` is the file's text as an editor holds it (unsaved), read instead of the file.
     """
     with _gc_paused():
-        return _load_document(Path(path), includes, error, _seen)
+        return _load_document(Path(path), includes, error, (), text)
 
 
-def _load_document(path: Path, includes: tuple[str, ...], error: type[WorkbenchError], _seen: tuple[Path, ...]) -> Document:
-    doc = read_yaml(path, error)
+def _load_document(
+    path: Path, includes: tuple[str, ...], error: type[WorkbenchError], _seen: tuple[Path, ...], text: str | None = None
+) -> Document:
+    if text is None:
+        doc = read_yaml(path, error)
+    else:
+        if len(text.encode()) > MAX_BYTES:
+            raise error([Problem(path, None, "", f"file is larger than {MAX_BYTES // 1_000_000} MB")])
+        doc = parse_yaml(text, path, error)
+        doc.sources = (path,)
     resolved = path.resolve()  # readable, so it resolves
     if doc.data is None:
         raise error([Problem(path, 1, "", "the file is empty")])

@@ -26,6 +26,7 @@ from workbench.loading import (
     expand_includes,
     load_document,
     merge,
+    parse_yaml,
     read_yaml,
     set_key,
     validate,
@@ -267,15 +268,17 @@ def family_of(doc: Document, error: type[VariantError] = VariantError) -> Family
     return FAMILIES[game]
 
 
-def includes_of(path: Path) -> tuple[str, ...]:
+def includes_of(path: Path, text: str | None = None) -> tuple[str, ...]:
     """The list keys whose strings are file paths, for the game of the variant file ``path`` (its ``game:``, or
     that of the file it extends, and so on); every game's when the chain names no game it knows (loading then says
-    what is wrong). So a key that is an include in one game is an unknown key in another, not a missing file."""
+    what is wrong). So a key that is an include in one game is an unknown key in another, not a missing file.
+    ``text`` is the first file's text as an editor holds it."""
     seen: set[Path] = set()
     try:
-        while path.is_file() and path.resolve() not in seen:
+        while (text is not None or path.is_file()) and path.resolve() not in seen:
             seen.add(path.resolve())
-            data = read_yaml(path).data
+            data = (read_yaml(path) if text is None else parse_yaml(text, path)).data
+            text = None
             if not isinstance(data, dict):
                 break
             game = data.get("game")
@@ -297,13 +300,16 @@ def family_of_file(path: Path) -> tuple[Family, tuple[Path, ...]]:
     return family_of(doc), doc.sources
 
 
-def load_variant(path: Path, overrides: Document | None = None, settings: Sequence[Setting] = ()) -> Loaded:
+def load_variant(
+    path: Path, overrides: Document | None = None, settings: Sequence[Setting] = (), *, text: str | None = None
+) -> Loaded:
     """Load, merge and validate a variant file; raises :class:`VariantError` with every problem.
 
     ``overrides`` are merged on top as a child variant's keys would be; then each of ``settings`` sets one value
-    (both located where they were written: a scenario, a sweep)."""
-    includes = includes_of(Path(path))
-    doc = load_document(Path(path), includes=includes)
+    (both located where they were written: a scenario, a sweep). ``text`` is the file's text as an editor holds it
+    (unsaved): read instead of the file, located as the file."""
+    includes = includes_of(Path(path), text)
+    doc = load_document(Path(path), includes=includes, text=text)
     if overrides is not None:
         doc = merge(doc, overrides)
         edit_lists(doc, includes)

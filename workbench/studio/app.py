@@ -1,0 +1,353 @@
+"""The studio's web application (Starlette): one page and the JSON endpoints it calls. Family-agnostic.
+
+Every endpoint works on the one variant file the studio was opened with, and on nothing
+outside its folder. Each request is checked before it is served: its ``Host`` must be one
+the server listens as (no DNS rebinding), an ``Origin`` must be the page's own, and every
+``/api`` request carries the per-run token of the page's URL (header ``X-Studio-Token``).
+
+Endpoints (JSON in and out unless said):
+
+- ``GET /api/variant``: the file's text, ``version`` (sha256 of its bytes), game, players, bots, sibling files
+- ``POST /api/validate {text}``: ``ok``, ``problems`` (file, here, line, key, message, text), ``summary``
+- ``POST /api/preview {text}``: ``ok`` and the printable set's ``html`` (or ``problems``)
+- ``POST /api/pdf {text}``: the PDF (``application/pdf``), or 422 with ``problems``
+- ``POST /api/save {text, version, force}``: writes the file (atomically); 409 with the disk's text and a diff when
+  the file changed since ``version`` (``force`` overwrites the version shown in that diff, and only that)
+- ``POST /api/play {players, seed, bots, seat}``, ``GET /api/play/ID``, ``POST /api/play/ID/answer {choice}``
+- ``POST /api/run {kind, games, players, seed, bots, against}``, ``GET /api/run/ID``, ``GET /api/run/ID/report``
+  (HTML), ``POST /api/run/ID/cancel``
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from workbench import api
+from workbench.errors import Problem, WorkbenchError, display_path
+from workbench.outputs import write_atomic
+from workbench.studio.sessions import Job, Table
+
+#: The header that carries the page's token on every ``/api`` request.
+TOKEN_HEADER = "X-Studio-Token"
+#: The most text a request may carry (a variant file is at most a few hundred kB).
+MAX_BODY = 4_000_000
+#: Games a studio run may play at most (a larger study belongs in the terminal or on a cluster).
+MAX_GAMES = 200_000
+RUN_KINDS = ("simulate", "compare")
+
+
+class Refused(Exception):
+    """A request the studio will not serve: its status and the reason in words."""
+
+    def __init__(self, status: int, reason: str):
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+def version_of(data: bytes) -> str:
+    """The version of a file's bytes, as the page holds it: their sha256."""
+    return hashlib.sha256(data).hexdigest()
+
+
+class Studio:
+    """The state of one studio: the variant file, its folder, the token, the games and runs the page started."""
+
+    def __init__(self, variant: Path, token: str | None = None):
+        self.path = variant.resolve()
+        self.folder = self.path.parent
+        self.token = token or secrets.token_urlsafe(24)
+        self.tables: dict[str, Table] = {}
+        self.jobs: dict[str, Job] = {}
+
+    # --- files ------------------------------------------------------------------------------------------------
+
+    def read(self) -> tuple[str, str]:
+        """The file's text and version, as on disk now."""
+        data = self.path.read_bytes()
+        return data.decode("utf-8", errors="replace"), version_of(data)
+
+    def sibling(self, name: Any) -> Path:
+        """A variant file of the opened one's folder, by name; nothing outside it (no ``..``, no link out)."""
+        if not isinstance(name, str) or not name or "/" in name or "\\" in name or "\0" in name:
+            raise Refused(400, f"{name!r} is not the name of a file in {display_path(self.folder)}")
+        target = (self.folder / name).resolve()
+        if target.parent != self.folder or target.suffix.lower() not in (".yaml", ".yml") or not target.is_file():
+            raise Refused(404, f"no variant file {name!r} in {display_path(self.folder)}")
+        return target
+
+    def siblings(self) -> list[str]:
+        """The names of the YAML files beside the opened one."""
+        return sorted(p.name for p in self.folder.iterdir() if p.suffix.lower() in (".yaml", ".yml") and p.is_file())
+
+    # --- requests ---------------------------------------------------------------------------------------------
+
+    def variant(self) -> dict[str, Any]:
+        text, version = self.read()
+        info: dict[str, Any] = {"name": self.path.name, "folder": display_path(self.folder), "text": text, "version": version}
+        info["files"] = self.siblings()
+        try:
+            loaded = api.load_variant(self.path)
+        except WorkbenchError:  # an invalid file opens too: the editor says what is wrong
+            return {**info, "game": None, "title": None, "players": None, "bots": []}
+        family = loaded.family
+        low, high = family.player_range(loaded.variant)
+        return {
+            **info,
+            "game": family.game,
+            "title": family.title,
+            "players": {"min": low, "max": high, "default": min(max(4, low), high)},
+            "bots": sorted(family.personas(loaded.variant)),
+        }
+
+    def problems(self, exc: WorkbenchError) -> list[dict[str, Any]]:
+        return [self._problem(p) for p in exc.problems]
+
+    def _problem(self, problem: Problem) -> dict[str, Any]:
+        here = problem.file is not None and Path(problem.file).resolve() == self.path
+        return {
+            "file": Path(problem.file).name if problem.file is not None else None,
+            "here": here,
+            "line": problem.line,
+            "key": problem.path,
+            "message": problem.message,
+            "text": str(problem),
+        }
+
+    def validate(self, text: str) -> dict[str, Any]:
+        try:
+            loaded = api.load_variant(self.path, text)
+        except WorkbenchError as exc:
+            return {"ok": False, "problems": self.problems(exc), "summary": []}
+        return {"ok": True, "problems": [], "summary": [list(line) for line in loaded.family.summary(loaded.variant)]}
+
+    def preview(self, text: str) -> dict[str, Any]:
+        try:
+            return {"ok": True, "html": api.print_page(api.load_variant(self.path, text))}
+        except WorkbenchError as exc:
+            return {"ok": False, "problems": self.problems(exc)}
+
+    def pdf(self, text: str) -> Response:
+        try:
+            loaded = api.load_variant(self.path, text)
+            data = api.print_pdf(loaded, api.print_page(loaded))
+        except WorkbenchError as exc:
+            return JSONResponse({"error": "the variant has problems: fix them first", "problems": self.problems(exc)}, 422)
+        name = f"{self.path.stem}.pdf"
+        return Response(data, media_type="application/pdf", headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    def save(self, text: str, version: Any) -> Response:
+        """Write the editor's text, unless the file changed on disk since ``version`` (the version the page last
+        saw: after a conflict, the disk's, so that saving again overwrites what the diff showed, and only that)."""
+        data = self.path.read_bytes()
+        disk_text, disk_version = data.decode("utf-8", errors="replace"), version_of(data)
+        if version != disk_version:
+            mine, theirs = text.splitlines(keepends=True), disk_text.splitlines(keepends=True)
+            diff = "".join(difflib.unified_diff(theirs, mine, f"{self.path.name} (on disk)", f"{self.path.name} (your edit)"))
+            return JSONResponse({"conflict": True, "version": disk_version, "disk": disk_text, "diff": diff}, 409)
+        if b"\r\n" in data:  # a browser's text has plain newlines: a CRLF file stays CRLF
+            text = text.replace("\r\n", "\n").replace("\n", "\r\n")
+        encoded = text.encode("utf-8")
+        write_atomic(self.path, encoded)
+        return JSONResponse({"version": version_of(encoded), "saved": display_path(self.path)})
+
+    def start_game(self, body: dict[str, Any]) -> dict[str, Any]:
+        for table in self.tables.values():  # one game at a time: a new one leaves the last
+            table.close()
+        self.tables.clear()
+        loaded = api.load_variant(self.path)
+        key = secrets.token_hex(8)
+        table = Table(
+            loaded, _whole(body, "players", 4), _whole(body, "seed", 1), _text(body, "bots", "heuristic"), _whole(body, "seat", 0)
+        )
+        self.tables[key] = table
+        return table.to_dict(key)
+
+    def game(self, key: str) -> Table:
+        if key not in self.tables:
+            raise Refused(404, "no such game (it was left for a newer one): start a new game")
+        return self.tables[key]
+
+    def start_run(self, body: dict[str, Any]) -> dict[str, Any]:
+        kind = _text(body, "kind", "simulate")
+        if kind not in RUN_KINDS:
+            raise Refused(400, f"kind {kind!r}: choose {' or '.join(RUN_KINDS)}")
+        games = _whole(body, "games", 2000)
+        if not 1 <= games <= MAX_GAMES:
+            raise Refused(400, f"games: from 1 to {MAX_GAMES:,} in the studio (more with workbench simulate in the terminal)")
+        against = self.sibling(body.get("against")) if kind == "compare" else None
+        for job in self.jobs.values():  # one run at a time
+            if job.state == "running":
+                raise Refused(409, "a run is going on: cancel it or wait for it")
+        key = secrets.token_hex(8)
+        self.jobs[key] = Job(
+            kind, self.path, against, games, _whole(body, "players", 4), _whole(body, "seed", 1), _text(body, "bots", "heuristic")
+        )
+        return {"id": key}
+
+    def job(self, key: str) -> Job:
+        if key not in self.jobs:
+            raise Refused(404, "no such run")
+        return self.jobs[key]
+
+
+def _whole(body: dict[str, Any], key: str, default: int) -> int:
+    value = body.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise Refused(400, f"{key}: expected a whole number, got {value!r}")
+    return value
+
+
+def _text(body: dict[str, Any], key: str, default: str) -> str:
+    value = body.get(key, default)
+    if not isinstance(value, str):
+        raise Refused(400, f"{key}: expected text, got {value!r}")
+    return value
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise Refused(413, f"the request is larger than {MAX_BODY // 1_000_000} MB")
+    try:
+        body = json.loads(raw or b"{}")
+    except ValueError:
+        raise Refused(400, "the request is not JSON") from None
+    if not isinstance(body, dict):
+        raise Refused(400, "the request is not a JSON object")
+    return body
+
+
+def _edited(body: dict[str, Any]) -> str:
+    text = body.get("text")
+    if not isinstance(text, str):
+        raise Refused(400, "text: expected the variant's text")
+    return text
+
+
+class Guard:
+    """ASGI middleware: every request must be addressed to one of ``hosts`` (``host:port``: no DNS rebinding) and, with
+    an ``Origin``, come from the studio's own page; the page (``?token=``) and every ``/api`` request (header
+    :data:`TOKEN_HEADER`) must carry the token. The page's assets are served without it."""
+
+    def __init__(self, app: ASGIApp, studio: Studio, hosts: set[str]):
+        self.app = app
+        self.studio = studio
+        self.hosts = hosts
+        self.origins = {f"http://{host}" for host in hosts}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        try:
+            self.check(request)
+        except Refused as refused:
+            answer: Response = (
+                JSONResponse({"error": refused.reason}, refused.status)
+                if request.url.path.startswith("/api/")
+                else PlainTextResponse(refused.reason, refused.status)
+            )
+            await answer(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    def check(self, request: Request) -> None:
+        if request.headers.get("host") not in self.hosts:
+            raise Refused(403, "this studio answers only at the address it printed (wrong Host header)")
+        origin = request.headers.get("origin")
+        if origin is not None and origin not in self.origins:
+            raise Refused(403, f"requests from {origin} are refused: only the studio's own page may call it")
+        path = request.url.path
+        if path.startswith("/static/") or path == "/favicon.ico":
+            return
+        given = request.query_params.get("token", "") if path == "/" else request.headers.get(TOKEN_HEADER, "")
+        if not hmac.compare_digest(given.encode(), self.studio.token.encode()):
+            raise Refused(403, "missing or wrong token: open the address workbench studio printed, with its token")
+
+
+def _served(work: Callable[..., Any]) -> Callable[[Request], Awaitable[Response]]:
+    """An endpoint of ``work(body, **path parameters)`` run in a worker thread (the games, checks and PDFs block):
+    a dict answers as JSON, a response as itself; a refusal or a problem of the variant answers with its reason."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            body = await _body(request) if request.method == "POST" else {}
+            answer = await run_in_threadpool(work, body, **request.path_params)
+        except Refused as refused:
+            return JSONResponse({"error": refused.reason}, refused.status)
+        except WorkbenchError as exc:
+            return JSONResponse({"error": "; ".join(str(p) for p in exc.problems)}, 422)
+        except ValueError as exc:
+            return JSONResponse({"error": str(exc)}, 400)
+        return answer if isinstance(answer, Response) else JSONResponse(answer)
+
+    return endpoint
+
+
+def create_app(studio: Studio, hosts: set[str]) -> Starlette:
+    """The studio's application for ``studio``, answering only requests addressed to one of ``hosts`` (``host:port``)."""
+
+    def page(body: dict[str, Any]) -> Response:
+        html = resources.files("workbench.studio").joinpath("static", "index.html").read_text(encoding="utf-8")
+        return HTMLResponse(html, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+
+    def game(body: dict[str, Any], key: str) -> dict[str, Any]:
+        return studio.game(key).to_dict(key)
+
+    def answer(body: dict[str, Any], key: str) -> dict[str, Any]:
+        table = studio.game(key)
+        table.answer(_whole(body, "choice", -1))
+        return table.to_dict(key)
+
+    def run(body: dict[str, Any], key: str) -> dict[str, Any]:
+        return studio.job(key).to_dict(key)
+
+    def report(body: dict[str, Any], key: str) -> Response:
+        job = studio.job(key)
+        if job.report is None:
+            raise Refused(404, "no report yet: the run has not finished a game")
+        return HTMLResponse(job.report)
+
+    def cancel(body: dict[str, Any], key: str) -> dict[str, Any]:
+        job = studio.job(key)
+        job.cancel()
+        return job.to_dict(key)
+
+    post = ["POST"]
+    routes = [
+        Route("/", _served(page)),
+        Route("/api/variant", _served(lambda body: studio.variant())),
+        Route("/api/validate", _served(lambda body: studio.validate(_edited(body))), methods=post),
+        Route("/api/preview", _served(lambda body: studio.preview(_edited(body))), methods=post),
+        Route("/api/pdf", _served(lambda body: studio.pdf(_edited(body))), methods=post),
+        Route("/api/save", _served(lambda body: studio.save(_edited(body), body.get("version"))), methods=post),
+        Route("/api/play", _served(studio.start_game), methods=post),
+        Route("/api/play/{key}", _served(game)),
+        Route("/api/play/{key}/answer", _served(answer), methods=post),
+        Route("/api/run", _served(studio.start_run), methods=post),
+        Route("/api/run/{key}", _served(run)),
+        Route("/api/run/{key}/report", _served(report)),
+        Route("/api/run/{key}/cancel", _served(cancel), methods=post),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
+        Mount("/static", StaticFiles(packages=[("workbench.studio", "static")]), name="static"),
+    ]
+    return Starlette(routes=routes, middleware=[Middleware(Guard, studio=studio, hosts=hosts)])

@@ -1,0 +1,605 @@
+// The studio page: edit a variant file with checks as you type, preview the
+// printable set, play a game against the computer and run simulations.
+"use strict";
+
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+const CHECK_DELAY_MS = 400;
+const POLL_MS = 300;
+
+const $ = (id) => document.getElementById(id);
+
+/** The variant being edited: its file and the text and version last saved. */
+const studio = { name: "", folder: "", version: "", savedText: "", saving: false };
+/** The game in the Play panel. */
+const play = { id: null, seat: 0 };
+/** The simulation in the Simulate & compare panel. */
+const run = { id: null, timer: null };
+
+/** A new element with its text and class. */
+function el(tag, text = "", className = "") {
+  const element = document.createElement(tag);
+  element.textContent = text;
+  if (className) element.className = className;
+  return element;
+}
+
+const count = (n) => Number(n).toLocaleString("en-US");
+
+// ---------- Talking to the server ----------
+
+/**
+ * Calls the studio's API: GET without a body, POST with a JSON body.
+ * `as` is "json", "text" or "response". A refusal becomes an Error with the
+ * server's message, its status and its JSON body (`error.data`).
+ */
+async function api(path, body, as = "json") {
+  const options = { headers: { "X-Studio-Token": TOKEN } };
+  if (body !== undefined) {
+    options.method = "POST";
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({}));
+    const error = new Error(data.error || `The studio answered “${response.status} ${response.statusText}”.`);
+    error.status = response.status;
+    error.data = data;
+    throw error;
+  }
+  if (as === "response") return response;
+  return as === "text" ? response.text() : response.json();
+}
+
+function setStatus(text, kind = "info") {
+  $("status").textContent = text;
+  $("status").className = `status ${kind}`;
+}
+
+function showError(error) {
+  // fetch throws a TypeError when the server cannot be reached at all.
+  const offline = error instanceof TypeError;
+  setStatus(offline ? "Cannot reach the studio. Is “workbench studio” still running?" : error.message, "error");
+}
+
+// ---------- Unsaved edits kept in the browser ----------
+
+const editsKey = () => `workbench-studio:${studio.name}:${studio.version}`;
+const asideKey = () => `workbench-studio:${studio.name}:discarded`;
+
+/** Stores a text under a key, or forgets the key when text is null. */
+function remember(key, text) {
+  try {
+    if (text === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, text);
+  } catch {
+    // Storage is off or full: the edits still live in the page.
+  }
+}
+
+function recall(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+// ---------- Editor ----------
+
+/** Line number -> messages of the problems found there by the last check. */
+let badLines = new Map();
+let checkTimer = null;
+let checkSeq = 0;
+
+const isModified = () => $("editor").value !== studio.savedText;
+
+/** Everything that follows a change of the editor text. */
+function onEdit({ now = false } = {}) {
+  const text = $("editor").value;
+  remember(editsKey(), text === studio.savedText ? null : text);
+  drawGutter();
+  showModified();
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(check, now ? 0 : CHECK_DELAY_MS);
+}
+
+function showModified() {
+  const modified = isModified();
+  $("save").disabled = !modified;
+  $("modified").hidden = !modified;
+  for (const warning of document.querySelectorAll(".unsaved-warning")) warning.hidden = !modified;
+}
+
+/** One numbered div per line, the located problems marked "bad". */
+function drawGutter() {
+  const gutter = $("gutter");
+  const lines = $("editor").value.split("\n").length;
+  if (gutter.childElementCount !== lines) {
+    gutter.replaceChildren(...Array.from({ length: lines }, (_, i) => el("div", String(i + 1))));
+  }
+  Array.from(gutter.children).forEach((line, i) => {
+    const messages = badLines.get(i + 1);
+    line.classList.toggle("bad", Boolean(messages));
+    line.title = messages ? messages.join("\n") : "";
+  });
+  gutter.scrollTop = $("editor").scrollTop;
+}
+
+/** Puts the caret at the start of a line and scrolls it into view. */
+function goToLine(line) {
+  const editor = $("editor");
+  const lines = editor.value.split("\n");
+  const target = Math.min(Math.max(line, 1), lines.length);
+  const at = lines.slice(0, target - 1).reduce((sum, text) => sum + text.length + 1, 0);
+  editor.focus();
+  editor.setSelectionRange(at, at);
+  const height = parseFloat(getComputedStyle(editor).lineHeight);
+  editor.scrollTop = Math.max(0, (target - 1) * height - editor.clientHeight / 3);
+}
+
+/** Checks the text; when it is valid, the preview follows. Late answers are ignored. */
+async function check() {
+  const seq = ++checkSeq;
+  const text = $("editor").value;
+  try {
+    const result = await api("/api/validate", { text });
+    if (seq !== checkSeq) return;
+    showProblems(result);
+    if (result.ok) refreshPreview(text);
+  } catch (error) {
+    if (seq === checkSeq) showError(error);
+  }
+}
+
+function showProblems({ ok, problems = [], summary = [] }) {
+  badLines = new Map();
+  $("problems").replaceChildren(...problems.map((problem) => {
+    const item = el("li", problem.text, "problem");
+    if (problem.line != null) item.dataset.line = problem.line;
+    if (!problem.here) {
+      item.classList.add("elsewhere");
+      item.title = `This problem is in ${problem.file}, which this file builds on.`;
+    } else if (problem.line != null) {
+      item.tabIndex = 0;
+      item.title = `Go to line ${problem.line}`;
+      badLines.set(problem.line, [...(badLines.get(problem.line) || []), problem.message]);
+    }
+    return item;
+  }));
+  $("valid").hidden = !ok;
+  $("summary").replaceChildren(...summary.flatMap(([label, text]) => [el("dt", label), el("dd", text)]));
+  drawGutter();
+}
+
+function onProblemPicked(event) {
+  if (event.type === "keydown" && event.key !== "Enter") return;
+  const item = event.target.closest("li.problem[tabindex]");
+  if (item) goToLine(Number(item.dataset.line));
+}
+
+// ---------- Saving ----------
+
+/** Saves the editor text; `force` overwrites the file on disk at `version`. */
+async function save({ force = false, version = studio.version } = {}) {
+  if (studio.saving || (!force && !isModified())) return;
+  studio.saving = true;
+  const text = $("editor").value;
+  setStatus("Saving…");
+  try {
+    const result = await api("/api/save", { text, version, force });
+    remember(editsKey(), null);
+    studio.version = result.version;
+    studio.savedText = text;
+    $("restored").hidden = true;
+    $("set-aside").hidden = true;
+    remember(editsKey(), isModified() ? $("editor").value : null);
+    showModified();
+    setStatus(`Saved to ${result.saved}`, "ok");
+  } catch (error) {
+    if (error.status === 409 && error.data.conflict) showConflict(error.data);
+    else showError(error);
+  } finally {
+    studio.saving = false;
+  }
+}
+
+let conflict = null;
+
+function showConflict(data) {
+  conflict = data;
+  const lines = data.diff.split("\n").filter((line, i, all) => line || i < all.length - 1);
+  $("conflict-diff").replaceChildren(...lines.map((line) => el("span", line, diffKind(line))));
+  setStatus("The file changed on disk since you opened it.", "error");
+  $("conflict").showModal();
+}
+
+function diffKind(line) {
+  if (line.startsWith("+++") || line.startsWith("---")) return "head";
+  if (line.startsWith("@@")) return "hunk";
+  if (line.startsWith("+")) return "add";
+  return line.startsWith("-") ? "del" : "";
+}
+
+function overwriteDisk() {
+  $("conflict").close();
+  save({ force: true, version: conflict.version });
+}
+
+/** Takes the file on disk; the user's edits are put aside, never dropped silently. */
+function loadDisk() {
+  $("conflict").close();
+  remember(asideKey(), $("editor").value);
+  remember(editsKey(), null);
+  studio.version = conflict.version;
+  studio.savedText = conflict.disk;
+  $("editor").value = conflict.disk;
+  $("restored").hidden = true;
+  $("set-aside").hidden = false;
+  onEdit({ now: true });
+  setStatus("Loaded the file on disk.", "ok");
+}
+
+function bringBack() {
+  const aside = recall(asideKey());
+  if (aside !== null) $("editor").value = aside;
+  remember(asideKey(), null);
+  $("set-aside").hidden = true;
+  onEdit({ now: true });
+}
+
+function discardRestored() {
+  $("editor").value = studio.savedText;
+  $("restored").hidden = true;
+  onEdit({ now: true });
+}
+
+// ---------- Preview and PDF ----------
+
+let previewSeq = 0;
+
+async function refreshPreview(text) {
+  const seq = ++previewSeq;
+  try {
+    const result = await api("/api/preview", { text });
+    if (seq !== previewSeq) return;
+    if (result.ok) showInFrame($("preview"), result.html);
+    else showProblems(result);
+  } catch (error) {
+    if (seq === previewSeq) showError(error);
+  }
+}
+
+/**
+ * Shows a page in a sandboxed frame, keeping its scroll position. The sandbox
+ * allows the same origin (so the position can be read) but never scripts.
+ */
+function showInFrame(frame, html) {
+  const scroller = () => frame.contentDocument && frame.contentDocument.scrollingElement;
+  const top = scroller() ? scroller().scrollTop : 0;
+  frame.addEventListener("load", () => {
+    if (scroller()) scroller().scrollTop = top;
+  }, { once: true });
+  frame.srcdoc = html;
+  frame.hidden = false;
+}
+
+async function downloadPdf() {
+  const button = $("download-pdf");
+  button.disabled = true;
+  setStatus("Making the PDF…");
+  try {
+    const response = await api("/api/pdf", { text: $("editor").value }, "response");
+    const link = el("a");
+    link.href = URL.createObjectURL(await response.blob());
+    link.download = pdfName(response.headers.get("Content-Disposition"));
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+    setStatus(`Downloaded ${link.download}`, "ok");
+  } catch (error) {
+    showError(error);
+    if (error.data && error.data.problems) showProblems({ ok: false, problems: error.data.problems });
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** The file name the server suggests, else the variant's name with .pdf. */
+function pdfName(disposition) {
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition || "");
+  return match ? decodeURIComponent(match[1]) : `${studio.name.replace(/\.ya?ml$/i, "")}.pdf`;
+}
+
+// ---------- Play ----------
+
+async function startGame(event) {
+  event.preventDefault();
+  play.seat = Number($("play-seat").value);
+  await playStep("/api/play", {
+    players: Number($("play-players").value),
+    seed: Number($("play-seed").value),
+    bots: $("play-bots").value,
+    seat: play.seat,
+  });
+}
+
+async function playStep(path, body) {
+  setPlayBusy(true);
+  try {
+    showGame(await api(path, body));
+  } catch (error) {
+    showError(error);
+  } finally {
+    setPlayBusy(false);
+  }
+}
+
+function setPlayBusy(busy) {
+  $("play-start").disabled = busy;
+  for (const button of $("play-options").querySelectorAll("button")) button.disabled = busy;
+}
+
+function showGame(game) {
+  play.id = game.id;
+  const question = game.state === "asking" ? game.question : null;
+  if (question) play.seat = question.seat;
+  $("play-message").textContent = game.message || "";
+  $("play-message").hidden = !game.message;
+  $("play-question").textContent = question ? question.prompt : "";
+  drawDice(question && question.dice ? question.dice : []);
+  $("play-options").replaceChildren(...(question ? question.options : []).map((option, index) => {
+    const button = el("button", String(option));
+    button.type = "button";
+    button.addEventListener("click", () => playStep(`/api/play/${play.id}/answer`, { choice: index }));
+    return button;
+  }));
+  drawTable($("play-table"), (question && question.table) || (game.result && game.result.table));
+  drawLog(game.log || []);
+  drawResult(game);
+  if (game.state === "failed") setStatus(game.message || "The game stopped because of an error.", "error");
+}
+
+const PIPS = {
+  1: [[2, 2]],
+  2: [[1, 1], [3, 3]],
+  3: [[1, 1], [2, 2], [3, 3]],
+  4: [[1, 1], [3, 1], [1, 3], [3, 3]],
+  5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
+  6: [[1, 1], [1, 2], [1, 3], [3, 1], [3, 2], [3, 3]],
+};
+
+/** Draws dice: pips for 1 to 6, the number for anything else. */
+function drawDice(values) {
+  $("play-dice").replaceChildren(...values.map((value) => {
+    const pips = PIPS[value];
+    if (!pips) return el("span", String(value), "die plain");
+    const svg = svgElement("svg", { class: "die", viewBox: "0 0 40 40", role: "img", "aria-label": `die showing ${value}` });
+    svg.append(svgElement("rect", { x: 1, y: 1, width: 38, height: 38, rx: 7 }));
+    for (const [x, y] of pips) svg.append(svgElement("circle", { cx: x * 10, cy: y * 10, r: 3.6 }));
+    return svg;
+  }));
+}
+
+function svgElement(tag, attributes) {
+  const element = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  return element;
+}
+
+/** An HTML table from {headers, rows}; the human's seat row is highlighted. */
+function drawTable(table, data) {
+  table.replaceChildren();
+  if (!data) return;
+  const seatColumn = Math.max(0, data.headers.findIndex((header) => String(header).toLowerCase() === "seat"));
+  const row = (cells, tag) => {
+    const tr = el("tr");
+    tr.append(...cells.map((cell) => el(tag, String(cell))));
+    return tr;
+  };
+  table.createTHead().append(row(data.headers, "th"));
+  const body = table.createTBody();
+  for (const cells of data.rows) {
+    const tr = row(cells, "td");
+    if (String(cells[seatColumn]) === String(play.seat)) {
+      tr.className = "you";
+      tr.title = "Your seat";
+    }
+    body.append(tr);
+  }
+}
+
+/** The event lines, newest at the bottom; a rule between rounds, the human's lines in colour. */
+function drawLog(lines) {
+  const mine = new RegExp(`\\bseat ${play.seat}\\b`);
+  let round = null;
+  $("play-log").replaceChildren(...lines.map((line) => {
+    const div = el("div", line, mine.test(line) ? "mine" : "");
+    const match = /^round (\d+)/i.exec(line);
+    if (match && match[1] !== round) {
+      if (round !== null) div.classList.add("new-round");
+      round = match[1];
+    }
+    return div;
+  }));
+  $("play-log").scrollTop = $("play-log").scrollHeight;
+}
+
+function drawResult(game) {
+  const result = $("play-result");
+  result.replaceChildren();
+  if (game.state === "failed") result.append(el("span", "The game stopped because of an error."));
+  if (game.state !== "over" || !game.result) return;
+  const { winners = [], end_reason: reason, rounds } = game.result;
+  const seats = winners.map((seat) => `seat ${seat}`).join(", ") || "nobody";
+  const won = winners.map(Number).includes(play.seat);
+  result.append(
+    el("span", `Game over after ${rounds} rounds: ${reason}. Winner(s): ${seats}.`),
+    " ",
+    el("strong", won ? "You won!" : "You lost", won ? "won" : "lost"),
+  );
+}
+
+// ---------- Simulate and compare ----------
+
+async function startRun(event) {
+  event.preventDefault();
+  const kind = $("run-kind").value;
+  const body = {
+    kind,
+    games: Number($("run-games").value),
+    players: Number($("run-players").value),
+    seed: Number($("run-seed").value),
+    bots: $("run-bots").value,
+  };
+  if (kind === "compare") body.against = $("run-against").value;
+  $("run-lines").textContent = "";
+  $("run-report").hidden = true;
+  try {
+    run.id = (await api("/api/run", body)).id;
+    setRunning(true);
+    await pollRun(run.id);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+function setRunning(running) {
+  $("run-start").disabled = running;
+  $("run-cancel").disabled = !running;
+}
+
+/** Follows a run until it stops, then shows its report. */
+async function pollRun(id) {
+  try {
+    const state = await api(`/api/run/${id}`);
+    if (id !== run.id) return;
+    showRun(state);
+    if (state.state === "running") {
+      run.timer = setTimeout(() => pollRun(id), POLL_MS);
+      return;
+    }
+    setRunning(false);
+    if (state.state === "failed") setStatus(state.message || "The run failed.", "error");
+    else if (state.message) setStatus(state.message);
+    if (state.state === "done" || (state.state === "cancelled" && state.done > 0)) {
+      showInFrame($("run-report"), await api(`/api/run/${id}/report`, undefined, "text"));
+    }
+  } catch (error) {
+    setRunning(false);
+    showError(error);
+  }
+}
+
+const RUN_ENDINGS = { done: "finished", cancelled: "stopped", failed: "failed" };
+
+function showRun(state) {
+  $("run-progress").max = Math.max(state.total, 1);
+  $("run-progress").value = state.done;
+  const label = state.label ? `, ${state.label}` : "";
+  const ending = RUN_ENDINGS[state.state] ? ` (${RUN_ENDINGS[state.state]})` : "";
+  $("run-status").textContent = `${count(state.done)} of ${count(state.total)} games${label}${ending}`;
+  $("run-lines").textContent = (state.lines || []).join("\n");
+}
+
+async function cancelRun() {
+  $("run-cancel").disabled = true;
+  try {
+    showRun(await api(`/api/run/${run.id}/cancel`, {}));
+  } catch (error) {
+    showError(error);
+  }
+}
+
+// ---------- Page ----------
+
+function selectTab(tab) {
+  for (const other of document.querySelectorAll('[role="tab"]')) {
+    const selected = other === tab;
+    other.setAttribute("aria-selected", String(selected));
+    other.tabIndex = selected ? 0 : -1;
+    $(other.getAttribute("aria-controls")).hidden = !selected;
+  }
+}
+
+/** Left and right arrows move between tabs, as in any tab list. */
+function onTabKey(event) {
+  const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+  if (!step) return;
+  const tabs = Array.from(document.querySelectorAll('[role="tab"]'));
+  const next = tabs[(tabs.indexOf(event.target) + step + tabs.length) % tabs.length];
+  next.focus();
+  selectTab(next);
+}
+
+function fillSelect(select, values, chosen) {
+  select.replaceChildren(...values.map((value) => new Option(value, value, false, value === chosen)));
+}
+
+/** Fills the Play and Simulate inputs from what the variant allows. */
+function fillChoices(variant) {
+  const { min, max } = variant.players;
+  for (const id of ["play-players", "run-players"]) Object.assign($(id), { min, max, value: variant.players.default });
+  $("play-seat").max = variant.players.default - 1;
+  const bot = variant.bots.includes("heuristic") ? "heuristic" : variant.bots[0];
+  fillSelect($("play-bots"), variant.bots, bot);
+  fillSelect($("run-bots"), variant.bots, bot);
+  const others = variant.files.filter((file) => file !== variant.name);
+  fillSelect($("run-against"), others, others[0]);
+}
+
+async function load() {
+  if (!TOKEN) {
+    setStatus("Open the studio with the link that “workbench studio” printed: it carries a key.", "error");
+    return;
+  }
+  try {
+    const variant = await api("/api/variant");
+    Object.assign(studio, { name: variant.name, folder: variant.folder, version: variant.version, savedText: variant.text });
+    $("variant-title").textContent = variant.title;
+    $("variant-file").textContent = `${variant.folder}/${variant.name}`;
+    document.title = `${variant.title} · Studio`;
+    fillChoices(variant);
+    const stored = recall(editsKey());
+    const restored = stored !== null && stored !== variant.text;
+    $("editor").value = restored ? stored : variant.text;
+    $("restored").hidden = !restored;
+    onEdit({ now: true });
+  } catch (error) {
+    showError(error);
+  }
+}
+
+function wire() {
+  const editor = $("editor");
+  editor.addEventListener("input", () => onEdit());
+  editor.addEventListener("scroll", () => { $("gutter").scrollTop = editor.scrollTop; });
+  $("problems").addEventListener("click", onProblemPicked);
+  $("problems").addEventListener("keydown", onProblemPicked);
+  $("save").addEventListener("click", () => save());
+  document.addEventListener("keydown", (event) => {
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
+      event.preventDefault();
+      save();
+    }
+  });
+  $("discard-restored").addEventListener("click", discardRestored);
+  $("bring-back").addEventListener("click", bringBack);
+  $("conflict-overwrite").addEventListener("click", overwriteDisk);
+  $("conflict-load").addEventListener("click", loadDisk);
+  $("conflict-cancel").addEventListener("click", () => $("conflict").close());
+  for (const tab of document.querySelectorAll('[role="tab"]')) {
+    tab.addEventListener("click", () => selectTab(tab));
+    tab.addEventListener("keydown", onTabKey);
+  }
+  $("download-pdf").addEventListener("click", downloadPdf);
+  $("play-form").addEventListener("submit", startGame);
+  $("play-players").addEventListener("input", () => { $("play-seat").max = Number($("play-players").value) - 1; });
+  $("run-form").addEventListener("submit", startRun);
+  $("run-cancel").addEventListener("click", cancelRun);
+  $("run-kind").addEventListener("change", () => { $("run-against-field").hidden = $("run-kind").value !== "compare"; });
+}
+
+wire();
+load();
