@@ -197,9 +197,8 @@ class Studio:
             if job.state == "running":
                 raise Refused(409, "a run is going on: cancel it or wait for it")
         key = secrets.token_hex(8)
-        self.jobs[key] = Job(
-            kind, self.path, against, games, _whole(body, "players", 4), _whole(body, "seed", 1), _text(body, "bots", "heuristic")
-        )
+        players, seed, bots = _whole(body, "players", 4), _whole(body, "seed", 1), _text(body, "bots", "heuristic")
+        self.jobs[key] = Job(kind, self.path, against, games, players, seed, bots, _text(body, "engine", "auto"))
         return {"id": key}
 
     def job(self, key: str) -> Job:

@@ -122,7 +122,9 @@ class Table:
 class Job:
     """A ``simulate`` or ``compare`` run of the variant file as saved, in a thread, cancellable; its report in memory."""
 
-    def __init__(self, kind: str, path: Path, against: Path | None, games: int, players: int, seed: int, bots: str):
+    def __init__(
+        self, kind: str, path: Path, against: Path | None, games: int, players: int, seed: int, bots: str, engine: str = "auto"
+    ):
         self.kind = kind
         self.state = "running"  #: running, done, cancelled or failed
         self.done = 0
@@ -132,7 +134,7 @@ class Job:
         self.lines: list[str] = []
         self.report: str | None = None
         self.stop = Stop()
-        self._arguments = (path, against, games, players, seed, bots)
+        self._arguments = (path, against, games, players, seed, bots, engine)
         self._thread = threading.Thread(target=self._run, name=f"studio-{kind}", daemon=True)
         self._thread.start()
 
@@ -144,13 +146,24 @@ class Job:
 
         return advance
 
+    def _notice(self, text: str) -> None:
+        self.label = text  # "compiling the batch engine, once ...": the page shows it until the games start
+
     def _run(self) -> None:
-        path, against, games, players, seed, bots = self._arguments
+        path, against, games, players, seed, bots, engine = self._arguments
         started = time.perf_counter()
         try:
             if self.kind == "simulate":
                 simulation = api.simulate(
-                    path, players=players, games=games, seed=seed, bots=bots, progress=self._progress, stop=self.stop
+                    path,
+                    players=players,
+                    games=games,
+                    seed=seed,
+                    bots=bots,
+                    engine=engine,
+                    progress=self._progress,
+                    notice=self._notice,
+                    stop=self.stop,
                 )
                 family = simulation.family
                 if simulation.runs:
@@ -160,7 +173,15 @@ class Job:
             else:
                 assert against is not None
                 comparison = studies.compare(
-                    [path, against], players=players, games=games, seed=seed, bots=bots, progress=self._progress, stop=self.stop
+                    [path, against],
+                    players=players,
+                    games=games,
+                    seed=seed,
+                    bots=bots,
+                    engine=engine,
+                    progress=self._progress,
+                    notice=self._notice,
+                    stop=self.stop,
                 )
                 if comparison.runs:
                     self.report = render_compare(comparison.to_dict(), comparison.family.title)
