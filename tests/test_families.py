@@ -80,3 +80,27 @@ def test_a_key_that_includes_files_in_one_game_is_an_unknown_key_in_another(tmp_
         load_variant(child)
     (problem,) = caught.value.problems
     assert problem.line == 3 and "unknown key 'cards'" in problem.message
+
+
+@pytest.mark.parametrize("family", list(FAMILIES.values()), ids=list(FAMILIES))
+def test_every_family_seats_a_person(family: Family) -> None:
+    """``workbench play --human`` and the studio's play panel work for every game: each decision comes as a question
+    in words (a prompt, options, the holdings as a table), any option answered is legal, and the game ends."""
+    from workbench import api
+    from workbench.play import Question
+
+    asked: list[Question] = []
+
+    def answer(question: Question) -> int:
+        asked.append(question)
+        headers, rows = question.table
+        assert question.prompt and question.kind and question.options
+        assert all(isinstance(option, str) and option for option in question.options)
+        assert rows and all(len(row) == len(headers) for row in rows)
+        return len(asked) % len(question.options)  # every position, in turn
+
+    variant = ROOT / "variants" / f"{family.game}.yaml"
+    low, _ = family.player_range(api.load_variant(variant).variant)
+    output = api.play(variant, low, 4, people={0: answer})
+    assert output["end_reason"] is not None and asked
+    assert {q.seat for q in asked} == {0}

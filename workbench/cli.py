@@ -29,6 +29,7 @@ from workbench import api, studies
 from workbench import studio as studio_server
 from workbench import sweep as sweeps
 from workbench.errors import ScenarioError, UsageError, WorkbenchError, display_path
+from workbench.games import FAMILIES
 from workbench.play import Left, Question
 from workbench.render.report import summary_rows
 from workbench.render.terminal import printable
@@ -297,8 +298,13 @@ def _in_terminal(console: Console, question: Question) -> int:
 @app.command()
 def studio(
     variant: Annotated[
-        Path, typer.Argument(help="Variant file to open (its folder is all the studio may read or write).")
-    ] = Path("variants/chance-it.yaml"),
+        Path | None,
+        typer.Argument(
+            help="Variant file to open; its folder is all the studio may read or write [default: the first game's "
+            "variant in variants/].",
+            show_default=False,
+        ),
+    ] = None,
     port: Annotated[int, typer.Option("--port", help="Port to listen on (0: any free one).")] = studio_server.PORT,
     host: Annotated[
         str | None,
@@ -313,7 +319,8 @@ def studio(
     if host is not None and not studio_server.is_loopback(host):
         warn(f"warning: --host {host}: other machines can reach the studio; only the token in its address guards it")
     with _reported():
-        studio_server.serve(variant, host=host or studio_server.LOOPBACK, port=port, browser=browser, say=say)
+        opened = variant if variant is not None else Path("variants") / f"{next(iter(FAMILIES))}.yaml"
+        studio_server.serve(opened, host=host or studio_server.LOOPBACK, port=port, browser=browser, say=say)
     say("studio stopped")
 
 
