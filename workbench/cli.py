@@ -321,7 +321,6 @@ def studio(
     with _reported():
         opened = variant if variant is not None else Path("variants") / f"{next(iter(FAMILIES))}.yaml"
         studio_server.serve(opened, host=host or studio_server.LOOPBACK, port=port, browser=browser, say=say)
-    say("studio stopped")
 
 
 @app.command()
