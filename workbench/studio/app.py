@@ -11,8 +11,8 @@ Endpoints (JSON in and out unless said):
 - ``POST /api/validate {text}``: ``ok``, ``problems`` (file, here, line, key, message, text), ``summary``
 - ``POST /api/preview {text}``: ``ok`` and the printable set's ``html`` (or ``problems``)
 - ``POST /api/pdf {text}``: the PDF (``application/pdf``), or 422 with ``problems``
-- ``POST /api/save {text, version, force}``: writes the file (atomically); 409 with the disk's text and a diff when
-  the file changed since ``version`` (``force`` overwrites the version shown in that diff, and only that)
+- ``POST /api/save {text, version}``: writes the file (atomically); 409 with the disk's text, its version and a diff
+  when the file changed since ``version`` (saving again with the disk's version overwrites what the diff showed)
 - ``POST /api/play {players, seed, bots, seat}``, ``GET /api/play/ID``, ``POST /api/play/ID/answer {choice}``
 - ``POST /api/run {kind, games, players, seed, bots, against}``, ``GET /api/run/ID``, ``GET /api/run/ID/report``
   (HTML), ``POST /api/run/ID/cancel``

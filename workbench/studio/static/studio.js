@@ -180,14 +180,14 @@ function onProblemPicked(event) {
 
 // ---------- Saving ----------
 
-/** Saves the editor text; `force` overwrites the file on disk at `version`. */
+/** Saves the editor text over the file at `version` (the one the page last saw); `force` saves even without changes. */
 async function save({ force = false, version = studio.version } = {}) {
   if (studio.saving || (!force && !isModified())) return;
   studio.saving = true;
   const text = $("editor").value;
   setStatus("Saving…");
   try {
-    const result = await api("/api/save", { text, version, force });
+    const result = await api("/api/save", { text, version });
     remember(editsKey(), null);
     studio.version = result.version;
     studio.savedText = text;
