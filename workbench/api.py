@@ -283,6 +283,10 @@ class Simulation:
         """``summary.json``'s text."""
         return json.dumps(self.to_dict(), indent=2) + "\n"
 
+    def report(self) -> str:
+        """``report.html``: the runs' figures and charts."""
+        return render_report([r.to_dict() for r in self.runs], self.family.title, self.family.figures)
+
 
 def player_counts(loaded: Loaded, counts: int | Sequence[int], path: Path | None = None) -> list[int]:
     """The requested player counts (one, or several), each checked against the variant (named by its file when
@@ -501,7 +505,7 @@ def simulate(
                 return Simulation(family, counts, summaries, [])
             if summary_file is not None and report_file is not None:
                 outputs.stage(summary_file, Simulation(family, counts, summaries, []).to_json())
-                outputs.stage(report_file, render_report([s.to_dict() for s in summaries], family.title, family.figures))
+                outputs.stage(report_file, Simulation(family, counts, summaries, []).report())
             written = outputs.commit()
     scripted, kept = (len(scripts.hashes), scripts.kept) if scripts else (0, [])
     return Simulation(family, counts, summaries, written, scripted, kept)

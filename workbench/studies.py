@@ -169,6 +169,10 @@ class Comparison:
     runs: list[ComparedRun]
     written: list[Path]
 
+    def report(self) -> str:
+        """``compare.html``: every figure's change with its paired interval, as charts and tables."""
+        return render_compare(self.to_dict(), self.family.title)
+
     @property
     def tests(self) -> int:
         """Differences tested (and so counted by the correction)."""
@@ -321,7 +325,7 @@ def compare(
                 return result
             if targets is not None:
                 outputs.stage(targets[0], result.to_json())
-                outputs.stage(targets[1], render_compare(result.to_dict(), family.title))
+                outputs.stage(targets[1], result.report())
             written = outputs.commit()
     return replace(result, written=written)
 

@@ -15,8 +15,6 @@ from workbench import api, studies
 from workbench.errors import WorkbenchError
 from workbench.games import Loaded
 from workbench.play import Left, Question
-from workbench.render.pages import render_compare
-from workbench.render.report import render_report
 from workbench.sim.runner import Stop
 
 #: How long an answer waits for the game to reach its next question (or its end) before the page asks again.
@@ -153,39 +151,17 @@ class Job:
         path, against, games, players, seed, bots, engine = self._arguments
         started = time.perf_counter()
         try:
-            if self.kind == "simulate":
-                simulation = api.simulate(
-                    path,
-                    players=players,
-                    games=games,
-                    seed=seed,
-                    bots=bots,
-                    engine=engine,
-                    progress=self._progress,
-                    notice=self._notice,
-                    stop=self.stop,
-                )
-                family = simulation.family
-                if simulation.runs:
-                    summaries = [run.to_dict() for run in simulation.runs]
-                    self.report = render_report(summaries, family.title, family.figures)
-                played = sum(run.games for run in simulation.runs)
-            else:
-                assert against is not None
-                comparison = studies.compare(
-                    [path, against],
-                    players=players,
-                    games=games,
-                    seed=seed,
-                    bots=bots,
-                    engine=engine,
-                    progress=self._progress,
-                    notice=self._notice,
-                    stop=self.stop,
-                )
-                if comparison.runs:
-                    self.report = render_compare(comparison.to_dict(), comparison.family.title)
-                played = comparison.runs[-1].games if comparison.runs else 0
+            shared: dict[str, Any] = {"players": players, "games": games, "seed": seed, "bots": bots, "engine": engine}
+            shared.update(progress=self._progress, notice=self._notice, stop=self.stop)
+            done: api.Simulation | studies.Comparison = (
+                api.simulate(path, **shared) if against is None else studies.compare([path, against], **shared)
+            )
+            if done.runs:
+                self.report = done.report()
+            if isinstance(done, api.Simulation):
+                played = done.games
+            else:  # each player count plays the same games on every variant
+                played = done.runs[-1].games if done.runs else 0
         except WorkbenchError as exc:
             self.state, self.message = "failed", "; ".join(str(p) for p in exc.problems)
             return
