@@ -106,11 +106,12 @@ class Studio:
         try:
             loaded = api.load_variant(self.path)
         except WorkbenchError:  # an invalid file opens too: the editor says what is wrong
-            return {**info, "game": None, "title": None, "players": None, "bots": []}
+            return {**info, "variant": None, "game": None, "title": None, "players": None, "bots": []}
         family = loaded.family
         low, high = family.player_range(loaded.variant)
         return {
             **info,
+            "variant": loaded.variant.name,
             "game": family.game,
             "title": family.title,
             "players": {"min": low, "max": high, "default": min(max(4, low), high)},

@@ -196,6 +196,7 @@ async function save({ force = false, version = studio.version } = {}) {
     remember(editsKey(), isModified() ? $("editor").value : null);
     showModified();
     setStatus(`Saved to ${result.saved}`, "ok");
+    api("/api/variant").then(fillChoices).catch(showError); // a file made valid gets its table's choices
   } catch (error) {
     if (error.status === 409 && error.data.conflict) showConflict(error.data);
     else showError(error);
@@ -538,7 +539,9 @@ function fillSelect(select, values, chosen) {
 }
 
 /** Fills the Play and Simulate inputs from what the variant allows. */
+/** Fills the play and run choices from the file as saved (an invalid file has no table yet: the choices wait). */
 function fillChoices(variant) {
+  if (variant.players === null) return;
   const { min, max } = variant.players;
   for (const id of ["play-players", "run-players"]) Object.assign($(id), { min, max, value: variant.players.default });
   $("play-seat").max = variant.players.default - 1;
@@ -557,9 +560,9 @@ async function load() {
   try {
     const variant = await api("/api/variant");
     Object.assign(studio, { name: variant.name, folder: variant.folder, version: variant.version, savedText: variant.text });
-    $("variant-title").textContent = variant.title;
+    $("variant-title").textContent = variant.variant ?? variant.name;
     $("variant-file").textContent = `${variant.folder}/${variant.name}`;
-    document.title = `${variant.title} · Studio`;
+    document.title = `${variant.variant ?? variant.name} · Studio`;
     fillChoices(variant);
     const stored = recall(editsKey());
     const restored = stored !== null && stored !== variant.text;
