@@ -330,3 +330,23 @@ def test_a_missing_variant_is_refused_before_listening(tmp_path: Path) -> None:
     )
     assert ran.returncode == 1
     assert "no such variant file" in ran.stderr
+
+
+def test_a_game_still_thinking_is_asked_again_until_it_asks(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answer waits at most SETTLE_SECONDS for the bots (a long search); the page then asks again by the game's
+    id, and gets the next question once it comes."""
+    from workbench.studio import sessions
+
+    monkeypatch.setattr(sessions, "SETTLE_SECONDS", 0.0)
+    state = client.post("/api/play", json={"players": 4, "seed": 1, "bots": "heuristic", "seat": 0}).json()
+    seen = set()
+    deadline = time.monotonic() + 120
+    while state["state"] in ("asking", "playing") and time.monotonic() < deadline:
+        seen.add(state["state"])
+        if state["state"] == "asking":
+            state = client.post(f"/api/play/{state['id']}/answer", json={"choice": 0}).json()
+        else:
+            assert state["question"] is None
+            time.sleep(0.01)
+            state = client.get(f"/api/play/{state['id']}").json()
+    assert state["state"] == "over" and "playing" in seen

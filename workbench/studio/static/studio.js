@@ -360,6 +360,8 @@ function showGame(game) {
   drawLog(game.log || []);
   drawResult(game);
   if (game.state === "failed") setStatus(game.message || "The game stopped because of an error.", "error");
+  // The bots are still thinking (a long search): ask again shortly, until the game comes back to you or ends.
+  if (game.state === "playing") setTimeout(() => playStep(`/api/play/${game.id}`), 500);
 }
 
 const PIPS = {
