@@ -79,7 +79,7 @@ class Table:
             if not 0 <= choice < len(self.question.options):
                 raise ValueError(f"choose an option from 0 to {len(self.question.options) - 1}")
             self._answer = choice
-            self.state = "playing"
+            self.state, self.question = "playing", None
             self._changed.notify_all()
             self._settle()
 
