@@ -117,7 +117,7 @@ def test_the_terminal_shows_the_dice_the_holdings_and_numbered_options() -> None
     assert lines[-4:-1] == [
         "  1. IN: take part in the round (and its stakes)",
         "  2. OUT: sit the round out",
-        "  3. CHANCE IT: take part, and take the CHANCE IT action",
+        "  3. CHANCE IT: take part, and take the CHANCE IT action (+2 coins)",
     ]
     assert any(line.replace("┃", "|").split("|")[1:4] == [" seat ", " coins ", " hearts "] for line in lines), lines
 
@@ -206,3 +206,18 @@ def test_the_readme_transcript_reproduces() -> None:
     lines = iter(ran.stdout.splitlines())
     for line in shown:
         assert any(printed == line for printed in lines), f"not printed (in order): {line!r}"
+
+
+def test_the_person_is_told_how_the_game_went_on_to_its_end() -> None:
+    """After the person's last decision the game goes on (the bots, the last rounds): every event from there to the
+    end is printed before the result, once."""
+    ran = play(BASE, "--human", 0, "--bots", "heuristic", "--seed", 1, answers="1\n" * 3000)
+    expected = chance_it_game(0, 4, 1)
+    loaded = api.load_variant(BASE)
+    lines = ran.stdout.splitlines()
+    tail = [loaded.family.describe(event) for event in expected["events"][-5:]]
+    end = lines.index(next(line for line in lines if line.startswith("ended after")))
+    printed = [line for line in lines[:end] if not line.startswith(("┏", "┃", "┡", "│", "└", " "))]
+    assert printed[-len(tail) - 1 : -1] == tail or printed[-len(tail) :] == tail, printed[-8:]
+    last = loaded.family.describe(expected["events"][-1])
+    assert sum(line == last for line in lines) == 1

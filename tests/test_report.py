@@ -118,7 +118,8 @@ def test_a_run_interrupted_before_any_game_still_renders() -> None:
 def test_template_ships_with_the_package() -> None:
     assert (files("workbench.render") / "templates" / "report.html.j2").is_file()
     assert (files("workbench.games.chance_it") / "templates" / "report_sections.html.j2").is_file()
-    assert '"*" = ["templates/*.j2"]' in (ROOT / "pyproject.toml").read_text()
+    assert (files("workbench.studio") / "static" / "studio.js").is_file()
+    assert '"*" = ["templates/*.j2", "static/*"]' in (ROOT / "pyproject.toml").read_text()
 
 
 def test_simulate_writes_the_report_and_may_overwrite_it(tmp_path: Path) -> None:

@@ -13,7 +13,6 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -242,12 +241,15 @@ def play(
     """Play one seeded game with bots (random by default), or take a seat yourself with --human, and show how it
     ended."""
     people = human or []
-    asking = partial(_in_terminal, err if as_json else out)  # the dialogue keeps out of the JSON
+    terminal = _Terminal(err if as_json else out)  # the dialogue keeps out of the JSON
     with _reported():
         if len(set(people)) < len(people):
             raise UsageError("--human: name each seat once")
         loaded = api.load_variant(variant)
-        output = api.play(loaded, players, seed, bots=bots, people=dict.fromkeys(people, asking), personas=personas)
+        output = api.play(loaded, players, seed, bots=bots, people=dict.fromkeys(people, terminal), personas=personas)
+    if people and not trace:  # how the game went on after the last decision, to its end
+        for event in output["events"][terminal.seen :]:
+            terminal.show(loaded.family.describe(event))
     if trace:
         for event in output["events"]:
             say(loaded.family.describe(event))
@@ -262,37 +264,42 @@ def play(
         say("you won!" if mine else "you did not win this time", wrap=True)
 
 
-def _in_terminal(console: Console, question: Question) -> int:
-    """A person's seat in the terminal: the question shown (what happened, the holdings, the dice, the options numbered
-    from 1), the answer read from standard input; asked again after an entry that is not an option."""
+class _Terminal:
+    """A person's seat in the terminal: each question shown (what happened, the holdings, the dice, the options
+    numbered from 1), the answer read from standard input; asked again after an entry that is not an option."""
 
-    def show(text: str) -> None:
-        console.print(printable(text), markup=False)
+    def __init__(self, console: Console):
+        self.console = console
+        self.seen = 0  #: events of the log told so far
 
-    for line in question.said:
-        show(line)
-    _print_table(f"round {question.round}", *question.table, console=console)
-    if question.dice:
-        show(f"dice: {' '.join(str(d) for d in question.dice)}")
-    show(f"seat {question.seat}: {question.prompt}")
-    count = len(question.options)
-    for number, option in enumerate(question.options, 1):
-        show(f"  {number}. {option}")
-    while True:
-        console.print(f"your choice (1-{count}): ", end="", markup=False)
-        console.file.flush()
-        line = sys.stdin.readline()
-        if not line:
-            show("")
-            raise Left(
-                f"the input ended before the game did (round {question.round}, seat {question.seat}): it stopped unfinished"
-            )
-        entry = line.strip()
-        if not sys.stdin.isatty():  # a pipe's answers are not echoed: show them, so the transcript reads as a dialogue
-            show(entry)
-        if entry.isascii() and entry.isdigit() and 1 <= int(entry) <= count:
-            return int(entry) - 1
-        show(f"{entry!r} is not one of the options: type a number from 1 to {count}")
+    def show(self, text: str) -> None:
+        self.console.print(printable(text), markup=False)
+
+    def __call__(self, question: Question) -> int:
+        for line in question.said:
+            self.show(line)
+        self.seen = max(self.seen, question.seen)
+        _print_table(f"round {question.round}", *question.table, console=self.console)
+        if question.dice:
+            self.show(f"dice: {' '.join(str(d) for d in question.dice)}")
+        self.show(f"seat {question.seat}: {question.prompt}")
+        count = len(question.options)
+        for number, option in enumerate(question.options, 1):
+            self.show(f"  {number}. {option}")
+        while True:
+            self.console.print(f"your choice ({'1' if count == 1 else f'1-{count}'}): ", end="", markup=False)
+            self.console.file.flush()
+            line = sys.stdin.readline()
+            if not line:
+                self.show("")
+                where = f"round {question.round}, seat {question.seat}"
+                raise Left(f"the input ended before the game did ({where}): it stopped unfinished")
+            entry = line.strip()
+            if not sys.stdin.isatty():  # a pipe's answers are not echoed: show them, so the transcript reads as a dialogue
+                self.show(entry)
+            if entry.isascii() and entry.isdigit() and 1 <= int(entry) <= count:
+                return int(entry) - 1
+            self.show(f"{entry!r} is not one of the options: type a number from 1 to {count}")
 
 
 @app.command()

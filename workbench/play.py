@@ -29,6 +29,7 @@ class Question:
     dice: tuple[int, ...]  #: the dice as they show now (none before a roll)
     table: tuple[list[str], list[list[str]]]  #: every player's holdings: headers and rows
     said: tuple[str, ...]  #: what happened since this seat's last question, one line per event
+    seen: int = 0  #: events of the game's log the person has been told of, with this question
 
     def to_dict(self) -> dict[str, Any]:
         """The question as plain data (the studio's play panel)."""
@@ -81,7 +82,7 @@ class Asking:
         """Put the decision to the person and return the index of the option chosen (checked: one of the options)."""
         said = tuple(self.describe(event) for event in events[self.shown :])
         self.shown = len(events)
-        question = Question(self.seat, round_, kind, prompt, tuple(options), tuple(dice), table, said)
+        question = Question(self.seat, round_, kind, prompt, tuple(options), tuple(dice), table, said, self.shown)
         choice = self.answer(question)
         if not (isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(options)):
             raise ValueError(f"an answer is an option's index, from 0 to {len(options) - 1}, not {choice!r}")

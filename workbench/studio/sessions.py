@@ -158,10 +158,7 @@ class Job:
             )
             if done.runs:
                 self.report = done.report()
-            if isinstance(done, api.Simulation):
-                played = done.games
-            else:  # each player count plays the same games on every variant
-                played = done.runs[-1].games if done.runs else 0
+            played = sum(run.games for run in done.runs)  # a comparison's: on each variant
         except WorkbenchError as exc:
             self.state, self.message = "failed", "; ".join(str(p) for p in exc.problems)
             return

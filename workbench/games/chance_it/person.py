@@ -7,16 +7,27 @@ from collections.abc import Sequence
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.effects.base import amount, resources_text
 from workbench.games.chance_it.engine import BUY, CHANCE_IT, IN, OUT, Game, MarketMove, View
+from workbench.games.chance_it.printing import effects_text, timing
 from workbench.games.chance_it.rules import CardDef, Effects
-from workbench.games.chance_it.schema import Variant
+from workbench.games.chance_it.schema import Card, Variant
 from workbench.games.chance_it.text import describe
 from workbench.play import Answer, Asking
 
-GUIDE_WORDS = {
-    IN: "IN: take part in the round (and its stakes)",
-    OUT: "OUT: sit the round out",
-    CHANCE_IT: "CHANCE IT: take part, and take the CHANCE IT action",
-}
+
+def guide_words(variant: Variant) -> dict[str, str]:
+    """Each guide card in words, the CHANCE IT action's effects said."""
+    action = effects_text(variant.chance_it, variant.dice.sides, "chance_it")
+    return {
+        IN: "IN: take part in the round (and its stakes)",
+        OUT: "OUT: sit the round out",
+        CHANCE_IT: f"CHANCE IT: take part, and take the CHANCE IT action ({action})",
+    }
+
+
+def card_words(card: Card, sides: int) -> str:
+    """A card as the market offers it to a person: name, when it is used and what it does (as its face says)."""
+    label, _ = timing(card)
+    return f"{card.name} [{label}: {card.text or effects_text(card.effects, sides, card.where)}]"
 
 
 def holdings(game: Game, names: dict[str, str]) -> tuple[list[str], list[list[str]]]:
@@ -24,7 +35,7 @@ def holdings(game: Game, names: dict[str, str]) -> tuple[list[str], list[list[st
     headers = ["seat", *RESOURCES, "cards", "status"]
     rows = []
     for p in game.players:
-        status = "out of the game" if p.eliminated else "forced in" if p.forced_in else ""
+        status = "eliminated" if p.eliminated else "forced in" if p.forced_in else ""
         cards = ", ".join(names.get(card.id, card.id) for card in p.tableau)
         rows.append([str(p.seat), *(str(p.res[i]) for i in range(len(RESOURCES))), cards, status])
     return headers, rows
@@ -37,6 +48,8 @@ class Person:
         self.game = game
         self.asking = Asking(seat, answer, describe)
         self.names = {card.id: card.name for card in variant.cards}
+        self.offers = {card.id: card_words(card, variant.dice.sides) for card in variant.cards}
+        self.guides = guide_words(variant)
 
     def _ask(self, view: View, kind: str, prompt: str, options: Sequence[str]) -> int:
         return self.asking.ask(
@@ -49,12 +62,12 @@ class Person:
     def guide(self, view: View, options: tuple[str, ...]) -> str:
         forced = " (you are forced IN)" if options == (IN,) else ""
         prompt = f"Round {view.round}: choose your guide card{forced}"
-        return options[self._ask(view, "guide", prompt, [GUIDE_WORDS[o] for o in options])]
+        return options[self._ask(view, "guide", prompt, [self.guides[o] for o in options])]
 
     def market(self, view: View, options: tuple[MarketMove, ...]) -> MarketMove:
         costs = {card.id: card.cost for card in view.market}
         words = [
-            f"buy {self._card(card)} ({amount(costs.get(card, 0), 'coins')})" if move == BUY else f"discard {self._card(card)}"
+            f"buy {self.offers[card]} for {amount(costs.get(card, 0), 'coins')}" if move == BUY else f"discard {self._card(card)}"
             for move, card in options
         ]
         prompt = f"Market: buy or discard one face-up card (you have {amount(view.me.coins, 'coins')})"
