@@ -411,6 +411,33 @@ def test_unsaved_edits_survive_a_reload(page: Page, studio: Served) -> None:
     expect(page.locator("#restored")).to_be_hidden()
 
 
+def test_unsaved_edits_of_a_file_changed_on_disk_since_come_back_and_never_overwrite_it(page: Page, studio: Served) -> None:
+    """Edits kept in the browser were made on one version of the file; changed on disk since, the reload offers them
+    back, says so, and saving shows both (nothing is written until asked)."""
+    text = open_page(page, studio)
+    editor = page.locator("#editor")
+    editor.click()
+    editor.press("Control+End")
+    page.keyboard.type("# my idea\n")
+    expect(editor).to_have_value(text + "# my idea\n")
+    theirs = text + "# another editor's line\n"
+    studio.path.write_text(theirs)
+
+    page.reload()
+
+    expect(editor).to_have_value(text + "# my idea\n")
+    expect(page.locator("#restored")).to_be_visible()
+    expect(page.locator("#restored-changed")).to_be_visible()
+    page.locator("#save").click()
+    expect(page.locator("#conflict")).to_be_visible()
+    expect(page.locator("#conflict-diff")).to_contain_text("# another editor's line")
+    assert studio.path.read_text() == theirs
+    page.locator("#conflict-overwrite").click()
+    expect(page.locator("#conflict")).to_be_hidden()
+    expect(page.locator("#modified")).to_be_hidden()
+    assert studio.path.read_text() == text + "# my idea\n"
+
+
 # --- the README's picture -----------------------------------------------------------------------------------------
 
 

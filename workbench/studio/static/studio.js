@@ -64,7 +64,8 @@ function showError(error) {
 
 // ---------- Unsaved edits kept in the browser ----------
 
-const editsKey = () => `workbench-studio:${studio.name}:${studio.version}`;
+/** Unsaved edits are kept per file (its folder and name), with the version of the file they were made on. */
+const editsKey = () => `workbench-studio:${studio.folder}/${studio.name}:edits`;
 const asideKey = () => `workbench-studio:${studio.name}:discarded`;
 
 /** Stores a text under a key, or forgets the key when text is null. */
@@ -85,6 +86,21 @@ function recall(key) {
   }
 }
 
+/** Keeps the editor text as unsaved edits of the version the page holds (null: there are none). */
+function rememberEdits(text) {
+  remember(editsKey(), text === null ? null : JSON.stringify({ version: studio.version, text }));
+}
+
+/** The unsaved edits kept for this file, {version, text}, or null. */
+function recallEdits() {
+  try {
+    const kept = JSON.parse(recall(editsKey()));
+    return kept && typeof kept.text === "string" && typeof kept.version === "string" ? kept : null;
+  } catch {
+    return null;
+  }
+}
+
 // ---------- Editor ----------
 
 /** Line number -> messages of the problems found there by the last check. */
@@ -97,7 +113,7 @@ const isModified = () => $("editor").value !== studio.savedText;
 /** Everything that follows a change of the editor text. */
 function onEdit({ now = false } = {}) {
   const text = $("editor").value;
-  remember(editsKey(), text === studio.savedText ? null : text);
+  rememberEdits(text === studio.savedText ? null : text);
   drawGutter();
   showModified();
   clearTimeout(checkTimer);
@@ -188,12 +204,12 @@ async function save({ force = false, version = studio.version } = {}) {
   setStatus("Saving…");
   try {
     const result = await api("/api/save", { text, version });
-    remember(editsKey(), null);
+    rememberEdits(null);
     studio.version = result.version;
     studio.savedText = text;
     $("restored").hidden = true;
     $("set-aside").hidden = true;
-    remember(editsKey(), isModified() ? $("editor").value : null);
+    rememberEdits(isModified() ? $("editor").value : null);
     showModified();
     setStatus(`Saved to ${result.saved}`, "ok");
     api("/api/variant").then(fillChoices).catch(showError); // a file made valid gets its table's choices
@@ -231,7 +247,7 @@ function overwriteDisk() {
 function loadDisk() {
   $("conflict").close();
   remember(asideKey(), $("editor").value);
-  remember(editsKey(), null);
+  rememberEdits(null);
   studio.version = conflict.version;
   studio.savedText = conflict.disk;
   $("editor").value = conflict.disk;
@@ -249,10 +265,17 @@ function bringBack() {
   onEdit({ now: true });
 }
 
-function discardRestored() {
-  $("editor").value = studio.savedText;
-  $("restored").hidden = true;
-  onEdit({ now: true });
+/** Drops the restored edits for the file as it is on disk now. */
+async function discardRestored() {
+  try {
+    const variant = await api("/api/variant");
+    Object.assign(studio, { version: variant.version, savedText: variant.text });
+    $("editor").value = variant.text;
+    $("restored").hidden = true;
+    onEdit({ now: true });
+  } catch (error) {
+    showError(error);
+  }
 }
 
 // ---------- Preview and PDF ----------
@@ -566,9 +589,12 @@ async function load() {
     $("variant-file").textContent = `${variant.folder}/${variant.name}`;
     document.title = `${variant.variant ?? variant.name} · Studio`;
     fillChoices(variant);
-    const stored = recall(editsKey());
-    const restored = stored !== null && stored !== variant.text;
-    $("editor").value = restored ? stored : variant.text;
+    const kept = recallEdits();
+    const restored = kept !== null && kept.text !== variant.text;
+    // Edits made on an older version of the file keep that version: saving them shows the changes made on disk since.
+    if (restored) studio.version = kept.version;
+    $("editor").value = restored ? kept.text : variant.text;
+    $("restored-changed").hidden = !restored || kept.version === variant.version;
     $("restored").hidden = !restored;
     onEdit({ now: true });
   } catch (error) {
