@@ -109,7 +109,9 @@ def test_a_link_out_of_the_folder_is_refused(client: TestClient, folder: Path, t
     assert answer.status_code == 404
 
 
-def test_the_folders_own_files_are_offered_for_compare(client: TestClient) -> None:
+def test_the_folders_variants_of_the_same_game_are_offered_for_compare(client: TestClient, folder: Path) -> None:
+    shutil.copy(ROOT / "variants" / "target-dice.yaml", folder)  # another game: compare would refuse it
+    (folder / "notes.yaml").write_text("- not a variant\n")
     assert client.get("/api/variant").json()["files"] == ["chance-it.yaml", "dearer-in.yaml"]
 
 

@@ -41,6 +41,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from workbench import api
 from workbench.errors import Problem, WorkbenchError, display_path
+from workbench.games import family_of_file
 from workbench.outputs import write_atomic
 from workbench.studio.sessions import Job, Table
 
@@ -93,21 +94,40 @@ class Studio:
             raise Refused(404, f"no variant file {name!r} in {display_path(self.folder)}")
         return target
 
-    def siblings(self) -> list[str]:
-        """The names of the YAML files beside the opened one."""
-        return sorted(p.name for p in self.folder.iterdir() if p.suffix.lower() in (".yaml", ".yml") and p.is_file())
+    def siblings(self, game: str | None) -> list[str]:
+        """The names of the variant files beside the opened one, of its game when it has one (``compare`` compares
+        variants of one game); a file that cannot be read as a variant is left out."""
+        found = []
+        for path in sorted(self.folder.iterdir()):
+            if path.suffix.lower() not in (".yaml", ".yml") or not path.is_file():
+                continue
+            try:
+                family, _ = family_of_file(path)
+            except WorkbenchError:
+                continue
+            if game is None or family.game == game:
+                found.append(path.name)
+        return found
 
     # --- requests ---------------------------------------------------------------------------------------------
 
     def variant(self) -> dict[str, Any]:
         text, version = self.read()
         info: dict[str, Any] = {"name": self.path.name, "folder": display_path(self.folder), "text": text, "version": version}
-        info["files"] = self.siblings()
         try:
             loaded = api.load_variant(self.path)
         except WorkbenchError:  # an invalid file opens too: the editor says what is wrong
-            return {**info, "variant": None, "game": None, "title": None, "players": None, "bots": []}
+            return {
+                **info,
+                "files": self.siblings(None),
+                "variant": None,
+                "game": None,
+                "title": None,
+                "players": None,
+                "bots": [],
+            }
         family = loaded.family
+        info["files"] = self.siblings(family.game)
         low, high = family.player_range(loaded.variant)
         return {
             **info,
