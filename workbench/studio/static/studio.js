@@ -487,6 +487,7 @@ async function startRun(event) {
     setRunning(true);
     await pollRun(run.id);
   } catch (error) {
+    $("run-status").textContent = error.message; // not the last run's line: this one never started
     showError(error);
   }
 }
