@@ -217,9 +217,11 @@ def test_an_unknown_key_is_marked_at_its_line(page: Page, studio: Served) -> Non
     expect(page.locator("#gutter > div:nth-child(8)")).to_have_class(re.compile(r"\bbad\b"))
     expect(page.locator("#gutter > div:nth-child(8)")).to_have_attribute("title", re.compile("^unknown key 'colour'"))
     expect(page.locator("#valid")).to_be_hidden()
+    expect(page.locator("#preview-stale")).to_be_visible()  # the preview still shows the last valid version: said
 
     edit(page, text)  # taken out again: nothing is marked
     expect(page.locator("#valid")).to_be_visible()
+    expect(page.locator("#preview-stale")).to_be_hidden()
     expect(page.locator("li.problem")).to_have_count(0)
     expect(page.locator("#gutter > div.bad")).to_have_count(0)
 

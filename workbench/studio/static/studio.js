@@ -162,6 +162,7 @@ async function check() {
     const result = await api("/api/validate", { text });
     if (seq !== checkSeq) return;
     showProblems(result);
+    $("preview-stale").hidden = result.ok || !$("preview").srcdoc;
     if (result.ok) refreshPreview(text);
   } catch (error) {
     if (seq === checkSeq) showError(error);
