@@ -221,3 +221,29 @@ def test_the_person_is_told_how_the_game_went_on_to_its_end() -> None:
     assert printed[-len(tail) - 1 : -1] == tail or printed[-len(tail) :] == tail, printed[-8:]
     last = loaded.family.describe(expected["events"][-1])
     assert sum(line == last for line in lines) == 1
+
+
+def test_entries_that_cannot_be_options_are_asked_again_and_a_pipe_of_them_ends() -> None:
+    ran = play(BASE, "--human", 0, answers="9" * 5000 + "\n" + "1\n" * 3000)
+    assert ran.returncode == 0, ran.stderr[-500:]
+    assert f"{'9' * 40!r} is not one of the options" in ran.stdout
+    endless = play(BASE, "--human", 0, answers="9\n" * 150)
+    assert endless.returncode == 1
+    assert endless.stderr.strip() == "100 entries in a row were not options: the game stopped unfinished"
+
+
+def test_a_closed_standard_input_is_said() -> None:
+    command = [sys.executable, "-m", "workbench", "play", str(BASE), "--human", "0"]
+    ran = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert ran.returncode == 1 and "the input ended" in ran.stderr
+    closed = subprocess.run(
+        ["bash", "-c", f"{sys.executable} -m workbench play {BASE} --human 0 <&-"], capture_output=True, text=True, timeout=60
+    )
+    assert closed.returncode == 1
+    assert closed.stderr.strip() == "--human: standard input is closed, and the answers are read from it"
+
+
+def test_json_with_trace_is_one_json_document() -> None:
+    ran = play(BASE, "--json", "--trace", answers="")
+    assert json.loads(ran.stdout) == api.play(BASE, 4, 1)
+    assert ran.stderr.splitlines()[0].startswith("setup: market laid out:")

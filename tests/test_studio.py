@@ -7,6 +7,7 @@ The browser's side is in tests/test_studio_e2e.py.
 from __future__ import annotations
 
 import io
+import os
 import shutil
 import subprocess
 import sys
@@ -352,3 +353,117 @@ def test_a_game_still_thinking_is_asked_again_until_it_asks(client: TestClient, 
             time.sleep(0.01)
             state = client.get(f"/api/play/{state['id']}").json()
     assert state["state"] == "over" and "playing" in seen
+
+
+# --- what the studio will not do ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["extends: /etc/passwd", "extends: ../../outside.yaml", "cards_add: [/etc/passwd]"])
+def test_the_editors_text_cannot_read_files_outside_the_studios_folders(
+    client: TestClient, studio: Studio, tmp_path: Path, key: str
+) -> None:
+    """A file named in the editor's text is read only inside the variant's folder and those of its own files (here
+    variants/ and cards/): its messages would otherwise show another file's keys."""
+    (tmp_path.parent / "outside.yaml").write_text("secret_key: 1\n")
+    text = studio.path.read_text().replace("name: Chance It (base game)", f"name: x\n{key}")
+    for endpoint in ("/api/validate", "/api/preview"):
+        body = client.post(endpoint, json={"text": text}).json()
+        assert body["ok"] is False
+        messages = " ".join(p["text"] for p in body["problems"])
+        assert "not read: only files in" in messages
+        assert "root:" not in messages and "secret_key" not in messages
+
+
+def test_the_variants_own_card_file_in_a_sibling_folder_is_read(client: TestClient, studio: Studio) -> None:
+    text = studio.path.read_text()
+    assert "../cards/chance-it-market.yaml" in text
+    assert client.post("/api/validate", json={"text": text}).json()["ok"] is True
+
+
+def test_two_saves_of_one_version_cannot_both_win(client: TestClient, studio: Studio) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    text, version = studio.read()
+
+    def save(n: int) -> int:
+        return client.post("/api/save", json={"text": text + f"# edit {n}\n", "version": version}).status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        codes = sorted(pool.map(save, range(8)))
+    assert codes == [200] + [409] * 7
+
+
+def test_a_file_that_is_not_utf8_is_not_edited(client: TestClient, studio: Studio) -> None:
+    data = studio.path.read_bytes().replace(b"# Chance It, the base game", b"# Caf\xe9 edition")
+    studio.path.write_bytes(data)
+    answer = client.get("/api/variant")
+    assert answer.status_code == 422 and "is not UTF-8 text" in answer.json()["error"]
+    save = client.post("/api/save", json={"text": "game: chance-it\n", "version": version_of(data)})
+    assert save.status_code == 422
+    assert studio.path.read_bytes() == data
+
+
+def test_a_read_only_or_hard_linked_file_is_not_saved(client: TestClient, studio: Studio) -> None:
+    text, version = studio.read()
+    studio.path.chmod(0o444)
+    answer = client.post("/api/save", json={"text": text + "# mine\n", "version": version})
+    assert answer.status_code == 409 and "read-only" in answer.json()["error"]
+    studio.path.chmod(0o644)
+    os.link(studio.path, studio.folder / "other-name.yaml")
+    answer = client.post("/api/save", json={"text": text + "# mine\n", "version": version})
+    assert answer.status_code == 409 and "hard links" in answer.json()["error"]
+    assert studio.path.read_text() == text
+
+
+def test_a_file_gone_from_disk_is_said_and_saving_writes_it_again(client: TestClient, studio: Studio) -> None:
+    text, version = studio.read()
+    studio.path.unlink()
+    answer = client.get("/api/variant")
+    assert answer.status_code == 404 and "is no longer on disk" in answer.json()["error"]
+    assert client.post("/api/save", json={"text": text, "version": version}).status_code == 200
+    assert studio.path.read_text() == text
+
+
+def test_a_file_replaced_by_a_folder_or_a_pipe_is_refused_at_once(client: TestClient, studio: Studio) -> None:
+    text, version = studio.read()
+    studio.path.unlink()
+    os.mkfifo(studio.path)  # reading it would wait for a writer forever
+    for answer in (client.get("/api/variant"), client.post("/api/save", json={"text": text, "version": version})):
+        assert answer.status_code == 409 and "is not a regular file now" in answer.json()["error"]
+    studio.path.unlink()
+    studio.path.mkdir()
+    assert client.get("/api/variant").status_code == 409
+
+
+def test_deep_or_huge_requests_are_refused(client: TestClient) -> None:
+    deep = client.post("/api/validate", content=b"[" * 200_000 + b"]" * 200_000)
+    assert deep.status_code == 400
+    huge = client.post("/api/validate", content=b" " * 4_000_001)
+    assert huge.status_code == 413
+
+
+def test_a_mixed_line_ending_file_keeps_the_browsers_newlines(client: TestClient, studio: Studio) -> None:
+    data = studio.path.read_bytes()
+    studio.path.write_bytes(data.replace(b"\n", b"\r\n", 3))
+    text, version = studio.read()
+    browser = text.replace("\r\n", "\n")
+    assert client.post("/api/save", json={"text": browser, "version": version}).status_code == 200
+    assert studio.path.read_bytes() == browser.encode()
+
+
+def test_an_answer_to_a_question_already_answered_is_refused(client: TestClient) -> None:
+    state = client.post("/api/play", json={"players": 4, "seed": 1, "seat": 0}).json()
+    number = state["question"]["number"]
+    after = client.post(f"/api/play/{state['id']}/answer", json={"choice": 0, "number": number}).json()
+    assert after["state"] in ("asking", "over")
+    again = client.post(f"/api/play/{state['id']}/answer", json={"choice": 0, "number": number})  # a second tab's
+    assert again.status_code == 400 and "answered already" in again.json()["error"]
+    assert client.get(f"/api/play/{state['id']}").json()["question"] == after["question"]
+
+
+def test_a_studio_on_every_address_answers_any_host_with_its_token(studio: Studio) -> None:
+    client = TestClient(create_app(studio, None), headers={TOKEN_HEADER: studio.token})
+    assert client.get("/api/variant", headers={"Host": "192.0.2.7:8765"}).status_code == 200
+    assert client.get("/api/variant", headers={"Host": "192.0.2.7:8765", "Origin": "http://192.0.2.7:8765"}).status_code == 200
+    assert client.get("/api/variant", headers={"Host": "192.0.2.7:8765", "Origin": "http://evil.example"}).status_code == 403
+    assert TestClient(create_app(studio, None)).get("/api/variant").status_code == 403

@@ -245,14 +245,16 @@ def play(
     with _reported():
         if len(set(people)) < len(people):
             raise UsageError("--human: name each seat once")
+        if people and sys.stdin is None:
+            raise UsageError("--human: standard input is closed, and the answers are read from it")
         loaded = api.load_variant(variant)
         output = api.play(loaded, players, seed, bots=bots, people=dict.fromkeys(people, terminal), personas=personas)
     if people and not trace:  # how the game went on after the last decision, to its end
         for event in output["events"][terminal.seen :]:
             terminal.show(loaded.family.describe(event))
-    if trace:
+    if trace:  # beside --json, on standard error: standard output stays one JSON document
         for event in output["events"]:
-            say(loaded.family.describe(event))
+            terminal.show(loaded.family.describe(event))
     if as_json:
         say_json(output)
         return
@@ -262,6 +264,10 @@ def play(
     mine = [seat for seat in people if seat in output["winners"]]
     if people:
         say("you won!" if mine else "you did not win this time", wrap=True)
+
+
+#: Entries that are not options, one after another, before answers that do not come from a person (a pipe) stop.
+MAX_WRONG_ENTRIES = 100
 
 
 class _Terminal:
@@ -286,7 +292,7 @@ class _Terminal:
         count = len(question.options)
         for number, option in enumerate(question.options, 1):
             self.show(f"  {number}. {option}")
-        while True:
+        for _ in range(MAX_WRONG_ENTRIES if not sys.stdin.isatty() else sys.maxsize):
             self.console.print(f"your choice ({'1' if count == 1 else f'1-{count}'}): ", end="", markup=False)
             self.console.file.flush()
             line = sys.stdin.readline()
@@ -297,9 +303,10 @@ class _Terminal:
             entry = line.strip()
             if not sys.stdin.isatty():  # a pipe's answers are not echoed: show them, so the transcript reads as a dialogue
                 self.show(entry)
-            if entry.isascii() and entry.isdigit() and 1 <= int(entry) <= count:
+            if entry.isascii() and entry.isdigit() and len(entry) <= 9 and 1 <= int(entry) <= count:
                 return int(entry) - 1
-            self.show(f"{entry!r} is not one of the options: type a number from 1 to {count}")
+            self.show(f"{entry[:40]!r} is not one of the options: type a number from 1 to {count}")
+        raise Left(f"{MAX_WRONG_ENTRIES} entries in a row were not options: the game stopped unfinished")
 
 
 @app.command()

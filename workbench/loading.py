@@ -20,6 +20,7 @@ import types
 import typing
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -29,7 +30,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from workbench.errors import Problem, VariantError, WorkbenchError
+from workbench.errors import Problem, VariantError, WorkbenchError, display_path
 
 Key = tuple[str, ...]
 Mark = tuple[Path, int]
@@ -90,8 +91,28 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+#: The folders files may be read from, resolved (None: anywhere). The studio narrows it to the folders of the file it
+#: opened, so that a file named in the editor's text (``extends: /etc/...``) cannot be read through its messages.
+READABLE: ContextVar[tuple[Path, ...] | None] = ContextVar("readable", default=None)
+
+
+@contextmanager
+def readable_only(folders: Iterable[Path]) -> Iterator[None]:
+    """Read files only inside ``folders`` (and their subfolders) within the block (and the threads it starts with
+    its context)."""
+    token = READABLE.set(tuple(folder.resolve() for folder in folders))
+    try:
+        yield
+    finally:
+        READABLE.reset(token)
+
+
 def read_yaml(path: Path, error: type[WorkbenchError] = VariantError) -> Document:
     """Read one YAML file into a :class:`Document`; syntax errors become located problems."""
+    folders = READABLE.get()
+    if folders is not None and not any(path.resolve().is_relative_to(folder) for folder in folders):
+        where = ", ".join(display_path(folder) for folder in folders)
+        raise error([Problem(path, None, "", f"not read: only files in {where} (and their subfolders) are read here")])
     try:
         if path.is_dir():
             raise IsADirectoryError

@@ -32,10 +32,20 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def is_wildcard(host: str) -> bool:
+    """Whether ``host`` means every address of this machine (0.0.0.0, ::)."""
+    try:
+        return ipaddress.ip_address(host).is_unspecified
+    except ValueError:
+        return False
+
+
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket at ``host:port`` (port 0: any free one), or a one-line refusal."""
     if not 0 <= port <= 65535:
-        raise UsageError(f"--port {port}: a port is a number from 1 to 65535")
+        raise UsageError(f"--port {port}: a port is a number from 1 to 65535 (0: any free one)")
+    if not host.strip():
+        raise UsageError("--host: name an address to listen on (127.0.0.1, or 0.0.0.0 for every address)")
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
@@ -68,7 +78,8 @@ def serve(
     studio = Studio(variant)
     names = {host, LOOPBACK, "localhost"} if is_loopback(host) else {host}
     shown = f"[{host}]" if ":" in host else host
-    hosts = {f"{f'[{name}]' if ':' in name else name}:{bound}" for name in names}
+    # On every address of the machine its names are not known here: any Host is answered (the token still guards).
+    hosts = None if is_wildcard(host) else {f"{f'[{name}]' if ':' in name else name}:{bound}" for name in names}
     url = f"http://{shown}:{bound}/?token={studio.token}"
     say(f"studio for {display_path(variant)} at {url}")
     say("(Ctrl-C stops it; the address carries this run's token: share it only with who may edit the file)")

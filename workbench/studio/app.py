@@ -24,7 +24,10 @@ import difflib
 import hashlib
 import hmac
 import json
+import os
 import secrets
+import stat
+import threading
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
@@ -42,6 +45,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from workbench import api
 from workbench.errors import Problem, WorkbenchError, display_path
 from workbench.games import family_of_file
+from workbench.loading import readable_only
 from workbench.outputs import write_atomic
 from workbench.studio.sessions import Job, Table
 
@@ -77,16 +81,37 @@ class Studio:
         self.token = token or secrets.token_urlsafe(24)
         self.tables: dict[str, Table] = {}
         self.jobs: dict[str, Job] = {}
+        self._saving = threading.Lock()  # a save compares the version and writes as one step
+        self._starting = threading.Lock()  # one game, one run at a time
+        try:  # the folders it may read: its own, and those of the files it is made of (its card files, its parent)
+            _, sources = family_of_file(self.path)
+        except WorkbenchError:
+            sources = ()
+        self.readable = tuple(dict.fromkeys([self.folder, *(source.resolve().parent for source in sources)]))
 
     # --- files ------------------------------------------------------------------------------------------------
 
+    def _bytes(self) -> bytes | None:
+        """The file's bytes as on disk now, None when it is gone; refused when it is not a regular file."""
+        try:
+            mode = self.path.stat().st_mode
+        except FileNotFoundError:
+            return None
+        if not stat.S_ISREG(mode):  # a folder, or a pipe that would never end
+            raise Refused(409, f"{display_path(self.path)} is not a regular file now: the studio cannot read or save it")
+        return self.path.read_bytes()
+
     def read(self) -> tuple[str, str]:
         """The file's text and version, as on disk now."""
-        data = self.path.read_bytes()
-        return data.decode("utf-8", errors="replace"), version_of(data)
+        data = self._bytes()
+        if data is None:
+            raise Refused(404, f"{display_path(self.path)} is no longer on disk (moved or deleted?): Save writes it again")
+        return _text_of(data, self.path), version_of(data)
 
     def sibling(self, name: Any) -> Path:
         """A variant file of the opened one's folder, by name; nothing outside it (no ``..``, no link out)."""
+        if name is None:
+            raise Refused(400, "against: choose the variant file to compare with")
         if not isinstance(name, str) or not name or "/" in name or "\\" in name or "\0" in name:
             raise Refused(400, f"{name!r} is not the name of a file in {display_path(self.folder)}")
         target = (self.folder / name).resolve()
@@ -177,29 +202,41 @@ class Studio:
     def save(self, text: str, version: Any) -> Response:
         """Write the editor's text, unless the file changed on disk since ``version`` (the version the page last
         saw: after a conflict, the disk's, so that saving again overwrites what the diff showed, and only that)."""
-        data = self.path.read_bytes()
-        disk_text, disk_version = data.decode("utf-8", errors="replace"), version_of(data)
-        if version != disk_version:
-            mine, theirs = text.splitlines(keepends=True), disk_text.splitlines(keepends=True)
-            diff = "".join(difflib.unified_diff(theirs, mine, f"{self.path.name} (on disk)", f"{self.path.name} (your edit)"))
-            return JSONResponse({"conflict": True, "version": disk_version, "disk": disk_text, "diff": diff}, 409)
-        if b"\r\n" in data:  # a browser's text has plain newlines: a CRLF file stays CRLF
-            text = text.replace("\r\n", "\n").replace("\n", "\r\n")
-        encoded = text.encode("utf-8")
-        write_atomic(self.path, encoded)
+        with self._saving:
+            data = self._bytes()
+            if data is not None:
+                disk_text = _text_of(data, self.path)  # a file the page could not have shown is not replaced
+                if version != version_of(data):
+                    mine, theirs = text.splitlines(keepends=True), disk_text.splitlines(keepends=True)
+                    diff = "".join(
+                        difflib.unified_diff(theirs, mine, f"{self.path.name} (on disk)", f"{self.path.name} (your edit)")
+                    )
+                    return JSONResponse({"conflict": True, "version": version_of(data), "disk": disk_text, "diff": diff}, 409)
+                if not os.access(self.path, os.W_OK) or not self.path.stat().st_mode & 0o222:  # even to root: its owner said so
+                    raise Refused(409, f"{display_path(self.path)} is read-only: make it writable to save, or copy it")
+                if self.path.stat().st_nlink > 1:
+                    raise Refused(409, f"{display_path(self.path)} has other names (hard links): saving would split them")
+                if data.count(b"\r\n") == data.count(b"\n") > 0:  # a browser's text has plain newlines: CRLF stays CRLF
+                    text = text.replace("\r\n", "\n").replace("\n", "\r\n")
+            encoded = text.encode("utf-8")
+            write_atomic(self.path, encoded)
         return JSONResponse({"version": version_of(encoded), "saved": display_path(self.path)})
 
     def start_game(self, body: dict[str, Any]) -> dict[str, Any]:
-        for table in self.tables.values():  # one game at a time: a new one leaves the last
-            table.close()
-        self.tables.clear()
-        loaded = api.load_variant(self.path)
-        key = secrets.token_hex(8)
-        table = Table(
-            loaded, _whole(body, "players", 4), _whole(body, "seed", 1), _text(body, "bots", "heuristic"), _whole(body, "seat", 0)
-        )
-        self.tables[key] = table
-        return table.to_dict(key)
+        with self._starting:
+            for table in self.tables.values():  # one game at a time: a new one leaves the last
+                table.close()
+            self.tables.clear()
+            loaded = api.load_variant(self.path)
+            key = secrets.token_hex(8)
+            players, seed, bots, seat = (
+                _whole(body, "players", 4),
+                _whole(body, "seed", 1),
+                _text(body, "bots", "heuristic"),
+                _whole(body, "seat", 0),
+            )
+            self.tables[key] = Table(loaded, players, seed, bots, seat)
+        return self.tables[key].to_dict(key)
 
     def game(self, key: str) -> Table:
         if key not in self.tables:
@@ -214,12 +251,12 @@ class Studio:
         if not 1 <= games <= MAX_GAMES:
             raise Refused(400, f"games: from 1 to {MAX_GAMES:,} in the studio (more with workbench simulate in the terminal)")
         against = self.sibling(body.get("against")) if kind == "compare" else None
-        for job in self.jobs.values():  # one run at a time
-            if job.state == "running":
-                raise Refused(409, "a run is going on: cancel it or wait for it")
-        key = secrets.token_hex(8)
         players, seed, bots = _whole(body, "players", 4), _whole(body, "seed", 1), _text(body, "bots", "heuristic")
-        self.jobs[key] = Job(kind, self.path, against, games, players, seed, bots, _text(body, "engine", "auto"))
+        with self._starting:
+            if any(job.state == "running" for job in self.jobs.values()):  # one run at a time
+                raise Refused(409, "a run is going on: cancel it or wait for it")
+            key = secrets.token_hex(8)
+            self.jobs[key] = Job(kind, self.path, against, games, players, seed, bots, _text(body, "engine", "auto"))
         return {"id": key}
 
     def job(self, key: str) -> Job:
@@ -242,14 +279,25 @@ def _text(body: dict[str, Any], key: str, default: str) -> str:
     return value
 
 
+def _text_of(data: bytes, path: Path) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:  # replacing the bytes would change the file on the next save
+        raise Refused(
+            422, f"{display_path(path)} is not UTF-8 text (byte {exc.start}): convert it to UTF-8 to edit it here"
+        ) from None
+
+
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise Refused(413, f"the request is larger than {MAX_BODY // 1_000_000} MB")
+    raw = bytearray()
+    async for chunk in request.stream():  # read no further than the limit
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise Refused(413, f"the request is larger than {MAX_BODY // 1_000_000} MB")
     try:
         body = json.loads(raw or b"{}")
-    except ValueError:
-        raise Refused(400, "the request is not JSON") from None
+    except (ValueError, RecursionError):
+        raise Refused(400, "the request is not JSON (or nests too deeply)") from None
     if not isinstance(body, dict):
         raise Refused(400, "the request is not a JSON object")
     return body
@@ -267,11 +315,11 @@ class Guard:
     an ``Origin``, come from the studio's own page; the page (``?token=``) and every ``/api`` request (header
     :data:`TOKEN_HEADER`) must carry the token. The page's assets are served without it."""
 
-    def __init__(self, app: ASGIApp, studio: Studio, hosts: set[str]):
+    def __init__(self, app: ASGIApp, studio: Studio, hosts: set[str] | None):
         self.app = app
         self.studio = studio
         self.hosts = hosts
-        self.origins = {f"http://{host}" for host in hosts}
+        self.origins = {f"http://{host}" for host in hosts} if hosts is not None else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -291,10 +339,11 @@ class Guard:
         await self.app(scope, receive, send)
 
     def check(self, request: Request) -> None:
-        if request.headers.get("host") not in self.hosts:
+        if self.hosts is not None and request.headers.get("host") not in self.hosts:
             raise Refused(403, "this studio answers only at the address it printed (wrong Host header)")
         origin = request.headers.get("origin")
-        if origin is not None and origin not in self.origins:
+        origins = self.origins if self.origins is not None else {f"http://{request.headers.get('host')}"}
+        if origin is not None and origin not in origins:
             raise Refused(403, f"requests from {origin} are refused: only the studio's own page may call it")
         path = request.url.path
         if path.startswith("/static/") or path == "/favicon.ico":
@@ -304,27 +353,32 @@ class Guard:
             raise Refused(403, "missing or wrong token: open the address workbench studio printed, with its token")
 
 
-def _served(work: Callable[..., Any]) -> Callable[[Request], Awaitable[Response]]:
-    """An endpoint of ``work(body, **path parameters)`` run in a worker thread (the games, checks and PDFs block):
-    a dict answers as JSON, a response as itself; a refusal or a problem of the variant answers with its reason."""
+def create_app(studio: Studio, hosts: set[str] | None) -> Starlette:
+    """The studio's application for ``studio``, answering only requests addressed to one of ``hosts`` (``host:port``;
+    None: any, for a studio listening on every address of the machine, where only the token guards it)."""
 
-    async def endpoint(request: Request) -> Response:
-        try:
-            body = await _body(request) if request.method == "POST" else {}
-            answer = await run_in_threadpool(work, body, **request.path_params)
-        except Refused as refused:
-            return JSONResponse({"error": refused.reason}, refused.status)
-        except WorkbenchError as exc:
-            return JSONResponse({"error": "; ".join(str(p) for p in exc.problems)}, 422)
-        except ValueError as exc:
-            return JSONResponse({"error": str(exc)}, 400)
-        return answer if isinstance(answer, Response) else JSONResponse(answer)
+    def served(work: Callable[..., Any]) -> Callable[[Request], Awaitable[Response]]:
+        """An endpoint of ``work(body, **path parameters)`` run in a worker thread (the games, checks and PDFs block),
+        reading files only in the studio's folders: a dict answers as JSON, a response as itself; a refusal or a
+        problem answers with its reason."""
 
-    return endpoint
+        def confined(body: dict[str, Any], params: dict[str, Any]) -> Any:
+            with readable_only(studio.readable):
+                return work(body, **params)
 
+        async def endpoint(request: Request) -> Response:
+            try:
+                body = await _body(request) if request.method == "POST" else {}
+                answer = await run_in_threadpool(confined, body, request.path_params)
+            except Refused as refused:
+                return JSONResponse({"error": refused.reason}, refused.status)
+            except WorkbenchError as exc:
+                return JSONResponse({"error": "; ".join(str(p) for p in exc.problems)}, 422)
+            except ValueError as exc:
+                return JSONResponse({"error": str(exc)}, 400)
+            return answer if isinstance(answer, Response) else JSONResponse(answer)
 
-def create_app(studio: Studio, hosts: set[str]) -> Starlette:
-    """The studio's application for ``studio``, answering only requests addressed to one of ``hosts`` (``host:port``)."""
+        return endpoint
 
     def page(body: dict[str, Any]) -> Response:
         html = resources.files("workbench.studio").joinpath("static", "index.html").read_text(encoding="utf-8")
@@ -335,7 +389,8 @@ def create_app(studio: Studio, hosts: set[str]) -> Starlette:
 
     def answer(body: dict[str, Any], key: str) -> dict[str, Any]:
         table = studio.game(key)
-        table.answer(_whole(body, "choice", -1))
+        number = body.get("number")
+        table.answer(_whole(body, "choice", -1), _whole(body, "number", 0) if number is not None else None)
         return table.to_dict(key)
 
     def run(body: dict[str, Any], key: str) -> dict[str, Any]:
@@ -354,19 +409,19 @@ def create_app(studio: Studio, hosts: set[str]) -> Starlette:
 
     post = ["POST"]
     routes = [
-        Route("/", _served(page)),
-        Route("/api/variant", _served(lambda body: studio.variant())),
-        Route("/api/validate", _served(lambda body: studio.validate(_edited(body))), methods=post),
-        Route("/api/preview", _served(lambda body: studio.preview(_edited(body))), methods=post),
-        Route("/api/pdf", _served(lambda body: studio.pdf(_edited(body))), methods=post),
-        Route("/api/save", _served(lambda body: studio.save(_edited(body), body.get("version"))), methods=post),
-        Route("/api/play", _served(studio.start_game), methods=post),
-        Route("/api/play/{key}", _served(game)),
-        Route("/api/play/{key}/answer", _served(answer), methods=post),
-        Route("/api/run", _served(studio.start_run), methods=post),
-        Route("/api/run/{key}", _served(run)),
-        Route("/api/run/{key}/report", _served(report)),
-        Route("/api/run/{key}/cancel", _served(cancel), methods=post),
+        Route("/", served(page)),
+        Route("/api/variant", served(lambda body: studio.variant())),
+        Route("/api/validate", served(lambda body: studio.validate(_edited(body))), methods=post),
+        Route("/api/preview", served(lambda body: studio.preview(_edited(body))), methods=post),
+        Route("/api/pdf", served(lambda body: studio.pdf(_edited(body))), methods=post),
+        Route("/api/save", served(lambda body: studio.save(_edited(body), body.get("version"))), methods=post),
+        Route("/api/play", served(studio.start_game), methods=post),
+        Route("/api/play/{key}", served(game)),
+        Route("/api/play/{key}/answer", served(answer), methods=post),
+        Route("/api/run", served(studio.start_run), methods=post),
+        Route("/api/run/{key}", served(run)),
+        Route("/api/run/{key}/report", served(report)),
+        Route("/api/run/{key}/cancel", served(cancel), methods=post),
         Route("/favicon.ico", lambda request: Response(status_code=204)),
         Mount("/static", StaticFiles(packages=[("workbench.studio", "static")]), name="static"),
     ]

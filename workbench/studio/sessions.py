@@ -6,6 +6,7 @@ Both play in a thread of their own through the library (``api.play``, ``api.simu
 
 from __future__ import annotations
 
+import contextvars
 import threading
 import time
 from pathlib import Path
@@ -35,7 +36,9 @@ class Table:
         self._answer: int | None = None
         self._closed = False
         self._changed = threading.Condition()
-        self._thread = threading.Thread(target=self._play, args=(players, seed, bots), name="studio-game", daemon=True)
+        self.asked = 0  #: questions asked so far: an answer names the one it answers
+        play = contextvars.copy_context().run  # the thread reads files as the request that started it may
+        self._thread = threading.Thread(target=play, args=(self._play, players, seed, bots), name="studio-game", daemon=True)
         self._thread.start()
 
     def _play(self, players: int, seed: int, bots: str) -> None:
@@ -58,6 +61,7 @@ class Table:
     def _ask(self, question: Question) -> int:
         with self._changed:
             self.question = question
+            self.asked += 1
             self.log.extend(question.said)
             self.state = "asking"
             self._changed.notify_all()
@@ -70,12 +74,15 @@ class Table:
             self._answer, self.state, self.question = None, "playing", None
             return choice
 
-    def answer(self, choice: int) -> None:
-        """Answer the open question with the index of an option, and wait until the game asks again or ends."""
+    def answer(self, choice: int, number: int | None = None) -> None:
+        """Answer the open question (the ``number``-th asked, when given) with the index of an option, and wait until
+        the game asks again or ends."""
         with self._changed:
             self._settle()
             if self.state != "asking" or self.question is None:
                 raise ValueError("the game is not waiting for an answer")
+            if number is not None and number != self.asked:
+                raise ValueError("that question was answered already (in another tab?): here is the game as it is now")
             if not 0 <= choice < len(self.question.options):
                 raise ValueError(f"choose an option from 0 to {len(self.question.options) - 1}")
             self._answer = choice
@@ -110,7 +117,7 @@ class Table:
             return {
                 "id": key,
                 "state": self.state,
-                "question": self.question.to_dict() if self.question is not None else None,
+                "question": {**self.question.to_dict(), "number": self.asked} if self.question is not None else None,
                 "log": list(self.log),
                 "result": result,
                 "message": self.message,
@@ -133,7 +140,8 @@ class Job:
         self.report: str | None = None
         self.stop = Stop()
         self._arguments = (path, against, games, players, seed, bots, engine)
-        self._thread = threading.Thread(target=self._run, name=f"studio-{kind}", daemon=True)
+        run = contextvars.copy_context().run  # the thread reads files as the request that started it may
+        self._thread = threading.Thread(target=run, args=(self._run,), name=f"studio-{kind}", daemon=True)
         self._thread.start()
 
     def _progress(self, label: str, total: int) -> Any:

@@ -377,7 +377,7 @@ function showGame(game) {
   $("play-options").replaceChildren(...(question ? question.options : []).map((option, index) => {
     const button = el("button", String(option));
     button.type = "button";
-    button.addEventListener("click", () => playStep(`/api/play/${play.id}/answer`, { choice: index }));
+    button.addEventListener("click", () => playStep(`/api/play/${play.id}/answer`, { choice: index, number: question.number }));
     return button;
   }));
   drawTable($("play-table"), (question && question.table) || (game.result && game.result.table));
