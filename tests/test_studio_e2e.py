@@ -278,7 +278,8 @@ def test_a_person_plays_a_whole_game_against_three_bots(page: Page, studio: Serv
     seats = ", ".join(f"seat {seat}" for seat in expected["winners"])
     verdict = "You won!" if 0 in expected["winners"] else "You lost"
     expect(page.locator("#play-result")).to_have_text(
-        f"Game over after {expected['rounds']} rounds: {expected['end_reason']}. Winner(s): {seats}. {verdict}"
+        f"Game over after {expected['rounds']} rounds: {loaded.family.figures.end_reasons[expected['end_reason']]}. "
+        f"Winner(s): {seats}. {verdict}"
     )
     expect(page.locator("#play-options button")).to_have_count(0)
     log = [loaded.family.describe(event) for event in expected["events"]]

@@ -111,6 +111,7 @@ class Table:
                 result = {
                     "winners": self.result["winners"],
                     "end_reason": self.result["end_reason"],
+                    "ending": self.loaded.family.figures.end_reasons.get(self.result["end_reason"], self.result["end_reason"]),
                     "rounds": self.result["rounds"],
                     "table": {"headers": headers, "rows": rows},
                 }

@@ -458,7 +458,7 @@ function drawResult(game) {
   result.replaceChildren();
   if (game.state === "failed") result.append(el("span", "The game stopped because of an error."));
   if (game.state !== "over" || !game.result) return;
-  const { winners = [], end_reason: reason, rounds } = game.result;
+  const { winners = [], ending: reason, rounds } = game.result;
   const seats = winners.map((seat) => `seat ${seat}`).join(", ") || "nobody";
   const won = winners.map(Number).includes(play.seat);
   result.append(
