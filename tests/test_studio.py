@@ -372,6 +372,8 @@ def test_the_editors_text_cannot_read_files_outside_the_studios_folders(
         messages = " ".join(p["text"] for p in body["problems"])
         assert "not read: only files in" in messages
         assert "root:" not in messages and "secret_key" not in messages
+        (problem,) = body["problems"]
+        assert problem["here"] and problem["line"] == line_of(text, key.split(":")[0])  # where the file is named
 
 
 def test_the_variants_own_card_file_in_a_sibling_folder_is_read(client: TestClient, studio: Studio) -> None:
@@ -433,6 +435,10 @@ def test_a_file_replaced_by_a_folder_or_a_pipe_is_refused_at_once(client: TestCl
     studio.path.unlink()
     studio.path.mkdir()
     assert client.get("/api/variant").status_code == 409
+    studio.path.rmdir()
+    studio.path.symlink_to("/etc/passwd")  # a link put in its place is not followed
+    answer = client.get("/api/variant")
+    assert answer.status_code == 409 and "root:" not in answer.text
 
 
 def test_deep_or_huge_requests_are_refused(client: TestClient) -> None:

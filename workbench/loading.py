@@ -107,12 +107,19 @@ def readable_only(folders: Iterable[Path]) -> Iterator[None]:
         READABLE.reset(token)
 
 
+def unreadable(path: Path) -> str | None:
+    """Why ``path`` may not be read here (outside :data:`READABLE`), or None."""
+    folders = READABLE.get()
+    if folders is None or any(path.resolve().is_relative_to(folder) for folder in folders):
+        return None
+    return f"not read: only files in {', '.join(display_path(folder) for folder in folders)} (and their subfolders) are read here"
+
+
 def read_yaml(path: Path, error: type[WorkbenchError] = VariantError) -> Document:
     """Read one YAML file into a :class:`Document`; syntax errors become located problems."""
-    folders = READABLE.get()
-    if folders is not None and not any(path.resolve().is_relative_to(folder) for folder in folders):
-        where = ", ".join(display_path(folder) for folder in folders)
-        raise error([Problem(path, None, "", f"not read: only files in {where} (and their subfolders) are read here")])
+    refused = unreadable(path)
+    if refused is not None:
+        raise error([Problem(path, None, "", refused)])
     try:
         if path.is_dir():
             raise IsADirectoryError
@@ -518,6 +525,9 @@ def _load_document(
         raise error([doc.problem(("extends",), f"cannot use {parent!r}: {getattr(exc, 'strerror', None) or exc}")]) from None
     if not found:
         raise error([doc.problem(("extends",), f"{what}: {parent} (looked for {base_path})")])
+    refused = unreadable(base_path)
+    if refused is not None:
+        raise error([doc.problem(("extends",), f"{parent}: {refused}")])
     chain = (*_seen, resolved)
     if looped:
         names = " -> ".join(p.name for p in (*chain, base_path.resolve()))
@@ -702,6 +712,10 @@ def expand_includes(doc: Document, key: str, error: type[WorkbenchError]) -> Non
             continue
         if not found:
             problems.append(doc.problem((key, index), f"no such file: {item} (looked for {os.path.normpath(file)})"))
+            continue
+        refused = unreadable(file)
+        if refused is not None:
+            problems.append(doc.problem((key, index), f"{item}: {refused}"))
             continue
         try:
             included = read_yaml(file, error)

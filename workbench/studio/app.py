@@ -92,14 +92,22 @@ class Studio:
     # --- files ------------------------------------------------------------------------------------------------
 
     def _bytes(self) -> bytes | None:
-        """The file's bytes as on disk now, None when it is gone; refused when it is not a regular file."""
+        """The file's bytes as on disk now, None when it is gone; refused when it is not a regular file (a folder, a
+        pipe that would never end, a link put in its place): opened first, then looked at, so nothing can swap it
+        between the look and the read."""
         try:
-            mode = self.path.stat().st_mode
+            handle = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
         except FileNotFoundError:
             return None
-        if not stat.S_ISREG(mode):  # a folder, or a pipe that would never end
+        except OSError:  # a link (ELOOP) or a file it may not read
+            raise Refused(
+                409, f"{display_path(self.path)} is not a regular file now: the studio cannot read or save it"
+            ) from None
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            os.close(handle)
             raise Refused(409, f"{display_path(self.path)} is not a regular file now: the studio cannot read or save it")
-        return self.path.read_bytes()
+        with os.fdopen(handle, "rb") as file:
+            return file.read()
 
     def read(self) -> tuple[str, str]:
         """The file's text and version, as on disk now."""

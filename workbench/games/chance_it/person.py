@@ -67,7 +67,9 @@ class Person:
     def market(self, view: View, options: tuple[MarketMove, ...]) -> MarketMove:
         costs = {card.id: card.cost for card in view.market}
         words = [
-            f"buy {self.offers[card]} for {amount(costs.get(card, 0), 'coins')}" if move == BUY else f"discard {self._card(card)}"
+            f"buy {self.offers[card]} for {amount(costs.get(card, 0), 'coins')}"
+            if move == BUY
+            else f"discard {self.offers[card]}"
             for move, card in options
         ]
         prompt = f"Market: buy or discard one face-up card (you have {amount(view.me.coins, 'coins')})"
