@@ -171,6 +171,15 @@ def edit(page: Page, text: str) -> None:
     expect(page.locator("#editor")).to_have_value(text)
 
 
+def type_at_the_end(page: Page, text: str, typed: str) -> None:
+    """Type ``typed`` at the end of the editor (which holds ``text``), key by key as a person would."""
+    editor = page.locator("#editor")
+    editor.click()
+    editor.press("Control+End")
+    page.keyboard.type(typed)
+    expect(editor).to_have_value(text + typed)
+
+
 def cost_badges(page: Page, card: str) -> Any:
     """The cost badges of every printed copy of the card named ``card`` in the preview."""
     faces = (
@@ -393,10 +402,7 @@ def test_a_file_changed_on_disk_is_not_overwritten_without_asking(page: Page, st
 def test_unsaved_edits_survive_a_reload(page: Page, studio: Served) -> None:
     text = open_page(page, studio)
     editor = page.locator("#editor")
-    editor.click()
-    editor.press("Control+End")
-    page.keyboard.type("# an idea to try\n")
-    expect(editor).to_have_value(text + "# an idea to try\n")
+    type_at_the_end(page, text, "# an idea to try\n")
     expect(page.locator("#restored")).to_be_hidden()
 
     page.reload()
@@ -419,10 +425,7 @@ def test_unsaved_edits_of_a_file_changed_on_disk_since_come_back_and_never_overw
     back, says so, and saving shows both (nothing is written until asked)."""
     text = open_page(page, studio)
     editor = page.locator("#editor")
-    editor.click()
-    editor.press("Control+End")
-    page.keyboard.type("# my idea\n")
-    expect(editor).to_have_value(text + "# my idea\n")
+    type_at_the_end(page, text, "# my idea\n")
     theirs = text + "# another editor's line\n"
     studio.path.write_text(theirs)
 

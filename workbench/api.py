@@ -504,8 +504,9 @@ def simulate(
             if not summaries:  # stopped before any game finished: the earlier outputs stay
                 return Simulation(family, counts, summaries, [])
             if summary_file is not None and report_file is not None:
-                outputs.stage(summary_file, Simulation(family, counts, summaries, []).to_json())
-                outputs.stage(report_file, Simulation(family, counts, summaries, []).report())
+                finished = Simulation(family, counts, summaries, [])
+                outputs.stage(summary_file, finished.to_json())
+                outputs.stage(report_file, finished.report())
             written = outputs.commit()
     scripted, kept = (len(scripts.hashes), scripts.kept) if scripts else (0, [])
     return Simulation(family, counts, summaries, written, scripted, kept)

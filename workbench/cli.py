@@ -261,9 +261,9 @@ def play(
     _print_table(f"{loaded.variant.name}, {players} players, seed {seed}", *loaded.family.state_table(output))
     winners = ", ".join(f"seat {s}" for s in output["winners"]) or "nobody"
     say(f"ended after {output['rounds']} round(s): {output['end_reason']}; winner(s): {winners}")
-    mine = [seat for seat in people if seat in output["winners"]]
     if people:
-        say("you won!" if mine else "you did not win this time", wrap=True)
+        won = any(seat in output["winners"] for seat in people)
+        say("you won!" if won else "you did not win this time", wrap=True)
 
 
 #: Entries that are not options, one after another, before answers that do not come from a person (a pipe) stop.
@@ -314,8 +314,8 @@ def studio(
     variant: Annotated[
         Path | None,
         typer.Argument(
-            help="Variant file to open; its folder is all the studio may read or write [default: the first game's "
-            "variant in variants/].",
+            help="Variant file to open: the studio writes only it, and reads only in its folder and those of its own "
+            "files (card files, what it extends) [default: the first game's variant in variants/].",
             show_default=False,
         ),
     ] = None,

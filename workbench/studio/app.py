@@ -95,17 +95,16 @@ class Studio:
         """The file's bytes as on disk now, None when it is gone; refused when it is not a regular file (a folder, a
         pipe that would never end, a link put in its place): opened first, then looked at, so nothing can swap it
         between the look and the read."""
+        odd = Refused(409, f"{display_path(self.path)} is not a regular file now: the studio cannot read or save it")
         try:
             handle = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
         except FileNotFoundError:
             return None
         except OSError:  # a link (ELOOP) or a file it may not read
-            raise Refused(
-                409, f"{display_path(self.path)} is not a regular file now: the studio cannot read or save it"
-            ) from None
+            raise odd from None
         if not stat.S_ISREG(os.fstat(handle).st_mode):
             os.close(handle)
-            raise Refused(409, f"{display_path(self.path)} is not a regular file now: the studio cannot read or save it")
+            raise odd
         with os.fdopen(handle, "rb") as file:
             return file.read()
 

@@ -71,7 +71,7 @@ class Table:
                 raise Left("the game was left for another")
             choice = self._answer
             assert choice is not None
-            self._answer, self.state, self.question = None, "playing", None
+            self._answer = None  # answer() has set the state: playing, no question
             return choice
 
     def answer(self, choice: int, number: int | None = None) -> None:
