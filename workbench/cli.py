@@ -331,7 +331,7 @@ def studio(
     """A local web page to edit the variant (checked as you type), see its printed set, play against bots, and run
     simulate or compare; it saves only when asked, and never over a file changed meanwhile."""
     if host is not None and not studio_server.is_loopback(host):
-        warn(f"warning: --host {host}: other machines can reach the studio; only the token in its address guards it")
+        warn(f"warning: --host {host}: other machines can reach the studio; the token in its address guards it")
     with _reported():
         opened = variant if variant is not None else Path("variants") / f"{next(iter(FAMILIES))}.yaml"
         studio_server.serve(opened, host=host or studio_server.LOOPBACK, port=port, browser=browser, say=say)

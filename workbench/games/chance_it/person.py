@@ -27,7 +27,8 @@ def guide_words(variant: Variant) -> dict[str, str]:
 def card_words(card: Card, sides: int) -> str:
     """A card as the market offers it to a person: name, when it is used and what it does (as its face says)."""
     label, _ = timing(card)
-    return f"{card.name} [{label}: {card.text or effects_text(card.effects, sides, card.where)}]"
+    said = effects_text(card.effects, sides, card.where)
+    return f"{card.name} [{label}: {said}{f'; {card.text}' if card.text else ''}]"
 
 
 def holdings(game: Game, names: dict[str, str]) -> tuple[list[str], list[list[str]]]:
