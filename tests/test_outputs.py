@@ -824,3 +824,18 @@ def test_a_run_that_writes_nothing_leaves_no_folder_it_made(tmp_path: Path) -> N
     assert result.written == [] and not (tmp_path / "new").exists()
     done = api.simulate(BASE, games=10, out=tmp_path / "new" / "deeper", create_out=True)
     assert (tmp_path / "new" / "deeper" / "summary.json") in done.written  # a folder that holds outputs stays
+
+
+def test_write_atomic_leaves_a_file_that_changed_since_its_version(tmp_path: Path) -> None:
+    from workbench.outputs import FileChanged, sha256_of
+
+    target = tmp_path / "variant.yaml"
+    target.write_text("name: first\n")
+    seen = sha256_of(target)
+    target.write_text("name: changed by another editor\n")
+    with pytest.raises(FileChanged):
+        write_atomic(target, "name: mine\n", still=seen)
+    assert target.read_text() == "name: changed by another editor\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["variant.yaml"]
+    write_atomic(target, "name: mine\n", still=sha256_of(target))
+    assert target.read_text() == "name: mine\n"

@@ -23,7 +23,7 @@ from starlette.testclient import TestClient
 from workbench import api
 from workbench.play import Question
 from workbench.studio import bind
-from workbench.studio.app import TOKEN_HEADER, Studio, create_app, version_of
+from workbench.studio.app import MAX_BODY, TOKEN_HEADER, Studio, create_app, version_of
 
 HOST = "testserver"
 
@@ -444,7 +444,7 @@ def test_a_file_replaced_by_a_folder_or_a_pipe_is_refused_at_once(client: TestCl
 def test_deep_or_huge_requests_are_refused(client: TestClient) -> None:
     deep = client.post("/api/validate", content=b"[" * 200_000 + b"]" * 200_000)
     assert deep.status_code == 400
-    huge = client.post("/api/validate", content=b" " * 4_000_001)
+    huge = client.post("/api/validate", content=b" " * (MAX_BODY + 1))
     assert huge.status_code == 413
 
 
@@ -473,3 +473,42 @@ def test_a_studio_on_every_address_answers_any_host_with_its_token(studio: Studi
     assert client.get("/api/variant", headers={"Host": "192.0.2.7:8765", "Origin": "http://192.0.2.7:8765"}).status_code == 200
     assert client.get("/api/variant", headers={"Host": "192.0.2.7:8765", "Origin": "http://evil.example"}).status_code == 403
     assert TestClient(create_app(studio, None)).get("/api/variant").status_code == 403
+
+
+def test_a_file_written_by_another_program_during_a_save_is_kept(
+    client: TestClient, studio: Studio, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The version is checked again when the saved text is put in place (after the writing and the fsync): another
+    program's write in between makes it a conflict, never a loss."""
+    from workbench.studio import app
+
+    text, version = studio.read()
+    theirs = text + "# written during the save\n"
+    real = app.write_atomic
+
+    def slow_disk(path: Path, data: bytes, *, still: str | None = None) -> None:
+        path.write_text(theirs)  # another editor, while the new file is being written
+        real(path, data, still=still)
+
+    monkeypatch.setattr(app, "write_atomic", slow_disk)
+    answer = client.post("/api/save", json={"text": text + "# mine\n", "version": version})
+    assert answer.status_code == 409
+    assert answer.json()["disk"] == theirs and "-# written during the save" in answer.json()["diff"]
+    assert studio.path.read_text() == theirs
+    assert sorted(p.name for p in studio.folder.iterdir()) == ["chance-it.yaml", "dearer-in.yaml"]  # no temporary file
+
+
+def test_a_file_larger_than_a_variant_can_be_is_not_opened(client: TestClient, studio: Studio) -> None:
+    studio.path.write_bytes(b"# " + b"x" * 6_000_000 + b"\n")
+    answer = client.get("/api/variant")
+    assert answer.status_code == 413 and "is larger than 5 MB" in answer.json()["error"]
+
+
+def test_a_folder_is_not_opened_as_a_variant(tmp_path: Path) -> None:
+    ran = subprocess.run(
+        [sys.executable, "-m", "workbench", "studio", str(tmp_path), "--no-browser", "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ran.returncode == 1 and ran.stderr.strip().endswith(": not a variant file (a folder? a pipe?)")

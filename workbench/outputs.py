@@ -45,6 +45,10 @@ class OutputError(WorkbenchError):
         super().__init__([Problem(None, None, "", f"cannot write {display_path(path)}: {reason}")])
 
 
+class FileChanged(OutputError):
+    """The file to replace changed on disk while its replacement was written: it was left as it is."""
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -121,13 +125,24 @@ def _sync_folder(folder: Path) -> None:
             os.close(handle)
 
 
-def write_atomic(path: Path, data: bytes | str) -> None:
+def write_atomic(path: Path, data: bytes | str, *, still: str | None = None) -> None:
     """Replace ``path`` with ``data`` atomically: on any error the old file is intact and no temporary file is left.
 
-    Text is written as given (no newline translation), so a CRLF file stays CRLF.
+    Text is written as given (no newline translation), so a CRLF file stays CRLF. ``still`` is the sha256 the file
+    must still have when the new one is put in its place (checked after the slow part, the writing and the fsync);
+    otherwise :class:`FileChanged` is raised and the file is left as it is.
     """
     with _temporary(path, text=isinstance(data, str), newline="" if isinstance(data, str) else None) as temporary:
         temporary.handle.write(data)
+    if still is not None:
+        try:
+            now: str | None = sha256_of(path)
+        except OSError:
+            now = None
+        if now != still:
+            with contextlib.suppress(OSError):
+                temporary.path.unlink()
+            raise FileChanged(path, "it changed on disk while it was being written (it was left as it is)")
     _put_in_place(temporary.path, path, path)
     _sync_folder(path.parent)
 

@@ -72,7 +72,8 @@ def serve(
     from workbench.studio.app import Studio, create_app
 
     if not variant.is_file():
-        raise UsageError(f"{display_path(variant)}: no such variant file")
+        what = "no such variant file" if not variant.exists() else "not a variant file (a folder? a pipe?)"
+        raise UsageError(f"{display_path(variant)}: {what}")
     sock = bind(host, port)
     bound = sock.getsockname()[1]
     studio = Studio(variant)

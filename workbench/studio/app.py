@@ -45,14 +45,14 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from workbench import api
 from workbench.errors import Problem, WorkbenchError, display_path
 from workbench.games import family_of_file
-from workbench.loading import readable_only
-from workbench.outputs import write_atomic
+from workbench.loading import MAX_BYTES, readable_only
+from workbench.outputs import FileChanged, write_atomic
 from workbench.studio.sessions import Job, Table
 
 #: The header that carries the page's token on every ``/api`` request.
 TOKEN_HEADER = "X-Studio-Token"
-#: The most text a request may carry (a variant file is at most a few hundred kB).
-MAX_BODY = 4_000_000
+#: The most a request may carry: a variant file at its largest, as JSON (escapes make it longer).
+MAX_BODY = 3 * MAX_BYTES
 #: Games a studio run may play at most (a larger study belongs in the terminal or on a cluster).
 MAX_GAMES = 200_000
 RUN_KINDS = ("simulate", "compare")
@@ -106,7 +106,12 @@ class Studio:
             os.close(handle)
             raise odd
         with os.fdopen(handle, "rb") as file:
-            return file.read()
+            data = file.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise Refused(
+                413, f"{display_path(self.path)} is larger than {MAX_BYTES // 1_000_000} MB, more than a variant can be"
+            )
+        return data
 
     def read(self) -> tuple[str, str]:
         """The file's text and version, as on disk now."""
@@ -212,13 +217,9 @@ class Studio:
         with self._saving:
             data = self._bytes()
             if data is not None:
-                disk_text = _text_of(data, self.path)  # a file the page could not have shown is not replaced
+                _text_of(data, self.path)  # a file the page could not have shown is not replaced
                 if version != version_of(data):
-                    mine, theirs = text.splitlines(keepends=True), disk_text.splitlines(keepends=True)
-                    diff = "".join(
-                        difflib.unified_diff(theirs, mine, f"{self.path.name} (on disk)", f"{self.path.name} (your edit)")
-                    )
-                    return JSONResponse({"conflict": True, "version": version_of(data), "disk": disk_text, "diff": diff}, 409)
+                    return self._conflict(text, data)
                 if not os.access(self.path, os.W_OK) or not self.path.stat().st_mode & 0o222:  # even to root: its owner said so
                     raise Refused(409, f"{display_path(self.path)} is read-only: make it writable to save, or copy it")
                 if self.path.stat().st_nlink > 1:
@@ -226,8 +227,23 @@ class Studio:
                 if data.count(b"\r\n") == data.count(b"\n") > 0:  # a browser's text has plain newlines: CRLF stays CRLF
                     text = text.replace("\r\n", "\n").replace("\n", "\r\n")
             encoded = text.encode("utf-8")
-            write_atomic(self.path, encoded)
+            try:
+                write_atomic(self.path, encoded, still=version_of(data) if data is not None else None)
+            except FileChanged:  # another program wrote it while this save was being written
+                now = self._bytes()
+                if now is None:
+                    raise Refused(
+                        409, f"{display_path(self.path)} was removed while it was being saved: Save writes it again"
+                    ) from None
+                return self._conflict(text, now)
         return JSONResponse({"version": version_of(encoded), "saved": display_path(self.path)})
+
+    def _conflict(self, text: str, data: bytes) -> Response:
+        """The answer to a save over a file that changed on disk: its text, its version and what differs."""
+        disk_text = _text_of(data, self.path)
+        mine, theirs = text.splitlines(keepends=True), disk_text.splitlines(keepends=True)
+        diff = "".join(difflib.unified_diff(theirs, mine, f"{self.path.name} (on disk)", f"{self.path.name} (your edit)"))
+        return JSONResponse({"conflict": True, "version": version_of(data), "disk": disk_text, "diff": diff}, 409)
 
     def start_game(self, body: dict[str, Any]) -> dict[str, Any]:
         with self._starting:
