@@ -80,7 +80,7 @@ def test_play_prints_the_final_table_and_is_deterministic() -> None:
     state = json.loads(first.stdout)
     assert len(state["players"]) == 5 and state["end_reason"] is not None
     table = runner.invoke(app, ["play", BASE, "--players", "5", "--seed", "3"])
-    assert f"ended after {state['rounds']} round(s): {state['end_reason']}" in table.stdout
+    assert f"ended after {state['rounds']} rounds: {state['end_reason']}" in table.stdout
 
 
 @pytest.mark.parametrize(

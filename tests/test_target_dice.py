@@ -282,7 +282,7 @@ def test_family_play_is_deterministic_and_the_cli_shows_the_table() -> None:
     assert first.exit_code == 0 and first.stdout == runner.invoke(app, ["play", str(BASE), "-p", "5", "-s", "3", "--json"]).stdout
     state = json.loads(first.stdout)
     table = runner.invoke(app, ["play", str(BASE), "--players", "5", "--seed", "3"])
-    assert f"ended after {state['rounds']} round(s): {state['end_reason']}" in table.stdout
+    assert f"ended after {state['rounds']} rounds: {state['end_reason']}" in table.stdout
 
 
 def test_paired_games_of_two_variants_roll_the_same_dice() -> None:

@@ -28,7 +28,7 @@ from pydantic import BaseModel
 from workbench import GENERATOR
 from workbench.errors import UsageError, WorkbenchError, display_path
 from workbench.expect import Replay
-from workbench.games import FAMILIES, Batched, Family, Loaded, Printable, Tunable, family_of_file, replay_scenario
+from workbench.games import FAMILIES, Batched, Family, Loaded, Notated, Printable, Tunable, family_of_file, replay_scenario
 from workbench.games import load_variant as _load_variant
 from workbench.loading import did_you_mean
 from workbench.outputs import Outputs, Scripts, check_writable
@@ -108,7 +108,7 @@ def check_replay_engine(engine: str, *, trace: bool = False) -> None:
 
 def play(
     variant: VariantLike,
-    players: int,
+    players: int | None = None,
     seed: int = 1,
     *,
     bots: str | Sequence[str] = "random",
@@ -122,7 +122,7 @@ def play(
     :class:`~workbench.play.Left` raised there stops the game and comes out of here).
     """
     loaded, path = _loaded(variant)
-    (count,) = player_counts(loaded, [players], path)
+    (count,) = player_counts(loaded, players, path)
     people = dict(people or {})
     check_seats(list(people), count)
     known = loaded.family.personas(loaded.variant, Path(personas) if personas is not None else None)
@@ -288,14 +288,20 @@ class Simulation:
         return render_report([r.to_dict() for r in self.runs], self.family.title, self.family.figures)
 
 
-def player_counts(loaded: Loaded, counts: int | Sequence[int], path: Path | None = None) -> list[int]:
+#: The table a command plays when no player count is given, as near as the variant allows.
+USUAL_PLAYERS = 4
+
+
+def player_counts(loaded: Loaded, counts: int | Sequence[int] | None, path: Path | None = None) -> list[int]:
     """The requested player counts (one, or several), each checked against the variant (named by its file when
-    given), without repeats."""
+    given), without repeats; None: :data:`USUAL_PLAYERS`, or the variant's nearest count."""
+    low, high = loaded.family.player_range(loaded.variant)
+    if counts is None:
+        counts = [min(max(USUAL_PLAYERS, low), high)]
     if isinstance(counts, int):
         counts = [counts]
     if not all(isinstance(count, int) and not isinstance(count, bool) for count in counts):
         raise UsageError(f"--players {counts!r}: expected whole numbers of players")
-    low, high = loaded.family.player_range(loaded.variant)
     if not counts:
         raise UsageError("--players: name at least one player count")
     what = display_path(path) if path is not None else repr(loaded.variant.name)
@@ -432,7 +438,7 @@ def _stopping(stop: Stop | None) -> Iterator[Stop]:
 def simulate(
     variant: VariantLike,
     *,
-    players: int | Sequence[int] = (4,),
+    players: int | Sequence[int] | None = None,
     games: int = 1000,
     seed: int = 1,
     bots: str | Sequence[str] | None = None,
@@ -441,6 +447,7 @@ def simulate(
     out: str | os.PathLike[str] | None = None,
     records: str | os.PathLike[str] | None = None,
     record_scenarios: str | os.PathLike[str] | None = None,
+    notation: str | os.PathLike[str] | None = None,
     force: bool = False,
     create_out: bool = False,
     engine: str = "auto",
@@ -451,8 +458,9 @@ def simulate(
     """Play ``games`` games at each player count with bots and measure what the rules do.
 
     Files are written only where asked: ``out`` (a folder: ``summary.json`` and
-    ``report.html``), ``records`` (JSON Lines, one game a line) and ``record_scenarios``
-    (a folder of scenario scripts). Every one is checked before the first game: the
+    ``report.html``), ``records`` (JSON Lines, one game a line), ``record_scenarios``
+    (a folder of scenario scripts) and ``notation`` (every game in the family's notation, for a
+    :class:`~workbench.games.Notated` family: PGN for chess). Every one is checked before the first game: the
     folder a named file goes in must exist, and a named folder's parent (``create_out``
     makes the missing folders of ``out``: for the default place). The outputs replace the
     earlier ones together, at the end. SIGINT or SIGTERM (or ``stop``) ends the run early:
@@ -469,7 +477,8 @@ def simulate(
     known = family.personas(loaded.variant, Path(personas) if personas is not None else None)
     tables = bot_tables(bots, counts, known, family)
     seated = [known[name] for name in dict.fromkeys(name for table in tables.values() for name in table)]
-    recording = records is not None or record_scenarios is not None
+    notated = notating(family) if notation is not None else None
+    recording = records is not None or record_scenarios is not None or notated is not None
     engine, why = choose_engine(family, [(loaded.variant, seated)], engine, recording=recording)
     with Outputs(force=force) as outputs:
         _reserve_inputs(outputs, *loaded.sources, personas)
@@ -485,18 +494,33 @@ def simulate(
             scripts = _scripts(outputs, Path(record_scenarios), counts, games)
             record = (Path(record_scenarios), path)  # where the scripts go, the variant file they name
         records_file = outputs.file(Path(records), "--records") if records is not None else None
+        notation_file = outputs.file(Path(notation), "--pgn") if notation is not None else None
         outputs.ready()
         summaries = []
         with _stopping(stop) as halt:  # signals during the commit too only ask to stop: the set goes in whole
             ready_engine(family, loaded.variant, engine, why, notice, backend, halt)
-            with _records(outputs, records_file) as handle:
+            with _records(outputs, records_file) as handle, _records(outputs, notation_file) as notes:
                 for count, table in tables.items():
                     if halt():  # a stop between two player counts: the next one does not start
                         break
-                    factory = family.simulator(loaded.variant, count, table, known, seed, record, engine=engine)
+                    if notated is not None:
+                        factory = notated.simulator(
+                            loaded.variant, count, table, known, seed, record, engine=engine, notation=True
+                        )
+                    else:
+                        factory = family.simulator(loaded.variant, count, table, known, seed, record, engine=engine)
                     advance = progress(f"{count} players", games) if progress is not None else None
                     adds = scripts.add if scripts is not None else None
-                    result = run(factory, games, backend=backend, records=handle, scripts=adds, progress=advance, stop=halt)
+                    result = run(
+                        factory,
+                        games,
+                        backend=backend,
+                        records=handle,
+                        scripts=adds,
+                        notations=notes,
+                        progress=advance,
+                        stop=halt,
+                    )
                     if result.games:  # a count stopped before its first game has nothing to say
                         summaries.append(_summary(loaded, path, count, table, seed, result, known, engine))
                     if result.interrupted:
@@ -510,6 +534,33 @@ def simulate(
             written = outputs.commit()
     scripted, kept = (len(scripts.hashes), scripts.kept) if scripts else (0, [])
     return Simulation(family, counts, summaries, written, scripted, kept)
+
+
+def notating(family: Family) -> Notated:
+    """The family, if its games have a notation (``--pgn``); refused in one line if not."""
+    if not isinstance(family, Notated):
+        raise UsageError(f"--pgn: {family.title} games have no standard notation to write")
+    return family
+
+
+def write_notation(
+    path: str | os.PathLike[str], games: Sequence[tuple[Family, str, dict[str, Any]]], *, force: bool = False
+) -> Path:
+    """Write played or replayed games, each (its family, its name, its final state with the event log), in their
+    family's notation to one file (``--pgn``); the file is checked (:func:`check_notation`) before it is written."""
+    text = "".join(notating(family).notate(output, event=event) for family, event, output in games)
+    with Outputs(force=force) as outputs:
+        target = outputs.file(Path(path), "--pgn")
+        outputs.ready()
+        outputs.stage(target, text)
+        outputs.commit()
+    return Path(path)
+
+
+def check_notation(path: str | os.PathLike[str], *, force: bool = False) -> None:
+    """Refuse, before any game, a ``--pgn`` file that cannot or may not be written."""
+    with Outputs(force=force) as outputs:
+        outputs.file(Path(path), "--pgn")
 
 
 def _plain(value: Any) -> Any:

@@ -28,7 +28,7 @@ from workbench import api, studies
 from workbench import studio as studio_server
 from workbench import sweep as sweeps
 from workbench.errors import ScenarioError, UsageError, WorkbenchError, display_path
-from workbench.games import FAMILIES
+from workbench.games import FAMILIES, Family, game_length
 from workbench.play import Left, Question
 from workbench.render.report import summary_rows
 from workbench.render.terminal import printable
@@ -169,19 +169,30 @@ def replay(
             help="interpreter (auto: it keeps the event log), or batch: the compiled engine, to check it ends the same.",
         ),
     ] = "interpreter",
+    pgn: Notation = None,
+    force: Force = False,
 ) -> None:
     """Replay scripted games and check their `expect:` blocks; exit 1 if any scenario fails."""
     with _reported():
         api.check_replay_engine(engine, trace=trace)
-    outcomes = [_replay_one(path, as_json=as_json, trace=trace, engine=engine) for path in scenarios]
+        if pgn is not None:
+            api.check_notation(pgn, force=force)
+    games: list[tuple[Family, str, dict[str, Any]]] = []
+    outcomes = [_replay_one(path, as_json=as_json, trace=trace, engine=engine, games=games) for path in scenarios]
     passed, failed = outcomes.count(True), outcomes.count(False)
     if len(scenarios) > 1 and not as_json:
         say(f"{passed} passed, {failed} failed")
+    if pgn is not None and games:
+        with _reported():
+            written = api.write_notation(pgn, games, force=force)
+        warn(f"wrote {len(games)} game(s) to {display_path(written)}")
     if failed:
         raise typer.Exit(1)
 
 
-def _replay_one(path: Path, *, as_json: bool, trace: bool, engine: str) -> bool | None:
+def _replay_one(
+    path: Path, *, as_json: bool, trace: bool, engine: str, games: list[tuple[Family, str, dict[str, Any]]]
+) -> bool | None:
     """Replay one scenario and report it: True when it passed, False when not, None for a variant file."""
     errors: list[str] = []
     replayed = None
@@ -202,6 +213,7 @@ def _replay_one(path: Path, *, as_json: bool, trace: bool, engine: str) -> bool 
         return None
     family, result = replayed
     output = result.output
+    games.append((family, display_path(path), output))
     if trace:
         for event in output["events"]:
             say(family.describe(event))
@@ -215,14 +227,19 @@ def _replay_one(path: Path, *, as_json: bool, trace: bool, engine: str) -> bool 
         if result.unchecked:
             checks += f" ({result.unchecked} on events left unchecked: the batch engine keeps no event log)"
         verdict = "PASS" if result.passed else "FAIL"
-        say(f"{verdict} {display_path(path)}: {output['rounds']} round(s), {end}; {checks}")
+        say(f"{verdict} {display_path(path)}: {game_length(family, output)}, {end}; {checks}")
     return bool(result.passed)
 
 
 @app.command()
 def play(
     variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 4,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players", "-p", help="Number of players [default: 4, or as near as the variant allows].", show_default=False
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the game's dice, shuffles and bots.")] = 1,
     human: Annotated[
         list[int] | None,
@@ -237,6 +254,8 @@ def play(
     personas: Personas = None,
     trace: Annotated[bool, typer.Option("--trace", help="Print the event log, one line per event.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the final state as JSON.")] = False,
+    pgn: Notation = None,
+    force: Force = False,
 ) -> None:
     """Play one seeded game with bots (random by default), or take a seat yourself with --human, and show how it
     ended."""
@@ -248,7 +267,13 @@ def play(
         if people and sys.stdin is None:
             raise UsageError("--human: standard input is closed, and the answers are read from it")
         loaded = api.load_variant(variant)
+        (players,) = api.player_counts(loaded, players, variant)
+        if pgn is not None:
+            api.notating(loaded.family)
+            api.check_notation(pgn, force=force)
         output = api.play(loaded, players, seed, bots=bots, people=dict.fromkeys(people, terminal), personas=personas)
+        if pgn is not None:
+            api.write_notation(pgn, [(loaded.family, f"{loaded.variant.name}, seed {seed}", output)], force=force)
     if people and not trace:  # how the game went on after the last decision, to its end
         for event in output["events"][terminal.seen :]:
             terminal.show(loaded.family.describe(event))
@@ -260,7 +285,7 @@ def play(
         return
     _print_table(f"{loaded.variant.name}, {players} players, seed {seed}", *loaded.family.state_table(output))
     winners = ", ".join(f"seat {s}" for s in output["winners"]) or "nobody"
-    say(f"ended after {output['rounds']} round(s): {output['end_reason']}; winner(s): {winners}")
+    say(f"ended after {game_length(loaded.family, output)}: {output['end_reason']}; winner(s): {winners}")
     if people:
         won = any(seat in output["winners"] for seat in people)
         say("you won!" if won else "you did not win this time", wrap=True)
@@ -397,6 +422,12 @@ Personas = Annotated[Path | None, typer.Option("--personas", help="A YAML file o
 Force = Annotated[
     bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
 ]
+Notation = Annotated[
+    Path | None,
+    typer.Option(
+        "--pgn", help="Also write the game(s) in the game's standard notation to this file (PGN for chess).", show_default=False
+    ),
+]
 EngineOption = Annotated[
     str,
     typer.Option(
@@ -418,8 +449,11 @@ def _wrote(written: list[Path], interrupted: bool, finished: str) -> None:
         raise typer.Exit(130)
 
 
-def _player_counts(values: list[str]) -> list[int]:
-    """Player counts from ``--players`` given once or repeated, each a number or a list: ``-p 3,4 -p 6``."""
+def _player_counts(values: list[str] | None) -> list[int] | None:
+    """Player counts from ``--players`` given once or repeated, each a number or a list: ``-p 3,4 -p 6``; None when
+    not given (the variant's usual table)."""
+    if not values:
+        return None
     try:
         return [int(part) for text in values for part in text.split(",") if part.strip()]
     except ValueError:
@@ -430,8 +464,14 @@ def _player_counts(values: list[str]) -> list[int]:
 def simulate(
     variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
     players: Annotated[
-        list[str], typer.Option("--players", "-p", help="Player count, or several: 3,4,5,6 (or repeat the option).")
-    ] = ["4"],  # noqa: B006 - Typer's default for a repeatable option; never mutated
+        list[str] | None,
+        typer.Option(
+            "--players",
+            "-p",
+            help="Player count, or several: 3,4,5,6 (or repeat the option) [default: 4, or as near as the variant allows].",
+            show_default=False,
+        ),
+    ] = None,
     games: Annotated[int, typer.Option("--games", "-g", help="Games per player count.", min=1)] = 1000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run: game i depends only on (seed, i).")] = 1,
     bots: Bots = None,
@@ -449,6 +489,7 @@ def simulate(
     record_scenarios: Annotated[
         Path | None, typer.Option("--record-scenarios", help="Write every game as a scenario script into this folder.")
     ] = None,
+    pgn: Notation = None,
     force: Force = False,
     engine: EngineOption = "auto",
 ) -> None:
@@ -466,6 +507,7 @@ def simulate(
             create_out=out_dir is None,
             records=records,
             record_scenarios=record_scenarios,
+            notation=pgn,
             force=force,
             engine=engine,
             progress=progress,
@@ -539,8 +581,14 @@ def compare(
         list[Path], typer.Argument(help="Two or more variant files; the first is the reference.", show_default=False)
     ],
     players: Annotated[
-        list[str], typer.Option("--players", "-p", help="Player count, or several: 3,4,5,6 (or repeat the option).")
-    ] = ["4"],  # noqa: B006 - Typer's default for a repeatable option; never mutated
+        list[str] | None,
+        typer.Option(
+            "--players",
+            "-p",
+            help="Player count, or several: 3,4,5,6 (or repeat the option) [default: 4, or as near as the variant allows].",
+            show_default=False,
+        ),
+    ] = None,
     games: Annotated[int, typer.Option("--games", "-g", help="Games per variant and player count.", min=1)] = 2000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: game i of every variant uses the same streams.")] = 1,
     bots: Bots = None,
@@ -638,7 +686,12 @@ def cards(
     only: Annotated[
         list[str] | None, typer.Option("--card", "-c", help="Study only this card (repeat for several).", show_default=False)
     ] = None,
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 4,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players", "-p", help="Number of players [default: 4, or as near as the variant allows].", show_default=False
+        ),
+    ] = None,
     games: Annotated[int, typer.Option("--games", "-g", help="Games per card (and without one).", min=1)] = 2000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: game i uses the same streams with and without a card.")] = 1,
     bots: Bots = None,
@@ -684,7 +737,12 @@ def cards(
 @app.command()
 def skill(
     variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 4,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players", "-p", help="Number of players [default: 4, or as near as the variant allows].", show_default=False
+        ),
+    ] = None,
     games: Annotated[int, typer.Option("--games", "-g", help="Games per rung of the ladder.", min=1)] = 300,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: game i uses the same dice for every rung.")] = 1,
     bots: Annotated[
@@ -784,7 +842,7 @@ def tune_stakes(
     with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         tuning = api.tune_stakes(
             variant,
-            _player_counts(players),
+            _player_counts(players) or [],
             bots=bots,
             budget=budget,
             seed=seed,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, Strict
 from pydantic_core import PydanticCustomError
@@ -24,3 +24,24 @@ def rules_error(problems: list[tuple[KeyPath, str]]) -> PydanticCustomError:
     """The error a model's check across keys raises: it carries every problem, each at its key path, to the loader
     (which reports each at its line)."""
     return PydanticCustomError("rules", "{count} rule problem(s)", {"count": len(problems), "problems": problems})
+
+
+#: A variant file's null for a key: it removes the entry the file would inherit.
+REMOVES = {"type": "null", "description": "null removes the inherited entry (in a file with extends)."}
+
+
+def file_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A variant model's JSON Schema (changed in place) made that of a variant *file*: ``extends``, and a null for any
+    top-level key or persona of ``bots`` to remove the inherited one; the required keys only bind a file without
+    ``extends`` (a file that extends another may leave out any key)."""
+    properties = schema["properties"]
+    personas = properties["bots"]["patternProperties"]
+    for pattern, persona in personas.items():
+        personas[pattern] = {"anyOf": [persona, REMOVES]}
+    for name in list(properties):
+        properties[name] = {"anyOf": [properties[name], REMOVES]}
+    properties["extends"] = {"type": "string", "description": "Path of the variant this one builds on."}
+    required = schema.pop("required")
+    schema["if"] = {"not": {"required": ["extends"]}}
+    schema["then"] = {"required": required}
+    return schema

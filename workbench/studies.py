@@ -171,7 +171,7 @@ class Comparison:
 
     def report(self) -> str:
         """``compare.html``: every figure's change with its paired interval, as charts and tables."""
-        return render_compare(self.to_dict(), self.family.title)
+        return render_compare(self.to_dict(), self.family.title, self.family.figures.length[1])
 
     @property
     def tests(self) -> int:
@@ -239,7 +239,7 @@ class Comparison:
 def compare(
     variants: Sequence[VariantLike],
     *,
-    players: int | Sequence[int] = (4,),
+    players: int | Sequence[int] | None = None,
     games: int = 1000,
     seed: int = 1,
     bots: str | Sequence[str] | None = None,
@@ -532,7 +532,7 @@ def cards(
     *,
     extra: str | os.PathLike[str] | None = None,
     only: Sequence[str] = (),
-    players: int = 4,
+    players: int | None = None,
     games: int = 2000,
     seed: int = 1,
     bots: str | Sequence[str] | None = None,
@@ -565,7 +565,7 @@ def cards(
     if extra is not None and not Path(extra).is_file():
         raise UsageError(f"--with {display_path(Path(extra))}: no such card file")
     loaded, added = family.with_cards(path, Path(extra)) if extra is not None else (_loaded(path)[0], [])
-    (count,) = player_counts(loaded, [players], path)
+    (count,) = player_counts(loaded, players, path)
     market = family.card_list(loaded.variant)
     studied = [c for c in market if (c.id in only if only else extra is None or c.id in added)]
     for name in only:
@@ -786,7 +786,7 @@ class Skill:
 def skill(
     variant: VariantLike,
     *,
-    players: int = 4,
+    players: int | None = None,
     games: int = 300,
     seed: int = 1,
     bots: str | None = None,
@@ -812,7 +812,7 @@ def skill(
     family = loaded.family
     if not isinstance(family, Ranked):
         raise UsageError(f"{family.title} has no bots to rank")
-    (count,) = player_counts(loaded, [players], path)
+    (count,) = player_counts(loaded, players, path)
     known = dict(family.personas(loaded.variant, Path(personas) if personas is not None else None))
     table = bot_tables(bots, [count], known, family)[count]
     if len(set(table)) > 1:

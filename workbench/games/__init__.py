@@ -170,6 +170,34 @@ class Tunable(Family, Protocol):
         """Put a tuning run's proposals into the variant file, changing only their lines."""
 
 
+@runtime_checkable
+class Notated(Family, Protocol):
+    """A family whose games have a standard notation (PGN for chess), written by ``--pgn``."""
+
+    @property
+    def notation(self) -> str:
+        """The notation's name."""
+
+    def notate(self, output: dict[str, Any], *, event: str, names: Sequence[str] = (), seed: int | None = None) -> str:
+        """A played or replayed game (its final state with the event log) in the notation; ``event`` names it and
+        ``names`` the players, by seat (none: unknown)."""
+
+    def simulator(
+        self,
+        variant: Any,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Any],
+        seed: int,
+        record: tuple[Path, Path] | None = None,
+        *,
+        seat_bot: str | None = None,
+        engine: str = "interpreter",
+        notation: bool = False,
+    ) -> Any:
+        """:meth:`Family.simulator`; with ``notation``, each game's result carries its notation (``notation``)."""
+
+
 @dataclass(frozen=True)
 class CardInfo:
     """A card as a study names it."""
@@ -232,7 +260,7 @@ class Studied(Ranked, Protocol):
 
 
 #: The game families by package, each with its ``FAMILY``: adding a game is adding its folder and a line here.
-PACKAGES = ("workbench.games.chance_it", "workbench.games.target_dice")
+PACKAGES = ("workbench.games.chance_it", "workbench.games.target_dice", "workbench.games.chance_chess")
 
 
 def _families() -> dict[str, Family]:
@@ -248,6 +276,13 @@ class Loaded:
     variant: Any
     path: Path | None = None  #: the variant file it was loaded from
     sources: tuple[Path, ...] = ()  #: every file read to make it: the variant, what it extends, its card files
+
+
+def game_length(family: Family, output: dict[str, Any]) -> str:
+    """How long a played or replayed game (its final state) lasted, in the family's unit: ``12 rounds``, ``1 ply``."""
+    one, many = family.figures.length
+    count = output[many]
+    return f"{count} {one if count == 1 else many}"
 
 
 def family_of(doc: Document, error: type[VariantError] = VariantError) -> Family:

@@ -82,8 +82,8 @@ def _interval(tag: str, difference: dict[str, Any], scale: float) -> Interval:
     return Interval(tag, value, low, high, difference["significant"])
 
 
-def render_compare(data: dict[str, Any], game_title: str) -> str:
-    """``compare.html`` from the body of ``compare.json``."""
+def render_compare(data: dict[str, Any], game_title: str, unit: str = "rounds") -> str:
+    """``compare.html`` from the body of ``compare.json``; ``unit`` is that of a game's length."""
     names = [v["name"] for v in data["variants"]]
     if len(set(names)) < len(names):  # two files with the same name: tell them apart by file
         names = [f"{v['name']} ({v['file']})" for v in data["variants"]]
@@ -134,7 +134,7 @@ def render_compare(data: dict[str, Any], game_title: str) -> str:
                 "rows": rows,
                 "rates_chart": Markup(forest(rates, x_label="difference (percentage points)", percent=True, unit=" pp")),
                 "means_chart": Markup(forest(means, x_label="difference (share of the reference value)", percent=True)),
-                "rounds_chart": Markup(_rounds_overlay(names, run["summaries"])),
+                "rounds_chart": Markup(_rounds_overlay(names, run["summaries"], unit)),
             }
         )
     meta = [
@@ -155,18 +155,19 @@ def render_compare(data: dict[str, Any], game_title: str) -> str:
         reference=reference,
         names=names,
         runs=runs,
+        unit=unit,
         footer="Reproduce with the same files, options and seed; the result is the same for any number of workers.",
     )
 
 
-def _rounds_overlay(names: list[str], summaries: list[dict[str, Any]]) -> str:
+def _rounds_overlay(names: list[str], summaries: list[dict[str, Any]], unit: str) -> str:
     histograms = [{int(k): v for k, v in s["rounds"]["histogram"].items()} for s in summaries]
     present = [k for h in histograms for k in h]
     if not present:
         return line_chart([], [])
     xs = list(range(min(present), max(present) + 1))
     series = [Series(name, [h.get(x, 0) / (sum(h.values()) or 1) for x in xs]) for name, h in zip(names, histograms)]
-    return line_chart(xs, series, x_label="rounds", y_label="share of games", percent=True)
+    return line_chart(xs, series, x_label=unit, y_label="share of games", percent=True)
 
 
 def render_cards(data: dict[str, Any], game_title: str) -> str:

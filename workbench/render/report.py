@@ -37,6 +37,9 @@ class Figures:
     groups: Callable[[list[Summary]], list[tuple[str, list[Row]]]] = lambda summaries: []  #: more key figures
     sections: Callable[[Summary], str] = lambda summary: ""  #: HTML after the charts of one run
     rows: Callable[[list[Summary]], list[TextRow]] = lambda summaries: []  #: more lines of the terminal table
+    #: The unit of a game's length (the figure ``rounds`` of ``summary.json``, the count of the same name in a
+    #: played or replayed game's output): singular and plural.
+    length: tuple[str, str] = ("round", "rounds")
 
 
 def render_report(summaries: list[Summary], game_title: str, figures: Figures) -> str:
@@ -58,6 +61,7 @@ def render_report(summaries: list[Summary], game_title: str, figures: Figures) -
             interrupted=[run for run in runs if run["interrupted"]],
             runs=runs,
             groups=_groups(summaries, figures),
+            unit=figures.length[1],
         )
     )
 
@@ -161,13 +165,14 @@ def _groups(summaries: list[Summary], figures: Figures) -> list[dict[str, Any]]:
 
     reasons = _reasons(summaries, figures)
     bots = sorted({name for s in summaries for name in s["wins"]["by_bot"]})
+    unit = figures.length[1]
     shared: list[tuple[str, list[Row]]] = [
         (
             "Game length",
             [
-                ("Rounds, mean", "Grey: the 95% interval of the mean.", lambda s: mean_cell(s["rounds"])),
+                (f"{unit.capitalize()}, mean", "Grey: the 95% interval of the mean.", lambda s: mean_cell(s["rounds"])),
                 (
-                    "Rounds, median",
+                    f"{unit.capitalize()}, median",
                     "Half the games are shorter. Grey: the middle 80% of games (10th to 90th percentile).",
                     lambda s: quantile_cell(s["rounds"], ""),
                 ),
@@ -256,7 +261,7 @@ def _run(summary: Summary, figures: Figures) -> dict[str, Any]:
             for i, s in enumerate(seats)
         ],
         "same_bot": same_bot,
-        "rounds_chart": _rounds_chart(summary),
+        "rounds_chart": _rounds_chart(summary, figures.length[1]),
         "seats_chart": Markup(
             bar_chart(
                 [f"seat {i}" for i in range(len(seats))],
@@ -278,7 +283,7 @@ def _run(summary: Summary, figures: Figures) -> dict[str, Any]:
     }
 
 
-def _rounds_chart(summary: Summary) -> Markup | None:
+def _rounds_chart(summary: Summary, unit: str) -> Markup | None:
     rounds = summary["rounds"]
     if not rounds["n"]:
         return None
@@ -287,9 +292,9 @@ def _rounds_chart(summary: Summary) -> Markup | None:
         histogram(
             rounds["histogram"],
             share=True,
-            x_label="rounds played",
+            x_label=f"{unit} played",
             y_label="share of games",
-            band=(p10, p90, f"middle 80% of games: {whole(p10)} to {whole(p90)} rounds"),
+            band=(p10, p90, f"middle 80% of games: {whole(p10)} to {whole(p90)} {unit}"),
             markers=[(f"median: {whole(median)}", median)],
             title=f"Game length, {summary['players']} players",
         )
@@ -318,8 +323,11 @@ def summary_rows(summaries: list[Summary], figures: Figures) -> tuple[list[str],
     bots = sorted({name for s in summaries for name in s["wins"]["by_bot"]})
     rows: list[TextRow] = [
         ("games", lambda s: f"{s['games']:,}"),
-        ("rounds, mean (95% CI)", lambda s: text_mean(s["rounds"])),
-        ("rounds, median [p10-p90]", lambda s: f"{s['rounds']['median']:g} [{s['rounds']['p10']:g}-{s['rounds']['p90']:g}]"),
+        (f"{figures.length[1]}, mean (95% CI)", lambda s: text_mean(s["rounds"])),
+        (
+            f"{figures.length[1]}, median [p10-p90]",
+            lambda s: f"{s['rounds']['median']:g} [{s['rounds']['p10']:g}-{s['rounds']['p90']:g}]",
+        ),
         *(
             (f"ends by {reason.replace('_', ' ')}", lambda s, r=reason: text_rate(s["end_reasons"].get(r)))
             for reason in _reasons(summaries, figures)

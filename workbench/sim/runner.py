@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, InvalidStateError, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from types import FrameType
 from typing import Any, ClassVar, Protocol
@@ -136,6 +136,7 @@ class Chunk:
     lines: list[str]
     scripts: list[tuple[str, str]]
     seconds: float  #: how long the chunk took to play
+    notations: list[str] = field(default_factory=list)  #: each game in the family's notation, when it gives one
 
 
 @dataclass
@@ -232,6 +233,7 @@ def play_chunk(simulator: Any, task: Task, stop: Callable[[], bool] = _never) ->
     started = time.perf_counter()
     lines: list[str] = []
     scripts: list[tuple[str, str]] = []
+    notations: list[str] = []
     if getattr(simulator, "batch", False):  # a batch engine plays the whole chunk at once (and writes no records)
         return Chunk(which, simulator.play_range(start, end), lines, scripts, time.perf_counter() - started)
     tally = simulator.new_tally()
@@ -244,7 +246,10 @@ def play_chunk(simulator: Any, task: Task, stop: Callable[[], bool] = _never) ->
             lines.append(json.dumps(result.record, separators=(",", ":")))
             if result.script is not None:
                 scripts.append(result.script)
-    return Chunk(which, tally, lines, scripts, time.perf_counter() - started)
+            notation: str | None = getattr(result, "notation", None)  # only a Notated family's results carry one
+            if notation is not None:
+                notations.append(notation)
+    return Chunk(which, tally, lines, scripts, time.perf_counter() - started, notations)
 
 
 #: A chunk holds about this many seconds of games once the pace is known: progress and a stop come through often.
@@ -371,13 +376,14 @@ def run(
     backend: Backend = LOCAL,
     records: Any | None = None,
     scripts: Callable[[str, str], None] | None = None,
+    notations: Any | None = None,
     progress: Callable[[int], None] | None = None,
     stop: Callable[[], bool] = _never,
 ) -> Run:
     """Play ``games`` games; ``progress`` is called with the number of games just finished.
 
-    ``records`` (a text file) gets one JSON line per game and ``scripts`` each game's
-    script (name, text), both in game order. When ``stop()`` turns true the run ends:
+    ``records`` (a text file) gets one JSON line per game, ``scripts`` each game's
+    script (name, text) and ``notations`` (a text file) each game's notation, all in game order. When ``stop()`` turns true the run ends:
     the games finished so far (the first ones of the run) are kept, ``interrupted`` set.
     """
     started = time.perf_counter()
@@ -385,7 +391,7 @@ def run(
     if stop():  # stopped before the run: no machine is reached (a cluster is not even started)
         return Run(tally, 0, games, 0.0, True, backend.name, 0)
     done = 0
-    wanted = records is not None or scripts is not None
+    wanted = records is not None or scripts is not None or notations is not None
     pace = Pace()
     workers = backend.workers
     tasks = ((0, first, end, wanted) for first, end in chunks(games, workers, pace=pace))
@@ -397,6 +403,8 @@ def run(
         if scripts is not None:
             for name, text in chunk.scripts:
                 scripts(name, text)
+        if notations is not None:
+            notations.writelines(chunk.notations)
         done += chunk.tally.games
         if progress is not None:
             progress(chunk.tally.games)

@@ -14,7 +14,7 @@ from typing import Any
 
 from workbench import api, studies
 from workbench.errors import WorkbenchError
-from workbench.games import Loaded
+from workbench.games import Loaded, game_length
 from workbench.play import Left, Question
 from workbench.sim.runner import Stop
 
@@ -112,7 +112,7 @@ class Table:
                     "winners": self.result["winners"],
                     "end_reason": self.result["end_reason"],
                     "ending": self.loaded.family.figures.end_reasons.get(self.result["end_reason"], self.result["end_reason"]),
-                    "rounds": self.result["rounds"],
+                    "length": game_length(self.loaded.family, self.result),
                     "table": {"headers": headers, "rows": rows},
                 }
             return {

@@ -29,7 +29,7 @@ from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only 
 from workbench.games.chance_it.basics import RESOURCES, Resource
 from workbench.games.chance_it.effects import REGISTRY, DieEffect, Effect, Site, kind_of, with_effects
 from workbench.loading import did_you_mean
-from workbench.models import Count, KeyPath, Model, Positive, rules_error
+from workbench.models import REMOVES, Count, KeyPath, Model, Positive, file_schema, rules_error
 from workbench.personas import PersonaFileModel, PersonaName
 
 Guide = Literal["in", "out", "chance-it"]
@@ -471,14 +471,8 @@ def variant_file_schema() -> dict[str, Any]:
         "anyOf": [{"$ref": "#/$defs/Card"}, {"type": "string", "description": "Path of a card file (a list of cards)."}]
     }
     properties["cards"]["items"] = card_or_file
-    removes = {"type": "null", "description": "null removes the inherited entry (in a file with extends)."}
-    properties["stakes"]["additionalProperties"] = {"anyOf": [properties["stakes"]["additionalProperties"], removes]}
-    personas = properties["bots"]["patternProperties"]
-    for pattern, persona in personas.items():
-        personas[pattern] = {"anyOf": [persona, removes]}
-    for name in list(properties):
-        properties[name] = {"anyOf": [properties[name], removes]}
-    properties["extends"] = {"type": "string", "description": "Path of the variant this one builds on."}
+    properties["stakes"]["additionalProperties"] = {"anyOf": [properties["stakes"]["additionalProperties"], REMOVES]}
+    file_schema(schema)
     properties["cards_remove"] = {
         "type": "array",
         "items": {"type": "string"},
@@ -489,9 +483,6 @@ def variant_file_schema() -> dict[str, Any]:
         "items": card_or_file,
         "description": "Cards that replace the inherited card of the same id where it stands, or are added at the end.",
     }
-    required = schema.pop("required")
-    schema["if"] = {"not": {"required": ["extends"]}}
-    schema["then"] = {"required": required}
     return schema
 
 

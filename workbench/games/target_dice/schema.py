@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, SerializerFunctionWrapHandler, Strict, model_serializer, model_validator
 
-from workbench.models import KeyPath, Model, Positive, rules_error
+from workbench.models import KeyPath, Model, Positive, file_schema, rules_error
 from workbench.personas import PersonaFileModel, PersonaName
 
 #: The special cards, in the order tables and counters list them.
@@ -174,24 +174,8 @@ class Variant(Model):
 
 
 def variant_file_schema() -> dict[str, Any]:
-    """JSON Schema of a variant *file*: the variant, plus ``extends`` and the nulls that remove inherited keys.
-
-    A file that extends another may leave out any key, so the required keys apply only
-    to files without ``extends``.
-    """
-    schema = Variant.model_json_schema(by_alias=True)
-    properties = schema["properties"]
-    removes = {"type": "null", "description": "null removes the inherited entry (in a file with extends)."}
-    personas = properties["bots"]["patternProperties"]
-    for pattern, persona in personas.items():
-        personas[pattern] = {"anyOf": [persona, removes]}
-    for name in list(properties):
-        properties[name] = {"anyOf": [properties[name], removes]}
-    properties["extends"] = {"type": "string", "description": "Path of the variant this one builds on."}
-    required = schema.pop("required")
-    schema["if"] = {"not": {"required": ["extends"]}}
-    schema["then"] = {"required": required}
-    return schema
+    """JSON Schema of a variant *file* (see :func:`workbench.models.file_schema`)."""
+    return file_schema(Variant.model_json_schema(by_alias=True))
 
 
 __all__ = [

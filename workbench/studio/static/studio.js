@@ -458,11 +458,11 @@ function drawResult(game) {
   result.replaceChildren();
   if (game.state === "failed") result.append(el("span", "The game stopped because of an error."));
   if (game.state !== "over" || !game.result) return;
-  const { winners = [], ending: reason, rounds } = game.result;
+  const { winners = [], ending: reason, length } = game.result;
   const seats = winners.map((seat) => `seat ${seat}`).join(", ") || "nobody";
   const won = winners.map(Number).includes(play.seat);
   result.append(
-    el("span", `Game over after ${rounds} rounds: ${reason}. Winner(s): ${seats}.`),
+    el("span", `Game over after ${length}: ${reason}. Winner(s): ${seats}.`),
     " ",
     el("strong", won ? "You won!" : "You lost", won ? "won" : "lost"),
   );

@@ -1,0 +1,188 @@
+"""The Chance Chess variant format: frozen pydantic models, one per YAML mapping.
+
+The deck is the design surface: copies of each card (one per piece type, ``any`` and ``reshuffle``) and the size
+they must add up to. :meth:`Variant.check_rules` checks what needs several keys at once and names them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
+
+import chess
+from pydantic import Field, SerializerFunctionWrapHandler, Strict, model_serializer, model_validator
+
+from workbench.models import KeyPath, Model, file_schema, rules_error
+from workbench.personas import PersonaFileModel, PersonaName
+
+#: The piece cards, in the order tables list them, each with python-chess's piece type.
+PIECES: dict[str, chess.PieceType] = {
+    "pawn": chess.PAWN,
+    "knight": chess.KNIGHT,
+    "bishop": chess.BISHOP,
+    "rook": chess.ROOK,
+    "queen": chess.QUEEN,
+    "king": chess.KING,
+}
+#: Every kind of card, in the order tables list them: the pieces, then ``any`` (any piece) and ``reshuffle``.
+CARDS: tuple[str, ...] = (*PIECES, "any", "reshuffle")
+Card = Literal["pawn", "knight", "bishop", "rook", "queen", "king", "any", "reshuffle"]
+#: The colours, by seat.
+SIDES: tuple[str, str] = ("white", "black")
+
+Copies = Annotated[int, Strict(), Field(ge=0, le=10_000)]
+
+
+class Cards(Model):
+    """Copies of each card in the deck (0: the card is not in the deck)."""
+
+    pawn: Copies = Field(0, description="Move a pawn (its captures, promotion and en passant too).")
+    knight: Copies = Field(0, description="Move a knight.")
+    bishop: Copies = Field(0, description="Move a bishop.")
+    rook: Copies = Field(0, description="Move a rook.")
+    queen: Copies = Field(0, description="Move the queen (or a promoted queen).")
+    king: Copies = Field(0, description="Move the king; castling needs a king card (or an any card).")
+    any: Copies = Field(0, description="Move any piece, the king included (so castling too).")
+    reshuffle: Copies = Field(
+        0, description="All cards (the discard pile and the rest of the deck) are shuffled into a new deck; draw again."
+    )
+
+    def copies(self) -> dict[str, int]:
+        """Copies by card, in the order of :data:`CARDS`."""
+        return {card: getattr(self, card) for card in CARDS}
+
+
+class Deck(Model):
+    """The cards and how many there are."""
+
+    size: Annotated[int, Strict(), Field(ge=1, le=10_000)] = Field(description="Cards in the deck: the copies add up to it.")
+    cards: Cards = Field(description="Copies of each card: pawn, knight, bishop, rook, queen, king, any, reshuffle.")
+
+
+# --- bot personas ----------------------------------------------------------------------------------------------
+
+POLICIES = ("random", "greedy", "search")
+#: The built-in bots by name, each policy with its defaults. A personas file replaces one only when it says so.
+BUILTIN_BOTS: dict[str, dict[str, Any]] = {policy: {"policy": policy} for policy in POLICIES}
+_SEARCH_ONLY = ("depth", "budget", "mobility")
+
+
+class Persona(Model):
+    """A bot for simulations: a policy and its parameters (see :mod:`workbench.games.chance_chess.bots`)."""
+
+    policy: Literal["random", "greedy", "search"] = Field(description="random, greedy or search.")
+    depth: Annotated[int, Strict(), Field(ge=1, le=4)] = Field(
+        2,
+        description=(
+            "search: card draws looked ahead, its own included (1: the best move for the card drawn; 2: and the "
+            "expected best reply over the opponent's next card; ...)."
+        ),
+    )
+    budget: Annotated[int, Strict(), Field(ge=1, le=1_000_000)] = Field(
+        400, description="search: positions it may evaluate per decision; past it, the rest are judged by material alone."
+    )
+    mobility: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)] = Field(
+        2.0, description="search: centipawns per move a side can make more than the other (a pawn is 100)."
+    )
+
+    @model_validator(mode="after")
+    def parameters_fit_the_policy(self) -> Persona:
+        """Parameters belong to a policy: random and greedy take none; depth, budget and mobility are for search."""
+        given = self.model_fields_set - {"policy"}
+        if self.policy != "search" and given:
+            raise ValueError(f"the {self.policy} policy takes no parameters (got {', '.join(sorted(given))})")
+        return self
+
+    @model_serializer(mode="wrap")
+    def only_what_the_policy_reads(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """As data (``summary.json``), a persona lists only the parameters its policy reads."""
+        data: dict[str, Any] = handler(self)
+        return data if self.policy == "search" else {key: data[key] for key in ("policy",)}
+
+
+Personas = dict[PersonaName, Persona]
+
+
+class PersonaFile(PersonaFileModel[Persona]):
+    """A file of bot personas, for ``--personas`` (see :class:`workbench.personas.PersonaFileModel`)."""
+
+    builtin = frozenset(BUILTIN_BOTS)
+
+
+# --- the variant -----------------------------------------------------------------------------------------------
+
+
+class Variant(Model):
+    """A Chance Chess rules variant."""
+
+    name: Annotated[str, Field(min_length=1, max_length=120)] = Field(description="The variant's name.")
+    game: Literal["chance-chess"] = Field(description="The game family.")
+    description: str | None = Field(None, description="What this variant is about.")
+    deck: Deck = Field(description="The deck: its size and the copies of each card.")
+    start: str = Field(
+        chess.STARTING_FEN, description="The starting position as a FEN string (the usual chess setup unless given)."
+    )
+    max_plies: Annotated[int, Strict(), Field(ge=1, le=100_000)] = Field(
+        600, description="Plies (moves, passes and free moves) after which the game stops as a draw."
+    )
+    bots: Personas = Field({}, description="Bot personas for simulations: name -> {policy, parameters}.")
+
+    @model_validator(mode="after")
+    def check_rules(self) -> Variant:
+        """Rules that involve several keys; all problems are reported together."""
+        problems = list(self._iter_problems())
+        if problems:
+            raise rules_error(problems)
+        return self
+
+    def _iter_problems(self) -> Iterator[tuple[KeyPath, str]]:
+        copies = self.deck.cards.copies()
+        total = sum(copies.values())
+        if total != self.deck.size:
+            listed = " + ".join(f"{n} {card}" for card, n in copies.items() if n) or "no cards"
+            yield ("deck", "cards"), f"the copies add up to {total} ({listed}), but deck.size is {self.deck.size}"
+        if not total - copies["reshuffle"]:
+            yield ("deck", "cards"), "the deck needs at least one card that moves a piece (a piece card or any)"
+        try:
+            board = chess.Board(self.start)
+        except ValueError as exc:
+            yield ("start",), f"not a FEN position python-chess reads: {exc}"
+        else:
+            if not board.is_valid():
+                yield ("start",), f"not a legal chess position ({_status(board.status())})"
+        for name in sorted(set(self.bots) & set(BUILTIN_BOTS)):
+            yield ("bots", name), f"'{name}' is a built-in bot name; give the persona another name"
+
+
+def _status(status: chess.Status) -> str:
+    """A position's problems in words, from python-chess's status flags.
+
+    >>> _status(chess.Board("8/8/8/8/8/8/8/8 w - - 0 1").status())
+    'no white king, no black king, empty'
+    """
+    words = []
+    for flag in chess.Status:
+        if flag and flag in status and flag.name:
+            words.append(flag.name.lower().replace("_", " "))
+    return ", ".join(words)
+
+
+def variant_file_schema() -> dict[str, Any]:
+    """JSON Schema of a variant *file* (see :func:`workbench.models.file_schema`)."""
+    return file_schema(Variant.model_json_schema(by_alias=True))
+
+
+__all__ = [
+    "BUILTIN_BOTS",
+    "CARDS",
+    "PIECES",
+    "POLICIES",
+    "SIDES",
+    "Card",
+    "Cards",
+    "Deck",
+    "Persona",
+    "PersonaFile",
+    "Variant",
+    "variant_file_schema",
+]

@@ -1,0 +1,268 @@
+"""Chance Chess in bulk: one seeded game per index, and the tally of what the rules did.
+
+Game ``i`` of a run with seed ``S`` shuffles from ``stream(S, i, "chance", point)``, one stream per named point, and
+each bot draws from ``stream(S, i, "bot", seat)``: any split of the run over workers plays the very same games, and two
+decks of a paired run are dealt from the same shuffle stream. The tally keeps integer counts only, so merging chunks in
+any order gives the same summary. The game's length (``rounds`` in the shared figures) is counted in plies.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.games.chance_chess.bots import make_bot
+from workbench.games.chance_chess.engine import END_REASONS, Game, RandomChance, compile_variant
+from workbench.games.chance_chess.notation import pgn
+from workbench.games.chance_chess.record import script
+from workbench.games.chance_chess.schema import CARDS, SIDES, Persona, Variant
+from workbench.recording import script_name, script_text
+from workbench.sim import outcome
+from workbench.sim.outcome import Outcomes, outcome_values
+from workbench.sim.paired import Measure, Statistic, ratio
+from workbench.sim.seeding import stream
+from workbench.sim.stats import Moments, rate
+
+
+@dataclass(frozen=True)
+class Result:
+    """One finished game: its record (one line of ``--records``), the game, and when asked its scenario script and
+    its PGN."""
+
+    record: dict[str, Any]
+    game: Game
+    script: tuple[str, str] | None = None
+    notation: str | None = None
+
+
+class Simulator:
+    """Plays game ``index`` of a run; ``visitor`` plays seat ``index % 2`` instead of that seat's bot."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Persona],
+        seed: int,
+        visitor: Persona | None = None,
+        record: tuple[Path, Path] | None = None,
+        notation: bool = False,
+    ):
+        self.variant_name = variant.name
+        self.rules = compile_variant(variant)
+        self.players = players
+        self.bots = bots
+        self.personas = tuple(personas[name] for name in bots)
+        self.seed = seed
+        self.visitor = visitor
+        self.record = record  # (folder for scenario scripts, the variant file they name)
+        self.notation = notation
+
+    def play(self, index: int) -> Result:
+        """Play one game with its own chance and bot streams (and record it when asked)."""
+        personas = list(self.personas)
+        if self.visitor is not None:
+            personas[index % self.players] = self.visitor
+        bots = [make_bot(persona, stream(self.seed, index, "bot", seat)) for seat, persona in enumerate(personas)]
+        logging = self.record is not None or self.notation
+        game = Game(self.rules, RandomChance.streams(self.seed, index), log=logging)
+        game.play(bots)
+        scripted = None
+        if self.record is not None:
+            folder, variant = self.record
+            description = f"Game {index} of a simulation (seed {self.seed}, bots {', '.join(self.bots)}), recorded."
+            body = script(game, os.path.relpath(variant, folder), description=description)
+            scripted = (script_name(self.players, index), script_text(body, folder, "chance-chess"))
+        notation = None
+        if self.notation:
+            names = [f"{name} (bot)" for name in self.bots]
+            notation = pgn(game.snapshot(), event=self.variant_name, round_=f"{index}", names=names, seed=self.seed)
+        record = {
+            **outcome.record(index, self.seed, self.bots, game.winners, game.end_reason, game.ply),
+            "winner": SIDES[game.winners[0]] if game.winners else None,
+            "fen": game.board.fen(),
+        }
+        return Result(record, game, scripted, notation)
+
+    def new_tally(self) -> Tally:
+        """An empty tally for this run."""
+        return Tally(self.players, self.bots)
+
+
+#: Counts kept per game, by name: the engine's counters a run adds up.
+COUNTS = (
+    "moves",
+    "chosen_passes",
+    "forced_passes",
+    "free_moves",
+    "free_then_capture",
+    "captures",
+    "checks",
+    "promotions",
+    "castlings",
+    "en_passants",
+    "reshuffles",
+    "turnovers",
+    "mate_after_free",
+)
+
+
+@dataclass
+class Tally:
+    """Everything the summary reports, as mergeable integer counts."""
+
+    players: int
+    bots: tuple[str, ...]
+    outcomes: Outcomes = field(init=False)  #: wins, end reasons and game lengths (in plies)
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTS, 0))  #: summed over the games
+    free_moves: Moments = field(default_factory=Moments)  #: per game
+    reshuffles: Moments = field(default_factory=Moments)  #: per game
+    drawn: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CARDS, 0))  #: cards drawn, by kind
+
+    def __post_init__(self) -> None:
+        self.outcomes = Outcomes(self.players, self.bots)
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return self.outcomes.games
+
+    def add(self, result: Result) -> None:
+        """Count one game."""
+        game = result.game
+        self.outcomes.add(game.winners, game.end_reason, game.ply, game.first_player)
+        for name in COUNTS:
+            self.counts[name] += getattr(game, name)
+        self.free_moves.add(game.free_moves)
+        self.reshuffles.add(game.reshuffles)
+        for card, n in game.drawn.items():
+            self.drawn[card] += n
+
+    def merge(self, other: Tally) -> None:
+        """Add another tally of the same run."""
+        self.outcomes.merge(other.outcomes)
+        for name in COUNTS:
+            self.counts[name] += other.counts[name]
+        self.free_moves.merge(other.free_moves)
+        self.reshuffles.merge(other.reshuffles)
+        for card, n in other.drawn.items():
+            self.drawn[card] += n
+
+    def summary(self) -> dict[str, Any]:
+        """Every figure, with its uncertainty, as plain data (the body of ``summary.json``).
+
+        Shares of turns take the turns as independent trials (a game's turns are not quite): their intervals are a
+        little narrow. ``compare`` measures them per game, with intervals that do not assume it.
+        """
+        c = self.counts
+        games = self.games
+        turns = c["moves"] + c["chosen_passes"] + c["forced_passes"]
+        wins = self.outcomes.wins
+        return {
+            **self.outcomes.summary(),
+            "results": {
+                "white": rate(wins[0], games),
+                "black": rate(wins[1], games),
+                "draw": rate(self.outcomes.no_winner, games),
+            },
+            "turns": {
+                "moved": rate(c["moves"], turns),
+                "passed_by_choice": rate(c["chosen_passes"], turns),
+                "passed_forced": rate(c["forced_passes"], turns),
+            },
+            "free_moves": {
+                "per_game": self.free_moves.report(),
+                "followed_by_capture": rate(c["free_then_capture"], c["free_moves"]),
+                "decided_the_game": rate(c["mate_after_free"], games),
+            },
+            "reshuffles_per_game": self.reshuffles.report(),
+            "per_game": {
+                name: c[name] / games if games else None
+                for name in ("captures", "checks", "promotions", "castlings", "en_passants", "turnovers")
+            },
+            "cards_drawn": dict(self.drawn),
+        }
+
+
+# --- what a game measures, for paired runs (compare, skill) -----------------------------------------------------
+
+
+def table_values(result: Result, bots: tuple[str, ...]) -> dict[str, int]:
+    """One game's values: the columns of :func:`table_measure` that are not zero."""
+    game = result.game
+    values = outcome_values(game.winners, game.end_reason, game.ply, bots, game.first_player)
+    for name in COUNTS:
+        values[name] = getattr(game, name)
+    values["turns"] = game.moves + game.passes
+    return values
+
+
+def table_measure(players: int, bots: tuple[str, ...]) -> Measure:
+    """The figures of ``simulate`` that are per game, as paired statistics named by their ``summary.json`` paths."""
+
+    def statistics(at: Mapping[str, int]) -> list[Statistic]:
+        def per_game(column: str) -> Callable[[Any], float]:
+            return ratio(at[column], at["games"])
+
+        return [
+            Statistic("results.white.rate", ratio(at["won.0"], at["games"]), True),
+            Statistic("results.black.rate", ratio(at["won.1"], at["games"]), True),
+            Statistic("results.draw.rate", ratio(at["no_winner"], at["games"]), True),
+            Statistic("turns.passed_by_choice.rate", ratio(at["chosen_passes"], at["turns"]), True),
+            Statistic("turns.passed_forced.rate", ratio(at["forced_passes"], at["turns"]), True),
+            Statistic("free_moves.per_game.mean", per_game("free_moves")),
+            Statistic("free_moves.followed_by_capture.rate", ratio(at["free_then_capture"], at["free_moves"]), True),
+            Statistic("free_moves.decided_the_game.rate", per_game("mate_after_free"), True),
+            Statistic("reshuffles_per_game.mean", per_game("reshuffles")),
+            Statistic("per_game.captures", per_game("captures")),
+            Statistic("per_game.checks", per_game("checks")),
+        ]
+
+    return outcome.table_measure(players, bots, END_REASONS, (*COUNTS, "turns"), statistics, table_values, None, label)
+
+
+#: How the start of a figure's path reads (after the outcome's).
+_PREFIXES = (("turns.", "turns "), ("per_game.", ""), ("results.", ""))
+#: Figures whose words are not their path's.
+_LABELS = {
+    "rounds.mean": "game length, plies",
+    "results.white.rate": "white wins",
+    "results.black.rate": "black wins",
+    "results.draw.rate": "draws",
+    "turns.passed_by_choice.rate": "turns passed by choice",
+    "turns.passed_forced.rate": "turns passed for want of a move",
+    "free_moves.per_game.mean": "free moves per game",
+    "free_moves.followed_by_capture.rate": "free moves followed by a capture",
+    "free_moves.decided_the_game.rate": "games mated on the turn after the winner's free move",
+    "reshuffles_per_game.mean": "reshuffles per game",
+    "per_game.captures": "captures per game",
+    "per_game.checks": "checks per game",
+}
+
+
+def label(name: str) -> str:
+    """A figure's dotted path in words.
+
+    >>> label("results.white.rate"), label("rounds.mean"), label("end_reasons.checkmate.rate")
+    ('white wins', 'game length, plies', 'ends: checkmate')
+    """
+    return outcome.label(name, _PREFIXES, _LABELS)
+
+
+def seat_measure(arm: int, result: Result, index: int) -> list[int]:
+    """The seat ``index % 2`` of game ``index``: whether it won and whether the game was drawn."""
+    game = result.game
+    seat = index % 2
+    return [1, seat in game.winners, not game.winners]
+
+
+#: The visited seat's result: its win rate and the draw rate.
+SEAT_MEASURE = Measure(
+    ("games", "won", "drawn"),
+    seat_measure,
+    (Statistic("win_rate", ratio(1, 0), True), Statistic("draw_rate", ratio(2, 0), True)),
+)
