@@ -38,7 +38,7 @@ def pgn(
     ...     {"ply": 2, "type": "draw", "seat": 1, "card": "rook"},
     ...     {"ply": 2, "type": "pass", "seat": 1, "card": "rook", "forced": True}]}
     >>> print(pgn(out, event="test").splitlines()[-3])
-    1. Nf3 { knight } -- { rook: no rook can move, pass } *
+    1. Nf3 { knight } 1... -- { rook: no rook can move, pass } *
     """
     game = chess.pgn.Game()
     game.headers["Event"] = event
