@@ -37,7 +37,7 @@ def pgn(
     ...     {"ply": 1, "type": "move", "seat": 0, "move": "g1f3"},
     ...     {"ply": 2, "type": "draw", "seat": 1, "card": "rook"},
     ...     {"ply": 2, "type": "pass", "seat": 1, "card": "rook", "forced": True}]}
-    >>> print(pgn(out, event="test").splitlines()[-3])
+    >>> print(pgn(out, event="test").splitlines()[-2])
     1. Nf3 { knight } 1... -- { rook: no rook can move, pass } *
     """
     game = chess.pgn.Game()
