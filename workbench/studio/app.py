@@ -171,8 +171,9 @@ class Studio:
             "variant": loaded.variant.name,
             "game": family.game,
             "title": family.title,
-            "players": {"min": low, "max": high, "default": min(max(4, low), high)},
+            "players": {"min": low, "max": high, "default": api.player_counts(loaded, None)[0]},
             "bots": sorted(family.personas(loaded.variant)),
+            "default_bot": family.default_bot,
         }
 
     def problems(self, exc: WorkbenchError) -> list[dict[str, Any]]:
@@ -253,9 +254,9 @@ class Studio:
             loaded = api.load_variant(self.path)
             key = secrets.token_hex(8)
             players, seed, bots, seat = (
-                _whole(body, "players", 4),
+                _given(body, "players", int),
                 _whole(body, "seed", 1),
-                _text(body, "bots", "heuristic"),
+                _given(body, "bots", str),
                 _whole(body, "seat", 0),
             )
             self.tables[key] = Table(loaded, players, seed, bots, seat)
@@ -274,7 +275,7 @@ class Studio:
         if not 1 <= games <= MAX_GAMES:
             raise Refused(400, f"games: from 1 to {MAX_GAMES:,} in the studio (more with workbench simulate in the terminal)")
         against = self.sibling(body.get("against")) if kind == "compare" else None
-        players, seed, bots = _whole(body, "players", 4), _whole(body, "seed", 1), _text(body, "bots", "heuristic")
+        players, seed, bots = _given(body, "players", int), _whole(body, "seed", 1), _given(body, "bots", str)
         with self._starting:
             if any(job.state == "running" for job in self.jobs.values()):  # one run at a time
                 raise Refused(409, "a run is going on: cancel it or wait for it")
@@ -300,6 +301,13 @@ def _text(body: dict[str, Any], key: str, default: str) -> str:
     if not isinstance(value, str):
         raise Refused(400, f"{key}: expected text, got {value!r}")
     return value
+
+
+def _given(body: dict[str, Any], key: str, kind: type[int] | type[str]) -> Any:
+    """An optional value (None when left out: the library's default, as the terminal's commands have it)."""
+    if body.get(key) is None:
+        return None
+    return _whole(body, key, 0) if kind is int else _text(body, key, "")
 
 
 def _text_of(data: bytes, path: Path) -> str:

@@ -25,7 +25,7 @@ SETTLE_SECONDS = 10.0
 class Table:
     """A game with one person's seat, played in a thread: each question waits for the page's answer."""
 
-    def __init__(self, loaded: Loaded, players: int, seed: int, bots: str, seat: int):
+    def __init__(self, loaded: Loaded, players: int | None, seed: int, bots: str | None, seat: int):
         self.loaded = loaded
         self.seat = seat
         self.state = "playing"  #: playing, asking, over, stopped or failed
@@ -41,9 +41,11 @@ class Table:
         self._thread = threading.Thread(target=play, args=(self._play, players, seed, bots), name="studio-game", daemon=True)
         self._thread.start()
 
-    def _play(self, players: int, seed: int, bots: str) -> None:
+    def _play(self, players: int | None, seed: int, bots: str | None) -> None:
         try:
-            output = api.play(self.loaded, players, seed, bots=bots, people={self.seat: self._ask})
+            output = api.play(
+                self.loaded, players, seed, bots=bots or self.loaded.family.default_bot, people={self.seat: self._ask}
+            )
         except Left as left:
             self._finish("stopped", None, left.problems[0].message)
         except WorkbenchError as exc:
@@ -129,7 +131,15 @@ class Job:
     """A ``simulate`` or ``compare`` run of the variant file as saved, in a thread, cancellable; its report in memory."""
 
     def __init__(
-        self, kind: str, path: Path, against: Path | None, games: int, players: int, seed: int, bots: str, engine: str = "auto"
+        self,
+        kind: str,
+        path: Path,
+        against: Path | None,
+        games: int,
+        players: int | None,
+        seed: int,
+        bots: str | None,
+        engine: str = "auto",
     ):
         self.kind = kind
         self.state = "running"  #: running, done, cancelled or failed

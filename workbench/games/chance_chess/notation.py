@@ -13,7 +13,8 @@ from typing import Any
 import chess
 import chess.pgn
 
-from workbench.games.chance_chess.engine import seat_colour
+from workbench.games.chance_chess.engine import seat_of
+from workbench.games.chance_chess.schema import SIDES
 from workbench.games.chance_chess.text import ENDINGS
 
 #: The PGN result of a game by its winning seats ([] a draw; None: not ended).
@@ -56,6 +57,7 @@ def pgn(
     if start != chess.STARTING_FEN:
         game.setup(board)
     node: chess.pgn.GameNode = game
+    to_play = board.turn  # whose turn comes next (a free move comes before it)
     said: list[str] = []  # what comes before the next move: reshuffles, the card drawn
     for item in output["events"]:
         kind = item["type"]
@@ -66,9 +68,6 @@ def pgn(
         elif kind == "draw":
             said.append(item["card"])
         elif kind in ("move", "pass", "free"):
-            if board.turn != seat_colour(item["seat"]):  # the turn back to the checked side after its free move
-                node = node.add_variation(chess.Move.null(), comment="the turn returns after the free move")
-                board.push(chess.Move.null())
             if kind == "pass":  # the card drawn is the last thing said
                 said[-1] += f": no {item['card']} can move, pass" if item["forced"] else ": pass by choice"
                 move = chess.Move.null()
@@ -79,5 +78,12 @@ def pgn(
             node = node.add_variation(move, comment=", ".join(said))
             board.push(move)
             said = []
+            if kind != "free":
+                to_play = not to_play
+            elif not board.is_check() and board.turn != to_play:  # as the engine does: the turn returns to its side
+                node = node.add_variation(
+                    chess.Move.null(), comment=f"the turn returns to {SIDES[seat_of(to_play)]} after its free move"
+                )
+                board.push(chess.Move.null())
     exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
     return game.accept(exporter) + "\n\n"

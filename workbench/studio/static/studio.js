@@ -572,7 +572,7 @@ function fillChoices(variant) {
   const { min, max } = variant.players;
   for (const id of ["play-players", "run-players"]) Object.assign($(id), { min, max, value: variant.players.default });
   $("play-seat").max = variant.players.default - 1;
-  const bot = variant.bots.includes("heuristic") ? "heuristic" : variant.bots[0];
+  const bot = variant.default_bot;
   fillSelect($("play-bots"), variant.bots, bot);
   fillSelect($("run-bots"), variant.bots, bot);
   const others = variant.files.filter((file) => file !== variant.name);

@@ -1,0 +1,406 @@
+"""Chance Chess: scripted scenarios against python-chess, located errors, PGN, invariants over generated games with
+every built-in bot, and the shared commands."""
+
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import chess
+import chess.pgn
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from workbench import api
+from workbench.cli import app
+from workbench.errors import ScenarioError
+from workbench.games import FAMILIES
+from workbench.games.chance_chess import bots, engine
+from workbench.games.chance_chess.schema import CARDS, Persona, Variant
+from workbench.sim.seeding import stream
+
+ROOT = Path(__file__).parent.parent
+FOLDER = ROOT / "tests" / "scenarios" / "chance-chess"
+BROKEN = FOLDER / "broken"
+BASE = ROOT / "variants" / "chance-chess.yaml"
+TARGET_DICE = ROOT / "variants" / "target-dice.yaml"
+SCENARIOS = sorted(FOLDER.glob("*.yaml"))
+runner = CliRunner()
+
+
+# --- an independent reading of a script: python-chess alone -----------------------------------------------------
+
+
+def expected_board(script: dict[str, Any]) -> chess.Board:
+    """The position after the script's plies, by python-chess alone: a pass is a null move, and so is the turn handed
+    back to the checked side after its free move (when the free move leaves nobody in check)."""
+    board = chess.Board((script.get("overrides") or {}).get("start", chess.STARTING_FEN))
+    to_play = board.turn
+    for ply in script["plies"]:
+        if ply.get("card") == "reshuffle":
+            continue
+        if "free" in ply:
+            assert board.is_check(), ply
+            move = chess.Move.from_uci(ply["free"])
+            assert move in board.legal_moves, ply
+            board.push(move)
+            if not board.is_check() and board.turn != to_play:
+                board.push(chess.Move.null())
+            continue
+        assert board.turn == to_play and not board.is_check(), ply
+        if ply.get("pass"):
+            board.push(chess.Move.null())
+        else:
+            move = chess.Move.from_uci(ply["move"])
+            assert move in board.legal_moves, ply
+            board.push(move)
+        to_play = not to_play
+    return board
+
+
+def replayed(path: Path) -> dict[str, Any]:
+    result = api.replay(path)
+    assert result is not None
+    family, replay = result
+    assert family is FAMILIES["chance-chess"]
+    assert replay.failures == []
+    assert replay.passed
+    output: dict[str, Any] = replay.output
+    return output
+
+
+# --- scripted scenarios -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario_passes_and_ends_where_python_chess_does(path: Path) -> None:
+    script = yaml.safe_load(path.read_text())
+    output = replayed(path)
+    fen = expected_board(script).fen()
+    assert script["expect"]["fen"] == fen, "the scenario's expected FEN is python-chess's"
+    assert output["fen"] == fen
+
+
+def test_the_scenarios_cover_the_rules() -> None:
+    outputs = {path.stem: replayed(path) for path in SCENARIOS}
+    assert outputs["checkmate"]["end_reason"] == "checkmate" and outputs["checkmate"]["winner"] == "black"
+    assert outputs["check-free-move"]["free_moves"] == 1
+    assert outputs["reshuffle"]["reshuffles"] == 1
+    assert outputs["passes"]["passes"] == {"chosen": 1, "forced": 1}
+    assert outputs["free-move-gives-check"]["end_reason"] == "insufficient_material"
+    sans = {e.get("san") for output in outputs.values() for e in output["events"] if e["type"] == "move"}
+    assert {"O-O", "O-O-O", "e8=Q", "exd6"} <= sans
+
+
+def test_the_replay_command_passes_the_folder() -> None:
+    result = runner.invoke(app, ["replay", *map(str, SCENARIOS)])
+    assert result.exit_code == 0, result.output
+    assert f"{len(SCENARIOS)} passed, 0 failed" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("name", "key", "line", "words"),
+    [
+        ("wrong-piece", "plies.0.move", 5, ["g1f3 moves a knight, but the card drawn is pawn"]),
+        ("not-top-card", "plies.1.card", 6, ["black draws a pawn card (the top of the deck)", "knight"]),
+        ("turn-in-check", "plies.3.card", 8, ["black is in check", "free move"]),
+    ],
+)
+def test_a_broken_script_is_refused_where_it_breaks(name: str, key: str, line: int, words: list[str]) -> None:
+    path = BROKEN / f"{name}.yaml"
+    with pytest.raises(ScenarioError) as caught:
+        api.replay(path)
+    problem = caught.value.problems[0]
+    message = str(problem)
+    assert problem.line == line, message
+    assert f"{name}.yaml:{line}: {key}: " in message
+    for word in words:
+        assert word in message, message
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1
+    assert f"{key}:" in result.output
+
+
+# --- PGN --------------------------------------------------------------------------------------------------------
+
+
+def script_pgn(path: Path, name: str, tmp_path: Path) -> tuple[chess.pgn.Game, dict[str, Any]]:
+    """Replay ``path``, write its PGN and read it back."""
+    result = api.replay(path)
+    assert result is not None
+    family, replay = result
+    assert replay.passed
+    target = tmp_path / "game.pgn"
+    api.write_notation(target, [(family, name, replay.output)])
+    game = chess.pgn.read_game(io.StringIO(target.read_text()))
+    assert game is not None and not game.errors
+    return game, replay.output
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "check-free-move",
+        "passes",
+        "reshuffle",
+        "checkmate",
+        "castling",
+        "en-passant",
+        "promotion",
+        "free-move-gives-check",
+    ],
+)
+def test_the_pgn_of_a_replay_reaches_its_final_position(name: str, tmp_path: Path) -> None:
+    game, output = script_pgn(FOLDER / f"{name}.yaml", name, tmp_path)
+    comments = [node.comment for node in game.mainline()]
+    said = " ".join(comments)
+    for card in (e["card"] for e in output["events"] if e["type"] == "draw"):
+        assert card in said
+    if output["free_moves"]:
+        assert "free move out of check" in said
+    if name == "check-free-move":
+        assert "the turn returns to black after its free move" in said
+    if name == "passes":
+        assert comments[:2] == ["rook: no rook can move, pass", "knight: pass by choice"]
+    if name == "reshuffle":
+        assert "reshuffle" in said
+    assert game.end().board().board_fen() == chess.Board(output["fen"]).board_fen()
+    assert game.end().board().fen() == output["fen"]
+
+
+def test_the_pgn_of_a_replay_stopped_after_a_free_move(tmp_path: Path) -> None:
+    script = yaml.safe_load((FOLDER / "check-free-move.yaml").read_text())
+    script["variant"] = str(BASE)
+    script["plies"] = script["plies"][:4]  # up to black's free move; black's own turn comes next
+    script["expect"] = {"plies": 4, "fen": expected_board(script).fen()}
+    path = tmp_path / "stopped.yaml"
+    path.write_text(yaml.safe_dump(script))
+    game, output = script_pgn(path, "stopped", tmp_path)
+    assert output["fen"] == script["expect"]["fen"]
+    assert game.end().board().fen() == output["fen"]
+
+
+# --- invariants over generated games ----------------------------------------------------------------------------
+
+
+@st.composite
+def decks(draw: st.DrawFn) -> dict[str, int]:
+    """Copies per card, with at least one card that moves a piece."""
+    copies = {card: draw(st.integers(0, 6)) for card in CARDS}
+    if not sum(n for card, n in copies.items() if card != "reshuffle"):
+        copies[draw(st.sampled_from([c for c in CARDS if c != "reshuffle"]))] = draw(st.integers(1, 6))
+    return copies
+
+
+def make_variant(copies: dict[str, int], max_plies: int = 150, start: str = chess.STARTING_FEN) -> Variant:
+    return Variant.model_validate(
+        {
+            "name": "generated",
+            "game": "chance-chess",
+            "deck": {"size": sum(copies.values()), "cards": copies},
+            "start": start,
+            "max_plies": max_plies,
+        }
+    )
+
+
+class Checker:
+    """Called after every ply: the cards are all there, and every move of the log so far was legal."""
+
+    def __init__(self, size: int, start: str):
+        self.size = size
+        self.board = chess.Board(start)
+        self.to_play = self.board.turn
+        self.seen = 0
+        self.plies = 0
+
+    def __call__(self, game: engine.Game) -> None:
+        assert game.hand is None
+        assert len(game.deck) + len(game.discard) == self.size
+        assert sorted(game.deck + game.discard) == sorted(game.rules.deck)
+        events = game.events or []
+        for event in events[self.seen :]:
+            self.follow(event)
+        self.seen = len(events)
+        self.plies += 1
+        assert game.ply == self.plies
+        assert self.board.board_fen() == game.board.board_fen()
+
+    def follow(self, event: dict[str, Any]) -> None:
+        board = self.board
+        kind = event["type"]
+        if kind == "free":
+            assert board.is_check(), event
+            assert board.turn == engine.seat_colour(event["seat"]), event
+            move = chess.Move.from_uci(event["move"])
+            assert move in board.legal_moves, event
+            board.push(move)
+            if not board.is_check() and board.turn != self.to_play:
+                board.push(chess.Move.null())
+        elif kind in ("move", "pass"):
+            assert not board.is_check(), event
+            assert board.turn == self.to_play == engine.seat_colour(event["seat"]), event
+            if kind == "pass":
+                mine = engine.card_moves(board, event["card"])
+                assert bool(mine) != event["forced"], event
+                board.push(chess.Move.null())
+            else:
+                move = chess.Move.from_uci(event["move"])
+                assert move in board.legal_moves, event
+                piece = board.piece_type_at(move.from_square)
+                assert piece is not None
+                assert event["card"] in ("any", engine.PIECE_NAMES[piece]), event
+                board.push(move)
+            self.to_play = not self.to_play
+
+
+def play_checked(copies: dict[str, int], seed: int, bot: str, persona: dict[str, Any] | None = None) -> engine.Game:
+    variant = make_variant(copies)
+    rules = engine.compile_variant(variant)
+    game = engine.Game(rules, engine.RandomChance.streams(seed, 0))
+    checker = Checker(variant.deck.size, variant.start)
+    game.after_step = checker
+    chosen = bots.BUILTIN[bot] if persona is None else Persona.model_validate(persona)
+    players = [bots.make_bot(chosen, stream(seed, 0, "bot", seat)) for seat in range(2)]
+    game.play(players)
+    assert game.is_over
+    assert game.ply <= variant.max_plies
+    assert checker.plies == game.ply
+    assert game.end_reason in engine.END_REASONS
+    if game.end_reason == "checkmate":
+        assert game.board.is_checkmate()
+        assert game.winners == [engine.seat_of(not game.board.turn)]
+    else:
+        assert game.winners == []
+    return game
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+@given(copies=decks(), seed=st.integers(0, 2**32 - 1))
+def test_generated_games_keep_the_rules(bot: str, copies: dict[str, int], seed: int) -> None:
+    play_checked(copies, seed, bot)
+
+
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_base_deck_keeps_the_rules(seed: int) -> None:
+    copies = dict(yaml.safe_load(BASE.read_text())["deck"]["cards"])
+    play_checked({card: copies.get(card, 0) for card in CARDS}, seed, "random")
+
+
+@settings(max_examples=2)
+@given(copies=decks(), seed=st.integers(0, 2**32 - 1))
+def test_the_search_bot_keeps_the_rules(copies: dict[str, int], seed: int) -> None:
+    play_checked(copies, seed, "search", {"policy": "search", "depth": 1, "budget": 20})
+
+
+@settings(max_examples=10)
+@given(copies=decks(), seed=st.integers(0, 2**32 - 1), bot=st.sampled_from(["random", "greedy"]))
+def test_the_pgn_of_a_generated_game_holds_its_moves(copies: dict[str, int], seed: int, bot: str) -> None:
+    """The PGN's mainline is the event log's moves, with a null move for each pass and each turn handed back."""
+    game = play_checked(copies, seed, bot)
+    output = game.snapshot()
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / "game.pgn"
+        api.write_notation(target, [(FAMILIES["chance-chess"], "generated", output)])
+        read = chess.pgn.read_game(io.StringIO(target.read_text()))
+    assert read is not None and not read.errors
+    moves = [move for move in read.mainline_moves() if move]
+    assert [m.uci() for m in moves] == [e["move"] for e in output["events"] if e["type"] in ("move", "free")]
+    nulls = sum(1 for move in read.mainline_moves() if not move)
+    assert nulls >= game.passes
+    assert read.end().board().fen() == game.board.fen()  # the side to move and the clocks too
+    ended = {"checkmate": ("1-0", "0-1"), None: ("*",)}.get(game.end_reason, ("1/2-1/2",))
+    assert read.headers["Result"] in ended
+
+
+# --- the shared commands ----------------------------------------------------------------------------------------
+
+
+def test_validate_accepts_the_base_variant() -> None:
+    result = runner.invoke(app, ["validate", str(BASE)])
+    assert result.exit_code == 0, result.output
+
+
+def test_odds_of_the_base_variant() -> None:
+    result = runner.invoke(app, ["odds", str(BASE)])
+    assert result.exit_code == 0, result.output
+
+
+def test_simulate_writes_the_summary_and_every_game_in_pgn(tmp_path: Path) -> None:
+    out, pgn = tmp_path / "sim", tmp_path / "games.pgn"
+    result = runner.invoke(app, ["simulate", str(BASE), "--games", "40", "--out", str(out), "--pgn", str(pgn)])
+    assert result.exit_code == 0, result.output
+    results = json.loads((out / "summary.json").read_text())["results"]
+    assert {"white", "black", "draw"} <= set(results)
+    assert sum(results[side]["rate"] for side in ("white", "black", "draw")) == pytest.approx(1.0, abs=1e-3)
+    handle = io.StringIO(pgn.read_text())
+    games = []
+    while (game := chess.pgn.read_game(handle)) is not None:
+        assert not game.errors, game.errors
+        games.append(game)
+    assert len(games) == 40
+    ends = [game.headers["Result"] for game in games]
+    assert ends.count("1-0") == round(results["white"]["rate"] * 40)
+    assert ends.count("0-1") == round(results["black"]["rate"] * 40)
+
+
+def test_compare_two_decks(tmp_path: Path) -> None:
+    other = tmp_path / "more-any.yaml"
+    other.write_text(
+        yaml.safe_dump(
+            {
+                "name": "More any",
+                "game": "chance-chess",
+                "deck": {
+                    "size": 101,
+                    "cards": {
+                        "pawn": 10,
+                        "knight": 10,
+                        "bishop": 10,
+                        "rook": 10,
+                        "queen": 10,
+                        "king": 10,
+                        "any": 40,
+                        "reshuffle": 1,
+                    },
+                },
+            }
+        )
+    )
+    out = tmp_path / "cmp"
+    result = runner.invoke(app, ["compare", str(BASE), str(other), "--games", "40", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (out / "compare.json").is_file()
+
+
+@pytest.mark.slow
+def test_print_the_base_variant(tmp_path: Path) -> None:
+    target = tmp_path / "set.pdf"
+    result = runner.invoke(app, ["print", str(BASE), "--out", str(target)])
+    assert result.exit_code == 0, result.output
+    assert target.read_bytes().startswith(b"%PDF")
+
+
+def test_pgn_is_refused_for_a_game_without_notation(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["simulate", str(TARGET_DICE), "--games", "2", "--out", str(tmp_path / "td"), "--pgn", str(tmp_path / "td.pgn")]
+    )
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert lines == ["--pgn: Target dice games have no standard notation to write"], result.output
+    assert not (tmp_path / "td.pgn").exists()
+
+
+@pytest.mark.slow
+@settings(max_examples=2)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_search_bot_looking_two_draws_ahead_keeps_the_rules(seed: int) -> None:
+    copies = dict(yaml.safe_load(BASE.read_text())["deck"]["cards"])
+    deck = {card: copies.get(card, 0) for card in CARDS}
+    play_checked(deck, seed, "search", {"policy": "search", "depth": 2, "budget": 40})
