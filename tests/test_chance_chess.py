@@ -282,11 +282,13 @@ def play_checked(copies: dict[str, int], seed: int, bot: str, persona: dict[str,
 
 
 @pytest.mark.parametrize("bot", ["random", "greedy"])
+@settings(max_examples=50)  # each example is a whole game checked after every ply
 @given(copies=decks(), seed=st.integers(0, 2**32 - 1))
 def test_generated_games_keep_the_rules(bot: str, copies: dict[str, int], seed: int) -> None:
     play_checked(copies, seed, bot)
 
 
+@settings(max_examples=40)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_the_base_deck_keeps_the_rules(seed: int) -> None:
     copies = dict(yaml.safe_load(BASE.read_text())["deck"]["cards"])

@@ -17,7 +17,7 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Generic, Protocol, TypeVar
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 from workbench.errors import Problem, VariantError, WorkbenchError
 from workbench.loading import Document, did_you_mean, read_yaml, validate
@@ -59,6 +59,27 @@ def override_problems(bots: Collection[str], overrides: Sequence[str], builtin: 
 
 
 Persona = TypeVar("Persona", bound=BaseModel)
+
+
+class SearchPersona(Model):
+    """A family's persona model whose parameters all belong to its ``search`` policy: the other policies take none,
+    and as data (``summary.json``) a persona lists only the parameters its policy reads."""
+
+    policy: str
+
+    @model_validator(mode="after")
+    def parameters_fit_the_policy(self) -> SearchPersona:
+        """Parameters belong to the search policy: the others take none."""
+        given = self.model_fields_set - {"policy"}
+        if self.policy != "search" and given:
+            raise ValueError(f"the {self.policy} policy takes no parameters (got {', '.join(sorted(given))})")
+        return self
+
+    @model_serializer(mode="wrap")
+    def only_what_the_policy_reads(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """As data, only the parameters the persona's policy reads."""
+        data: dict[str, Any] = handler(self)
+        return data if self.policy == "search" else {"policy": data["policy"]}
 
 
 class PersonaFileModel(Model, Generic[Persona]):

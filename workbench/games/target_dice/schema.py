@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, SerializerFunctionWrapHandler, Strict, model_serializer, model_validator
+from pydantic import Field, Strict, model_validator
 
 from workbench.models import KeyPath, Model, Positive, file_schema, rules_error
-from workbench.personas import PersonaFileModel, PersonaName
+from workbench.personas import PersonaFileModel, PersonaName, SearchPersona
 
 #: The special cards, in the order tables and counters list them.
 SPECIALS: tuple[str, ...] = ("red", "orange", "yellow", "purple")
@@ -74,10 +74,9 @@ class Deck(Model):
 POLICIES = ("random", "greedy", "search")
 #: The built-in bots by name, each policy with its defaults. A personas file replaces one only when it says so.
 BUILTIN_BOTS: dict[str, dict[str, Any]] = {policy: {"policy": policy} for policy in POLICIES}
-_SEARCH_ONLY = ("depth", "rivals")
 
 
-class Persona(Model):
+class Persona(SearchPersona):
     """A bot for simulations: a policy and its parameters (see :mod:`workbench.games.target_dice.bots`)."""
 
     policy: Literal["random", "greedy", "search"] = Field(description="random, greedy or search.")
@@ -92,20 +91,6 @@ class Persona(Model):
         0.5,
         description="search: how much each point the following players are expected to score this round costs it (0: none).",
     )
-
-    @model_validator(mode="after")
-    def parameters_fit_the_policy(self) -> Persona:
-        """Parameters belong to a policy: random and greedy take none, depth and rivals are for search."""
-        given = self.model_fields_set - {"policy"}
-        if self.policy != "search" and given:
-            raise ValueError(f"the {self.policy} policy takes no parameters (got {', '.join(sorted(given))})")
-        return self
-
-    @model_serializer(mode="wrap")
-    def only_what_the_policy_reads(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """As data (``summary.json``), a persona lists only the parameters its policy reads."""
-        data: dict[str, Any] = handler(self)
-        return data if self.policy == "search" else {key: data[key] for key in ("policy",)}
 
 
 Personas = dict[PersonaName, Persona]
