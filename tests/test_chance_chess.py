@@ -330,8 +330,15 @@ def test_validate_accepts_the_base_variant() -> None:
 
 
 def test_odds_of_the_base_variant() -> None:
-    result = runner.invoke(app, ["odds", str(BASE)])
+    """Exact, from the counts: a king moves on its 12 cards and the 25 any cards of 101; it waits two turns when
+    neither of its side's next two draws (the 1st and 3rd of three from the full deck) is one of those 37."""
+    result = runner.invoke(app, ["odds", str(BASE), "--json"])
     assert result.exit_code == 0, result.output
+    odds = json.loads(result.output)
+    assert odds["cards"]["reshuffle"]["draw"]["fraction"] == "1/101"
+    assert odds["pieces"]["king"]["moves"]["fraction"] == "37/101"
+    assert odds["pieces"]["pawn"]["moves"]["fraction"] == "38/101"
+    assert odds["pieces"]["king"]["waits_two_turns"]["fraction"] == f"{64 * 63 // 4}/{101 * 100 // 4}"
 
 
 def test_simulate_writes_the_summary_and_every_game_in_pgn(tmp_path: Path) -> None:
@@ -406,3 +413,24 @@ def test_the_search_bot_looking_two_draws_ahead_keeps_the_rules(seed: int) -> No
     copies = dict(yaml.safe_load(BASE.read_text())["deck"]["cards"])
     deck = {card: copies.get(card, 0) for card in CARDS}
     play_checked(deck, seed, "search", {"policy": "search", "depth": 2, "budget": 40})
+
+
+@pytest.mark.parametrize("deck", ["base", "no reshuffle card"])
+def test_recorded_games_replay_to_the_same_end(deck: str, tmp_path: Path) -> None:
+    """``simulate --record-scenarios`` writes each game as a script that replays to the same final state: the deck
+    as drawn, every reshuffle's new deck, and (a deck with no reshuffle card runs out) every turned-over deck."""
+    variant = BASE
+    if deck != "base":
+        variant = tmp_path / "small.yaml"
+        cards = "{pawn: 3, knight: 2, bishop: 2, rook: 1, queen: 1, king: 1, any: 2, reshuffle: 0}"
+        variant.write_text(f"extends: {BASE}\nname: small deck\ndeck: {{size: 12, cards: {cards}}}\nmax_plies: 120\n")
+    folder = tmp_path / "games"
+    folder.mkdir()
+    simulation = api.simulate(variant, games=6, bots="random", record_scenarios=folder)
+    turned = sum(run.figures["per_game"]["turnovers"] for run in simulation.runs)
+    assert (turned > 0) == (deck != "base")  # 12 cards run out within 120 plies; the reshuffle card never lets 101 do
+    for script in sorted(folder.glob("game-2p-*.yaml")):
+        replayed = api.replay(script)
+        assert replayed is not None
+        _, result = replayed
+        assert result.passed and result.checks == 9, result.failures  # the 8 keys of expect: (passes counts 2)
