@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -434,3 +435,16 @@ def test_recorded_games_replay_to_the_same_end(deck: str, tmp_path: Path) -> Non
         assert replayed is not None
         _, result = replayed
         assert result.passed and result.checks == 9, result.failures  # the 8 keys of expect: (passes counts 2)
+
+
+@settings(max_examples=30)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_bots_check_filter_never_misses_a_check(seed: int) -> None:
+    """``may_check`` spares the bots python-chess's ``gives_check`` on most moves: it must be true for every move
+    that gives check, in every position of a random game."""
+    rng = random.Random(seed)
+    board = chess.Board()
+    while not board.is_game_over() and board.ply() < 160:
+        moves = list(board.legal_moves)
+        assert all(bots.may_check(board, move) for move in moves if board.gives_check(move)), board.fen()
+        board.push(rng.choice(moves))

@@ -65,9 +65,31 @@ def gain(board: chess.Board, move: chess.Move) -> int:
     return won
 
 
+def may_check(board: chess.Board, move: chess.Move) -> bool:
+    """A cheap necessary condition for a move to give check (``board.gives_check`` plays the move to know): the piece
+    lands where it could attack the other king, or leaves a line through that king open behind it; castling, en
+    passant and promotion are always looked at.
+
+    >>> board = chess.Board("4k3/8/8/8/8/8/8/R3K2N w - - 0 1")
+    >>> may_check(board, chess.Move.from_uci("a1a8")), may_check(board, chess.Move.from_uci("h1g3"))
+    (True, False)
+    """
+    king = board.king(not board.turn)
+    if king is None or move.promotion or board.is_castling(move) or board.is_en_passant(move):
+        return True
+    if chess.BB_RAYS[move.from_square][king]:  # a line through the king opens behind the piece
+        return True
+    piece = board.piece_type_at(move.from_square)
+    if piece == chess.KNIGHT:
+        return bool(chess.BB_KNIGHT_ATTACKS[move.to_square] & chess.BB_SQUARES[king])
+    if piece == chess.PAWN:
+        return bool(chess.BB_PAWN_ATTACKS[board.turn][move.to_square] & chess.BB_SQUARES[king])
+    return piece != chess.KING and bool(chess.BB_RAYS[move.to_square][king])
+
+
 def mates(board: chess.Board, move: chess.Move) -> bool:
     """Whether the move checkmates (in Chance Chess as in chess: a check with no legal move out of it)."""
-    if not board.gives_check(move):
+    if not may_check(board, move) or not board.gives_check(move):
         return False
     board.push(move)
     try:
@@ -242,4 +264,16 @@ def make_bot(persona: Persona, rng: random.Random) -> RandomBot | GreedyBot | Se
     return makers[persona.policy]()
 
 
-__all__ = ["BUILTIN", "MATE", "VALUES", "GreedyBot", "RandomBot", "SearchBot", "gain", "make_bot", "material", "mates"]
+__all__ = [
+    "BUILTIN",
+    "MATE",
+    "VALUES",
+    "GreedyBot",
+    "RandomBot",
+    "SearchBot",
+    "gain",
+    "make_bot",
+    "material",
+    "mates",
+    "may_check",
+]
