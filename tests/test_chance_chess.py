@@ -448,3 +448,25 @@ def test_the_bots_check_filter_never_misses_a_check(seed: int) -> None:
         moves = list(board.legal_moves)
         assert all(bots.may_check(board, move) for move in moves if board.gives_check(move)), board.fen()
         board.push(rng.choice(moves))
+
+
+def test_pgn_never_replaces_an_input_or_a_file_it_did_not_write(tmp_path: Path) -> None:
+    """``--pgn`` is checked before the game: the variant or scenario read is never the target (not even with
+    --force), and a file the workbench did not write is replaced only with --force."""
+    variant = tmp_path / "mine.yaml"
+    variant.write_text(BASE.read_text())
+    scenario = tmp_path / "passes.yaml"
+    scenario.write_text((FOLDER / "passes.yaml").read_text().replace("../../../variants/chance-chess.yaml", str(BASE)))
+    for command in (["play", str(variant)], ["replay", str(scenario)]):
+        target = command[1]
+        before = Path(target).read_bytes()
+        result = runner.invoke(app, [*command, "--pgn", target, "--force"])
+        assert result.exit_code == 1 and "names the same file" in result.output, result.output
+        assert Path(target).read_bytes() == before
+    notes = tmp_path / "notes.pgn"
+    notes.write_text("my own notes\n")
+    result = runner.invoke(app, ["play", str(variant), "--pgn", str(notes)])
+    assert result.exit_code == 1 and "add --force to replace it" in result.output
+    assert notes.read_text() == "my own notes\n"
+    assert runner.invoke(app, ["play", str(variant), "--pgn", str(notes), "--force"]).exit_code == 0
+    assert notes.read_text().startswith('[Event "Chance Chess, seed 1"]')

@@ -544,23 +544,33 @@ def notating(family: Family) -> Notated:
 
 
 def write_notation(
-    path: str | os.PathLike[str], games: Sequence[tuple[Family, str, dict[str, Any]]], *, force: bool = False
+    path: str | os.PathLike[str],
+    games: Sequence[tuple[Family, str, dict[str, Any]]],
+    *,
+    inputs: Sequence[str | os.PathLike[str]] = (),
+    force: bool = False,
 ) -> Path:
     """Write played or replayed games, each (its family, its name, its final state with the event log), in their
-    family's notation to one file (``--pgn``); the file is checked (:func:`check_notation`) before it is written."""
+    family's notation to one file (``--pgn``), checked first as :func:`check_notation` checks it."""
     text = "".join(notating(family).notate(output, event=event) for family, event, output in games)
     with Outputs(force=force) as outputs:
-        target = outputs.file(Path(path), "--pgn")
+        target = _notation_file(outputs, path, inputs)
         outputs.ready()
         outputs.stage(target, text)
         outputs.commit()
     return Path(path)
 
 
-def check_notation(path: str | os.PathLike[str], *, force: bool = False) -> None:
-    """Refuse, before any game, a ``--pgn`` file that cannot or may not be written."""
+def check_notation(path: str | os.PathLike[str], *, inputs: Sequence[str | os.PathLike[str]] = (), force: bool = False) -> None:
+    """Refuse, before any game, a ``--pgn`` file that cannot or may not be written: its folder missing, a file the
+    workbench did not write (without ``force``), or one of the command's ``inputs`` (even with ``force``)."""
     with Outputs(force=force) as outputs:
-        outputs.file(Path(path), "--pgn")
+        _notation_file(outputs, path, inputs)
+
+
+def _notation_file(outputs: Outputs, path: str | os.PathLike[str], inputs: Sequence[str | os.PathLike[str]]) -> Path:
+    _reserve_inputs(outputs, *inputs)
+    return outputs.file(Path(path), "--pgn")
 
 
 def _plain(value: Any) -> Any:

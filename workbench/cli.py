@@ -176,7 +176,7 @@ def replay(
     with _reported():
         api.check_replay_engine(engine, trace=trace)
         if pgn is not None:
-            api.check_notation(pgn, force=force)
+            api.check_notation(pgn, inputs=scenarios, force=force)
     games: list[tuple[Family, str, dict[str, Any]]] = []
     outcomes = [_replay_one(path, as_json=as_json, trace=trace, engine=engine, games=games) for path in scenarios]
     passed, failed = outcomes.count(True), outcomes.count(False)
@@ -184,7 +184,7 @@ def replay(
         say(f"{passed} passed, {failed} failed")
     if pgn is not None and games:
         with _reported():
-            written = api.write_notation(pgn, games, force=force)
+            written = api.write_notation(pgn, games, inputs=scenarios, force=force)
         warn(f"wrote {len(games)} game(s) to {display_path(written)}")
     if failed:
         raise typer.Exit(1)
@@ -270,10 +270,11 @@ def play(
         (players,) = api.player_counts(loaded, players, variant)
         if pgn is not None:
             api.notating(loaded.family)
-            api.check_notation(pgn, force=force)
+            api.check_notation(pgn, inputs=[*loaded.sources, *([personas] if personas else [])], force=force)
         output = api.play(loaded, players, seed, bots=bots, people=dict.fromkeys(people, terminal), personas=personas)
         if pgn is not None:
-            api.write_notation(pgn, [(loaded.family, f"{loaded.variant.name}, seed {seed}", output)], force=force)
+            inputs = [*loaded.sources, *([personas] if personas else [])]
+            api.write_notation(pgn, [(loaded.family, f"{loaded.variant.name}, seed {seed}", output)], inputs=inputs, force=force)
     if people and not trace:  # how the game went on after the last decision, to its end
         for event in output["events"][terminal.seen :]:
             terminal.show(loaded.family.describe(event))
