@@ -267,6 +267,7 @@ def play(
         if people and sys.stdin is None:
             raise UsageError("--human: standard input is closed, and the answers are read from it")
         loaded = api.load_variant(variant)
+        terminal.unit = loaded.family.figures.length[0]
         (players,) = api.player_counts(loaded, players, variant)
         if pgn is not None:
             api.notating(loaded.family)
@@ -303,6 +304,7 @@ class _Terminal:
     def __init__(self, console: Console):
         self.console = console
         self.seen = 0  #: events of the log told so far
+        self.unit = "round"  #: what the game counts its steps in (its length's unit: a ply for chess)
 
     def show(self, text: str) -> None:
         self.console.print(printable(text), markup=False)
@@ -311,7 +313,7 @@ class _Terminal:
         for line in question.said:
             self.show(line)
         self.seen = max(self.seen, question.seen)
-        _print_table(f"round {question.round}", *question.table, console=self.console)
+        _print_table(f"{self.unit} {question.round}", *question.table, console=self.console)
         if question.dice:
             self.show(f"dice: {' '.join(str(d) for d in question.dice)}")
         self.show(f"seat {question.seat}: {question.prompt}")
@@ -324,7 +326,7 @@ class _Terminal:
             line = sys.stdin.readline()
             if not line:
                 self.show("")
-                where = f"round {question.round}, seat {question.seat}"
+                where = f"{self.unit} {question.round}, seat {question.seat}"
                 raise Left(f"the input ended before the game did ({where}): it stopped unfinished")
             entry = line.strip()
             if not sys.stdin.isatty():  # a pipe's answers are not echoed: show them, so the transcript reads as a dialogue

@@ -142,7 +142,7 @@ class View:
     @property
     def ply(self) -> int:
         """The ply being played (1 for the first)."""
-        return self._game.ply + 1
+        return self._game.ply
 
     @property
     def left(self) -> Counter[str]:
