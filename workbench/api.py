@@ -307,7 +307,8 @@ def player_counts(loaded: Loaded, counts: int | Sequence[int] | None, path: Path
     what = display_path(path) if path is not None else repr(loaded.variant.name)
     for count in counts:
         if not low <= count <= high:
-            raise UsageError(f"--players {count}: {what} is for {low} to {high} players")
+            span = f"exactly {low}" if low == high else f"{low} to {high}"
+            raise UsageError(f"--players {count}: {what} is for {span} players")
     return list(dict.fromkeys(counts))
 
 

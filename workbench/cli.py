@@ -286,11 +286,11 @@ def play(
         say_json(output)
         return
     _print_table(f"{loaded.variant.name}, {players} players, seed {seed}", *loaded.family.state_table(output))
-    winners = ", ".join(f"seat {s}" for s in output["winners"]) or "nobody"
+    winners = ", ".join(loaded.family.figures.seat(s) for s in output["winners"]) or "nobody"
     say(f"ended after {game_length(loaded.family, output)}: {output['end_reason']}; winner(s): {winners}")
     if people:
         won = any(seat in output["winners"] for seat in people)
-        say("you won!" if won else "you did not win this time", wrap=True)
+        say("you won!" if won else "you did not win this time" if output["winners"] else "nobody won this time", wrap=True)
 
 
 #: Entries that are not options, one after another, before answers that do not come from a person (a pipe) stop.
@@ -370,7 +370,7 @@ def odds(
     variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print the odds as JSON (exact fractions).")] = False,
 ) -> None:
-    """Exact odds of the variant's dice, as its game uses them (computed, not simulated)."""
+    """Exact odds of the variant's dice or deck, as its game uses them (computed, not simulated)."""
     with _reported():
         loaded = api.load_variant(variant)
         data = api.odds(loaded)

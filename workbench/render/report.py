@@ -40,6 +40,16 @@ class Figures:
     #: The unit of a game's length (the figure ``rounds`` of ``summary.json``, the count of the same name in a
     #: played or replayed game's output): singular and plural.
     length: tuple[str, str] = ("round", "rounds")
+    #: What each seat is called beside its number, by seat (white, black in a game of two sides); none: the number alone.
+    seats: tuple[str, ...] = ()
+
+    def seat(self, seat: int) -> str:
+        """A seat in words: ``seat 2``, or ``seat 0 (white)``.
+
+        >>> Figures({}).seat(2), Figures({}, seats=("white", "black")).seat(0)
+        ('seat 2', 'seat 0 (white)')
+        """
+        return f"seat {seat} ({self.seats[seat]})" if seat < len(self.seats) else f"seat {seat}"
 
 
 def render_report(summaries: list[Summary], game_title: str, figures: Figures) -> str:
@@ -252,19 +262,19 @@ def _run(summary: Summary, figures: Figures) -> dict[str, Any]:
         "seed": summary["seed"],
         "variant": summary["variant"],
         "variant_file": summary["variant_file"],
-        "bots": f"{bots[0]} on every seat" if same_bot else ", ".join(f"seat {i}: {b}" for i, b in enumerate(bots)),
+        "bots": f"{bots[0]} on every seat" if same_bot else ", ".join(f"{figures.seat(i)}: {b}" for i, b in enumerate(bots)),
         "interrupted": summary["interrupted"],
         "engine": summary.get("engine", "interpreter"),  # summaries written before the batch engine had none
         "even_share": pct(even),
         "seats": [
-            {"seat": i, "bot": bots[i] if i < len(bots) else "", "rate": pct(s), "interval": pct_interval(s)}
+            {"seat": figures.seat(i), "bot": bots[i] if i < len(bots) else "", "rate": pct(s), "interval": pct_interval(s)}
             for i, s in enumerate(seats)
         ],
         "same_bot": same_bot,
         "rounds_chart": _rounds_chart(summary, figures.length[1]),
         "seats_chart": Markup(
             bar_chart(
-                [f"seat {i}" for i in range(len(seats))],
+                [figures.seat(i) for i in range(len(seats))],
                 [s["rate"] for s in seats],
                 low=[s["low"] for s in seats],
                 high=[s["high"] for s in seats],
@@ -335,7 +345,7 @@ def summary_rows(summaries: list[Summary], figures: Figures) -> tuple[list[str],
         ("no winner", lambda s: text_rate(s["wins"]["no_winner"])),
         *figures.rows(summaries),
         *(
-            (f"win rate seat {seat}", lambda s, i=seat: text_rate(s["wins"]["by_seat"][i]) if i < s["players"] else "")
+            (f"win rate {figures.seat(seat)}", lambda s, i=seat: text_rate(s["wins"]["by_seat"][i]) if i < s["players"] else "")
             for seat in range(seats)
         ),
         *((f"win rate {name} (per seat)", lambda s, b=name: text_rate(s["wins"]["by_bot"].get(b))) for name in bots),

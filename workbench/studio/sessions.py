@@ -178,6 +178,7 @@ class Job:
             if done.runs:
                 self.report = done.report()
             played = sum(run.games for run in done.runs)  # a comparison's: on each variant
+            table = ", ".join(str(run.players) for run in done.runs)
         except WorkbenchError as exc:
             self.state, self.message = "failed", "; ".join(str(p) for p in exc.problems)
             return
@@ -185,7 +186,9 @@ class Job:
             self.state, self.message = "failed", f"internal error: {type(exc).__name__}: {exc}"
             return
         seconds = time.perf_counter() - started
-        self.lines = [f"{played:,} games at {players} players in {seconds:.1f} s (seed {seed}, bots {bots})"]
+        self.lines = [
+            f"{played:,} games at {table or players} players in {seconds:.1f} s (seed {seed}, bots {bots or 'the default'})"
+        ]
         if self.stop():
             self.state = "cancelled"
             self.message = f"cancelled: the report holds the {played:,} games that finished" if played else "cancelled"

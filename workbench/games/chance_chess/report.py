@@ -1,10 +1,11 @@
-"""What Chance Chess adds to a simulation's report and terminal table (see :mod:`workbench.render.report`): results
-by side, turns and passes, free moves after check, reshuffles, and per run the cards drawn."""
+"""What Chance Chess adds to a simulation's report and terminal table (see :mod:`workbench.render.report`): the seats
+named by colour (white's and black's wins are seat 0's and seat 1's, a draw has no winner), turns and passes, free
+moves after check, reshuffles, and per run the cards drawn."""
 
 from __future__ import annotations
 
 from workbench.games.chance_chess.engine import END_REASONS
-from workbench.games.chance_chess.schema import CARDS
+from workbench.games.chance_chess.schema import CARDS, SIDES
 from workbench.games.chance_chess.text import ENDINGS
 from workbench.render import templates
 from workbench.render.report import Figures, Row, Summary, TextRow, mean_cell, num, rate_cell, text_mean, text_rate
@@ -12,18 +13,6 @@ from workbench.render.report import Figures, Row, Summary, TextRow, mean_cell, n
 
 def _groups(summaries: list[Summary]) -> list[tuple[str, list[Row]]]:
     return [
-        (
-            "Results",
-            [
-                ("White wins", "", lambda s: rate_cell(s["results"]["white"])),
-                ("Black wins", "", lambda s: rate_cell(s["results"]["black"])),
-                (
-                    "Draws",
-                    "Stalemate, material, fifty moves, repetition or the ply limit.",
-                    lambda s: rate_cell(s["results"]["draw"]),
-                ),
-            ],
-        ),
         (
             "Turns, checks and cards",
             [
@@ -71,9 +60,6 @@ def _sections(summary: Summary) -> str:
 
 def _rows(summaries: list[Summary]) -> list[TextRow]:
     return [
-        ("white wins", lambda s: text_rate(s["results"]["white"])),
-        ("black wins", lambda s: text_rate(s["results"]["black"])),
-        ("draws", lambda s: text_rate(s["results"]["draw"])),
         ("turns passed by choice", lambda s: text_rate(s["turns"]["passed_by_choice"])),
         ("turns passed for want of a move", lambda s: text_rate(s["turns"]["passed_forced"])),
         ("free moves per game", lambda s: text_mean(s["free_moves"]["per_game"])),
@@ -90,4 +76,5 @@ FIGURES = Figures(
     sections=_sections,
     rows=_rows,
     length=("ply", "plies"),
+    seats=SIDES,
 )

@@ -18,11 +18,12 @@ A turn whose deck has run out carries ``shuffled`` too: the order of the new dec
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Annotated, Any, Literal, NoReturn
 
 import chess
-from pydantic import Field, Strict, model_validator
+from pydantic import BeforeValidator, Field, Strict, model_validator
 
 from workbench.errors import IllegalDecision, ScenarioError
 from workbench.expect import Key, Replay, judged
@@ -32,8 +33,16 @@ from workbench.games.chance_chess.text import describe
 from workbench.loading import Document
 from workbench.models import Model
 
+
+def _uci(value: object) -> object:
+    """A move as UCI names it, or the error saying what that is."""
+    if isinstance(value, str) and not re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", value):
+        raise ValueError(f"{value!r} is not a move in UCI: from square and to square, like e2e4 (e7e8q promotes to a queen)")
+    return value
+
+
 #: A move in UCI notation: from square, to square, and the promotion piece if any (``e7e8q``).
-Uci = Annotated[str, Field(pattern=r"^[a-h][1-8][a-h][1-8][qrbn]?$")]
+Uci = Annotated[str, BeforeValidator(_uci), Field(json_schema_extra={"pattern": "^[a-h][1-8][a-h][1-8][qrbn]?$"})]
 
 
 class Ply(Model):
@@ -246,7 +255,7 @@ class ScriptedDecider:
         if ply.free is None:
             script.fail(
                 _card_key(index, ply),
-                f"{side} is in check: this ply is its free move out of check ({{free: ...}}), drawn with no card",
+                f"{side} is in check: this ply is its free move out of check ({{free: ...}}), made with no card",
             )
         script.last_key = ("plies", index, "free")
         return chess.Move.from_uci(ply.free)

@@ -161,14 +161,8 @@ class Tally:
         c = self.counts
         games = self.games
         turns = c["moves"] + c["chosen_passes"] + c["forced_passes"]
-        wins = self.outcomes.wins
         return {
-            **self.outcomes.summary(),
-            "results": {
-                "white": rate(wins[0], games),
-                "black": rate(wins[1], games),
-                "draw": rate(self.outcomes.no_winner, games),
-            },
+            **self.outcomes.summary(),  # white's and black's wins are those of seats 0 and 1; a draw has no winner
             "turns": {
                 "moved": rate(c["moves"], turns),
                 "passed_by_choice": rate(c["chosen_passes"], turns),
@@ -209,9 +203,6 @@ def table_measure(players: int, bots: tuple[str, ...]) -> Measure:
             return ratio(at[column], at["games"])
 
         return [
-            Statistic("results.white.rate", ratio(at["won.0"], at["games"]), True),
-            Statistic("results.black.rate", ratio(at["won.1"], at["games"]), True),
-            Statistic("results.draw.rate", ratio(at["no_winner"], at["games"]), True),
             Statistic("turns.passed_by_choice.rate", ratio(at["chosen_passes"], at["turns"]), True),
             Statistic("turns.passed_forced.rate", ratio(at["forced_passes"], at["turns"]), True),
             Statistic("free_moves.per_game.mean", per_game("free_moves")),
@@ -226,13 +217,13 @@ def table_measure(players: int, bots: tuple[str, ...]) -> Measure:
 
 
 #: How the start of a figure's path reads (after the outcome's).
-_PREFIXES = (("turns.", "turns "), ("per_game.", ""), ("results.", ""))
+_PREFIXES = (("turns.", "turns "), ("per_game.", ""))
 #: Figures whose words are not their path's.
 _LABELS = {
     "rounds.mean": "game length, plies",
-    "results.white.rate": "white wins",
-    "results.black.rate": "black wins",
-    "results.draw.rate": "draws",
+    "wins.by_seat.0.rate": "white wins",
+    "wins.by_seat.1.rate": "black wins",
+    "wins.no_winner.rate": "draws",
     "turns.passed_by_choice.rate": "turns passed by choice",
     "turns.passed_forced.rate": "turns passed for want of a move",
     "free_moves.per_game.mean": "free moves per game",
@@ -247,7 +238,7 @@ _LABELS = {
 def label(name: str) -> str:
     """A figure's dotted path in words.
 
-    >>> label("results.white.rate"), label("rounds.mean"), label("end_reasons.checkmate.rate")
+    >>> label("wins.by_seat.0.rate"), label("rounds.mean"), label("end_reasons.checkmate.rate")
     ('white wins', 'game length, plies', 'ends: checkmate')
     """
     return outcome.label(name, _PREFIXES, _LABELS)
