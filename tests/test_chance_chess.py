@@ -138,7 +138,7 @@ def script_pgn(path: Path, name: str, tmp_path: Path) -> tuple[chess.pgn.Game, d
     family, replay = result
     assert replay.passed
     target = tmp_path / "game.pgn"
-    api.write_notation(target, [(family, name, replay.output)])
+    api.write_notation(target, [(family, name, replay.output, ())])
     game = chess.pgn.read_game(io.StringIO(target.read_text()))
     assert game is not None and not game.errors
     return game, replay.output
@@ -310,7 +310,7 @@ def test_the_pgn_of_a_generated_game_holds_its_moves(copies: dict[str, int], see
     output = game.snapshot()
     with tempfile.TemporaryDirectory() as folder:
         target = Path(folder) / "game.pgn"
-        api.write_notation(target, [(FAMILIES["chance-chess"], "generated", output)])
+        api.write_notation(target, [(FAMILIES["chance-chess"], "generated", output, ())])
         read = chess.pgn.read_game(io.StringIO(target.read_text()))
     assert read is not None and not read.errors
     moves = [move for move in read.mainline_moves() if move]
@@ -468,5 +468,7 @@ def test_pgn_never_replaces_an_input_or_a_file_it_did_not_write(tmp_path: Path) 
     result = runner.invoke(app, ["play", str(variant), "--pgn", str(notes)])
     assert result.exit_code == 1 and "add --force to replace it" in result.output
     assert notes.read_text() == "my own notes\n"
-    assert runner.invoke(app, ["play", str(variant), "--pgn", str(notes), "--force"]).exit_code == 0
-    assert notes.read_text().startswith('[Event "Chance Chess, seed 1"]')
+    assert runner.invoke(app, ["play", str(variant), "--pgn", str(notes), "--force", "--bots", "greedy,random"]).exit_code == 0
+    headers = chess.pgn.read_headers(io.StringIO(notes.read_text()))
+    assert headers is not None
+    assert (headers["Event"], headers["White"], headers["Black"]) == ("Chance Chess, seed 1", "greedy (bot)", "random (bot)")

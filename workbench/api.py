@@ -546,14 +546,15 @@ def notating(family: Family) -> Notated:
 
 def write_notation(
     path: str | os.PathLike[str],
-    games: Sequence[tuple[Family, str, dict[str, Any]]],
+    games: Sequence[tuple[Family, str, dict[str, Any], Sequence[str]]],
     *,
     inputs: Sequence[str | os.PathLike[str]] = (),
     force: bool = False,
 ) -> Path:
-    """Write played or replayed games, each (its family, its name, its final state with the event log), in their
-    family's notation to one file (``--pgn``), checked first as :func:`check_notation` checks it."""
-    text = "".join(notating(family).notate(output, event=event) for family, event, output in games)
+    """Write played or replayed games, each (its family, its name, its final state with the event log, the players'
+    names by seat or none), in their family's notation to one file (``--pgn``), checked first as
+    :func:`check_notation` checks it."""
+    text = "".join(notating(family).notate(output, event=event, names=names) for family, event, output, names in games)
     with Outputs(force=force) as outputs:
         target = _notation_file(outputs, path, inputs)
         outputs.ready()

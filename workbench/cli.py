@@ -177,7 +177,7 @@ def replay(
         api.check_replay_engine(engine, trace=trace)
         if pgn is not None:
             api.check_notation(pgn, inputs=scenarios, force=force)
-    games: list[tuple[Family, str, dict[str, Any]]] = []
+    games: list[tuple[Family, str, dict[str, Any], Sequence[str]]] = []
     outcomes = [_replay_one(path, as_json=as_json, trace=trace, engine=engine, games=games) for path in scenarios]
     passed, failed = outcomes.count(True), outcomes.count(False)
     if len(scenarios) > 1 and not as_json:
@@ -191,7 +191,7 @@ def replay(
 
 
 def _replay_one(
-    path: Path, *, as_json: bool, trace: bool, engine: str, games: list[tuple[Family, str, dict[str, Any]]]
+    path: Path, *, as_json: bool, trace: bool, engine: str, games: list[tuple[Family, str, dict[str, Any], Sequence[str]]]
 ) -> bool | None:
     """Replay one scenario and report it: True when it passed, False when not, None for a variant file."""
     errors: list[str] = []
@@ -213,7 +213,7 @@ def _replay_one(
         return None
     family, result = replayed
     output = result.output
-    games.append((family, display_path(path), output))
+    games.append((family, display_path(path), output, ()))
     if trace:
         for event in output["events"]:
             say(family.describe(event))
@@ -275,7 +275,10 @@ def play(
         output = api.play(loaded, players, seed, bots=bots, people=dict.fromkeys(people, terminal), personas=personas)
         if pgn is not None:
             inputs = [*loaded.sources, *([personas] if personas else [])]
-            api.write_notation(pgn, [(loaded.family, f"{loaded.variant.name}, seed {seed}", output)], inputs=inputs, force=force)
+            named = bots.split(",") if "," in bots else [bots] * players
+            names = ["you" if seat in people else f"{named[seat]} (bot)" for seat in range(players)]
+            game = (loaded.family, f"{loaded.variant.name}, seed {seed}", output, names)
+            api.write_notation(pgn, [game], inputs=inputs, force=force)
     if people and not trace:  # how the game went on after the last decision, to its end
         for event in output["events"][terminal.seen :]:
             terminal.show(loaded.family.describe(event))
