@@ -95,6 +95,9 @@ def test_the_scenarios_cover_the_rules() -> None:
     assert outputs["reshuffle"]["reshuffles"] == 1
     assert outputs["passes"]["passes"] == {"chosen": 1, "forced": 1}
     assert outputs["free-move-gives-check"]["end_reason"] == "insufficient_material"
+    assert outputs["repetition"]["end_reason"] == "repetition"
+    assert outputs["repetition-after-free-move"]["end_reason"] is None
+    assert outputs["fifty-move-clock"]["end_reason"] == "fifty_moves"
     sans = {e.get("san") for output in outputs.values() for e in output["events"] if e["type"] == "move"}
     assert {"O-O", "O-O-O", "e8=Q", "exd6"} <= sans
 
@@ -111,6 +114,7 @@ def test_the_replay_command_passes_the_folder() -> None:
         ("wrong-piece", "plies.0.move", 6, ["g1f3 moves a knight, but the card drawn is pawn"]),
         ("not-top-card", "plies.1.card", 7, ["black draws a pawn card (the top of the deck)", "knight"]),
         ("turn-in-check", "plies.3.card", 9, ["black is in check", "free move"]),
+        ("same-square", "plies.0.move", 6, ["'e2e2' is not a move in UCI"]),
     ],
 )
 def test_a_broken_script_is_refused_where_it_breaks(name: str, key: str, line: int, words: list[str]) -> None:
@@ -196,6 +200,7 @@ def decks(draw: st.DrawFn) -> dict[str, int]:
     copies = {card: draw(st.integers(0, 6)) for card in CARDS}
     if not sum(n for card, n in copies.items() if card != "reshuffle"):
         copies[draw(st.sampled_from([c for c in CARDS if c != "reshuffle"]))] = draw(st.integers(1, 6))
+    copies["reshuffle"] = min(copies["reshuffle"], sum(n for card, n in copies.items() if card != "reshuffle"))
     return copies
 
 
@@ -331,15 +336,30 @@ def test_validate_accepts_the_base_variant() -> None:
 
 
 def test_odds_of_the_base_variant() -> None:
-    """Exact, from the counts: a king moves on its 12 cards and the 25 any cards of 101; it waits two turns when
-    neither of its side's next two draws (the 1st and 3rd of three from the full deck) is one of those 37."""
+    """Exact, from the counts: a turn's card is one of the 100 that move a piece (a reshuffle card means drawing
+    again from a full deck), so a king moves on its 12 cards and the 25 any cards: 37 in 100."""
     result = runner.invoke(app, ["odds", str(BASE), "--json"])
     assert result.exit_code == 0, result.output
     odds = json.loads(result.output)
     assert odds["cards"]["reshuffle"]["draw"]["fraction"] == "1/101"
-    assert odds["pieces"]["king"]["moves"]["fraction"] == "37/101"
-    assert odds["pieces"]["pawn"]["moves"]["fraction"] == "38/101"
-    assert odds["pieces"]["king"]["waits_two_turns"]["fraction"] == f"{64 * 63 // 4}/{101 * 100 // 4}"
+    assert odds["cards"]["reshuffle"]["turn"]["fraction"] == "0/1"
+    assert odds["cards"]["any"]["turn"]["fraction"] == "1/4"
+    assert odds["pieces"]["king"]["moves"]["fraction"] == "37/100"
+    assert odds["pieces"]["pawn"]["moves"]["fraction"] == "19/50"
+
+
+def test_odds_of_waiting_two_turns_worked_by_hand() -> None:
+    """King 1, pawn 1, reshuffle 1. White's first turn is the pawn with 1/2 (the pawn, or the reshuffle card and
+    then the pawn: 1/3 + 1/3 * 1/2); black's turn then leaves out the pawn and the king (1/2), the king (1/4: the
+    reshuffle card, then the king) or the pawn (1/4); white's second turn misses the king with 1/2, 3/4 and 1/4 from
+    those decks: 1/2 * (1/2 * 1/2 + 1/4 * 3/4 + 1/4 * 1/4) = 1/4."""
+    from workbench.games.chance_chess.odds import odds
+
+    variant = Variant.model_validate(
+        {"name": "tiny", "game": "chance-chess", "deck": {"size": 3, "cards": {"king": 1, "pawn": 1, "reshuffle": 1}}}
+    )
+    assert odds(variant)["pieces"]["king"]["waits_two_turns"]["fraction"] == "1/4"
+    assert odds(variant)["pieces"]["knight"]["waits_two_turns"]["fraction"] == "1/1"
 
 
 def test_simulate_writes_the_summary_and_every_game_in_pgn(tmp_path: Path) -> None:
@@ -472,3 +492,59 @@ def test_pgn_never_replaces_an_input_or_a_file_it_did_not_write(tmp_path: Path) 
     headers = chess.pgn.read_headers(io.StringIO(notes.read_text()))
     assert headers is not None
     assert (headers["Event"], headers["White"], headers["Black"]) == ("Chance Chess, seed 1", "greedy (bot)", "random (bot)")
+
+
+def test_a_capture_after_either_free_move_of_a_chain_is_counted() -> None:
+    """Black checks; white's free move gives check back; black's free move answers it; white's own turn then
+    captures: a free move followed by a capture (white's), though black's free move came after it."""
+
+    class Dealt:
+        def deal(self, deck: list[str]) -> None:
+            deck[:] = ["rook", "bishop"]  # black draws the bishop, then white the rook
+
+        def reshuffle(self, deck: list[str]) -> None: ...
+
+        def turnover(self, deck: list[str]) -> None: ...
+
+    class Moves:
+        def __init__(self, *moves: str) -> None:
+            self.moves = [chess.Move.from_uci(move) for move in moves]
+
+        def move(self, view: Any, card: str, moves: Any) -> chess.Move | None:
+            return self.moves.pop(0)
+
+        def free(self, view: Any, moves: Any) -> chess.Move:
+            return self.moves.pop(0)
+
+    start = "2bQ3R/1r6/1ppb4/1k3pP1/p5P1/2PPK3/1P1B1N2/1n1R1B2 b - - 1 33"
+    game = engine.Game(engine.Rules(("bishop", "rook"), start, 600), Dealt())
+    deciders = [Moves("d3d4", "d1b1"), Moves("d6c5", "b5a5")]
+    for _ in range(4):  # Bc5+, d4+ (white's free move), Ka5 (black's), Rxb1
+        game.step(deciders)
+    assert (game.free_moves, game.free_then_capture, game.captures) == (2, 1, 1)
+
+
+def test_a_deck_of_mostly_reshuffle_cards_is_refused(tmp_path: Path) -> None:
+    """More reshuffle cards than cards that move a piece: a turn would mostly shuffle (and a game take hours)."""
+    variant = tmp_path / "shuffly.yaml"
+    cards = "{pawn: 0, knight: 0, bishop: 0, rook: 0, queen: 0, any: 0, king: 1, reshuffle: 2}"
+    variant.write_text(f"extends: {BASE}\nname: shuffly\ndeck:\n  size: 3\n  cards: {cards}\n")
+    (problem,) = api.validate(variant).problems
+    assert problem.endswith(
+        "deck.cards.reshuffle: 2 reshuffle cards outnumber the 1 cards that move a piece: a turn would "
+        "mostly shuffle the deck (at most as many reshuffle cards as the others)"
+    ), problem
+    assert f"{variant.name}:5:" in problem
+
+
+def test_replay_pgn_never_replaces_the_variant_and_refuses_a_game_without_notation(tmp_path: Path) -> None:
+    variant = tmp_path / "mine.yaml"
+    variant.write_text(BASE.read_text())
+    scenario = tmp_path / "passes.yaml"
+    scenario.write_text((FOLDER / "passes.yaml").read_text().replace("../../../variants/chance-chess.yaml", "mine.yaml"))
+    before = variant.read_bytes()
+    result = runner.invoke(app, ["replay", str(scenario), "--pgn", str(variant), "--force"])
+    assert result.exit_code == 1 and "names the same file" in result.output and variant.read_bytes() == before
+    other = ROOT / "tests" / "scenarios" / "target-dice" / "reshuffle.yaml"
+    result = runner.invoke(app, ["replay", str(other), "--pgn", str(tmp_path / "x.pgn")])
+    assert result.exit_code == 1 and "no standard notation" in result.output and "PASS" not in result.output

@@ -30,7 +30,7 @@ from workbench.errors import UsageError, WorkbenchError, display_path
 from workbench.expect import Replay
 from workbench.games import FAMILIES, Batched, Family, Loaded, Notated, Printable, Tunable, family_of_file, replay_scenario
 from workbench.games import load_variant as _load_variant
-from workbench.loading import did_you_mean
+from workbench.loading import did_you_mean, read_yaml
 from workbench.outputs import Outputs, Scripts, check_writable
 from workbench.play import Answer, check_seats
 from workbench.recording import SCRIPT_NAME
@@ -568,6 +568,24 @@ def check_notation(path: str | os.PathLike[str], *, inputs: Sequence[str | os.Pa
     workbench did not write (without ``force``), or one of the command's ``inputs`` (even with ``force``)."""
     with Outputs(force=force) as outputs:
         _notation_file(outputs, path, inputs)
+
+
+def replayed_inputs(scenarios: Sequence[str | os.PathLike[str]]) -> list[Path]:
+    """Before ``replay --pgn``: every file the scenarios read (each script, its variant and what that is made of),
+    which the notation may not replace, and a refusal in one line when a scenario's game has no notation (a file
+    that cannot be read is left to the replay, which says where it is wrong)."""
+    inputs: list[Path] = []
+    for scenario in map(Path, scenarios):
+        inputs.append(scenario)
+        try:
+            data = read_yaml(scenario).data
+            variant = scenario.parent / data["variant"]
+            family, sources = family_of_file(variant)
+        except (WorkbenchError, OSError, KeyError, TypeError):
+            continue
+        notating(family)
+        inputs += sources
+    return inputs
 
 
 def _notation_file(outputs: Outputs, path: str | os.PathLike[str], inputs: Sequence[str | os.PathLike[str]]) -> Path:

@@ -175,8 +175,9 @@ def replay(
     """Replay scripted games and check their `expect:` blocks; exit 1 if any scenario fails."""
     with _reported():
         api.check_replay_engine(engine, trace=trace)
+        inputs = api.replayed_inputs(scenarios) if pgn is not None else []
         if pgn is not None:
-            api.check_notation(pgn, inputs=scenarios, force=force)
+            api.check_notation(pgn, inputs=inputs, force=force)
     games: list[tuple[Family, str, dict[str, Any], Sequence[str]]] = []
     outcomes = [_replay_one(path, as_json=as_json, trace=trace, engine=engine, games=games) for path in scenarios]
     passed, failed = outcomes.count(True), outcomes.count(False)
@@ -184,7 +185,7 @@ def replay(
         say(f"{passed} passed, {failed} failed")
     if pgn is not None and games:
         with _reported():
-            written = api.write_notation(pgn, games, inputs=scenarios, force=force)
+            written = api.write_notation(pgn, games, inputs=inputs, force=force)
         warn(f"wrote {len(games)} game(s) to {display_path(written)}")
     if failed:
         raise typer.Exit(1)

@@ -18,9 +18,10 @@ The normative reading of the rules (``shared/rules/chance-chess.txt``):
    player whose turn it was takes it: the checked player draws for its own turn. (A free move that gives check is
    answered at once by the other player's free move, and the turn still belongs to the checked player.)
 5. The game ends by checkmate; a draw by stalemate (the player to take a turn has no legal move at all),
-   insufficient material, the fifty-move rule (100 plies in a row without a capture or a pawn move, passes counted),
-   threefold repetition (the same position, side to move, castling and en passant rights, for the third time after
-   a move: a pass repeats a position without counting), or after ``max_plies`` plies. The draws are checked before
+   insufficient material, the fifty-move rule (100 plies in a row without a capture or a pawn move, passes counted,
+   from the start position's halfmove clock), threefold repetition (the same position, side to move, castling and en
+   passant rights, for the third time, counted as the side to move next finds it after a move; the start position
+   counts; a pass repeats a position without counting), or after ``max_plies`` plies. The draws are checked before
    a turn; a ply is a turn (a move or a pass) or a free move.
 """
 
@@ -211,8 +212,9 @@ class Game:
         self.after_step: Callable[[Game], None] | None = None
         self.positions: Counter[tuple[Any, ...]] = Counter()  # positions after moves, for threefold repetition
         self.repeated = False  # a position arose for the third time
-        self.quiet = 0  # plies since the last capture or pawn move
-        self.freed: chess.Color | None = None  # the side whose free move waits for its next turn (a capture then?)
+        self.moved = True  # a piece moved in the last ply (the start position counts as one arising)
+        self.quiet = self.board.halfmove_clock  # plies since the last capture or pawn move (the start FEN's clock)
+        self.freed: set[chess.Color] = set()  # the sides whose free move waits for their next turn (a capture then?)
         # counters for the statistics (cheap integers, kept whether or not the game logs)
         self.moves = 0  #: turns in which a piece moved
         self.chosen_passes = 0  #: turns passed with a move at hand
@@ -305,7 +307,7 @@ class Game:
         if move not in moves:
             raise IllegalDecision(self.ply, seat, f"the free move {_uci(move)} does not get out of check")
         self.free_moves += 1
-        self.freed = board.turn
+        self.freed.add(board.turn)
         self.freed_turn = False
         self._push(move, seat, "free")
 
@@ -315,8 +317,8 @@ class Game:
         card = self.hand = self._draw(seat)
         self.drawn[card] += 1
         moves = card_moves(board, card)
-        freed = self.freed_turn = self.freed == board.turn
-        self.freed = None
+        freed = self.freed_turn = board.turn in self.freed
+        self.freed.discard(board.turn)
         if not moves:
             self.forced_passes += 1
             self._pass(seat, card, forced=True)
@@ -385,15 +387,20 @@ class Game:
         self.quiet = 0 if capture or pawn else self.quiet + 1
         check = board.is_check()
         self.checks += check
-        key = position_key(board)
-        self.positions[key] += 1
-        self.repeated = self.positions[key] >= 3
+        self.moved = True
         self.log(kind, seat=seat, **fields, check=check)
 
     def _settle(self) -> None:
-        """After a ply: the end of the game, or what comes next (a free move, or the turn, the other side's move
-        passed over after a free move)."""
+        """After a ply: what comes next (a free move, or the turn, the other side's move passed over after a free
+        move), the position counted for repetition when a piece moved, and the end of the game."""
         board = self.board
+        if not board.is_check() and board.turn != self.to_play:  # after a free move the turn is the checked side's
+            board.push(chess.Move.null())
+        if self.moved:  # the position as the side to move next finds it
+            key = position_key(board)
+            self.positions[key] += 1
+            self.repeated = self.positions[key] >= 3
+            self.moved = False
         if board.is_check():
             if not any(board.generate_legal_moves()):
                 self.mate_after_free = int(self.freed_turn)
@@ -403,8 +410,6 @@ class Game:
             if self.ply >= self.rules.max_plies:
                 return self._finish("max_plies")
             return None
-        if board.turn != self.to_play:  # after a free move the turn is the checked side's again
-            board.push(chess.Move.null())
         if not any(board.generate_legal_moves()):
             return self._finish("stalemate")
         if board.is_insufficient_material():

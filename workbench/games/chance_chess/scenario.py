@@ -36,7 +36,7 @@ from workbench.models import Model
 
 def _uci(value: object) -> object:
     """A move as UCI names it, or the error saying what that is."""
-    if isinstance(value, str) and not re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", value):
+    if isinstance(value, str) and not (re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", value) and value[:2] != value[2:4]):
         raise ValueError(f"{value!r} is not a move in UCI: from square and to square, like e2e4 (e7e8q promotes to a queen)")
     return value
 
@@ -187,6 +187,12 @@ class ScriptedChance:
         script = self.script
         following = script.next
         plies = script.scenario.plies
+        if following < len(plies) and plies[following].free is not None:
+            side = _side(script.game.next_seat) if script.game is not None else "the side to move"
+            script.fail(
+                ("plies", following, "free"),
+                f"{side} is not in check: this ply is a turn (its card comes from a new deck, the old one being empty)",
+            )
         if following >= len(plies) or plies[following].shuffled is None or plies[following].card == "reshuffle":
             key = ("plies", following) if following < len(plies) else ("plies",)
             script.fail(

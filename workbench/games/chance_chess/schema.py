@@ -44,7 +44,11 @@ class Cards(Model):
     king: Copies = Field(0, description="Move the king; castling needs a king card (or an any card).")
     any: Copies = Field(0, description="Move any piece, the king included (so castling too).")
     reshuffle: Copies = Field(
-        0, description="All cards (the discard pile and the rest of the deck) are shuffled into a new deck; draw again."
+        0,
+        description=(
+            "All cards (the discard pile and the rest of the deck) are shuffled into a new deck; draw again. At most "
+            "as many as the cards that move a piece."
+        ),
     )
 
     def copies(self) -> dict[str, int]:
@@ -126,8 +130,15 @@ class Variant(Model):
         if total != self.deck.size:
             listed = " + ".join(f"{n} {card}" for card, n in copies.items() if n) or "no cards"
             yield ("deck", "cards"), f"the copies add up to {total} ({listed}), but deck.size is {self.deck.size}"
-        if not total - copies["reshuffle"]:
+        moving = total - copies["reshuffle"]
+        if not moving:
             yield ("deck", "cards"), "the deck needs at least one card that moves a piece (a piece card or any)"
+        elif copies["reshuffle"] > moving:
+            yield (
+                ("deck", "cards", "reshuffle"),
+                f"{copies['reshuffle']} reshuffle cards outnumber the {moving} cards that move a piece: a turn would "
+                "mostly shuffle the deck (at most as many reshuffle cards as the others)",
+            )
         try:
             board = chess.Board(self.start)
         except ValueError as exc:
