@@ -79,3 +79,39 @@ def test_the_target_dice_study_ran_the_shipped_variants() -> None:
     names = [load_variant(VARIANTS / f"{name}.yaml").variant.name for name in ("target-dice", "target-dice-miss")]
     assert [v["name"] for v in compared["variants"]] == names
     assert [run["games"] for run in compared["runs"]] == [20_000] * 3 and compared["bots"] == ["search"]
+
+
+def test_the_chance_chess_deck_study_quotes_its_current_tables() -> None:
+    """The deck study's README holds the tables its tables.py makes from the shipped sweep.json and compare.json."""
+    import runpy
+
+    folder = ROOT / "reports" / "chance-chess-deck"
+    tables = runpy.run_path(str(folder / "tables.py"))
+    readme = (folder / "README.md").read_text(encoding="utf-8")
+    for make in (tables["sweep"], tables["comparison"]):
+        assert make() in readme, "reports/chance-chess-deck/README.md is out of date: run tables.py"
+    assert "sh reports/chance-chess-deck/run.sh" in readme
+
+
+def test_the_chance_chess_tuned_deck_is_the_sweeps_best() -> None:
+    """decks/tuned.yaml is the split the shipped sweep found best, and the shipped results are of the shipped decks
+    with the settings run.sh gives."""
+    import json
+
+    import yaml
+
+    from workbench.games import load_variant
+
+    folder = ROOT / "reports" / "chance-chess-deck"
+    swept = json.loads((folder / "sweep" / "sweep.json").read_text())
+    plan = yaml.safe_load((ROOT / "sweeps" / "chance-chess-deck.yaml").read_text())
+    named = {point["id"]: point["name"] for point in swept["points"]}
+    best = next(point for point in plan["points"] if point["name"] == named[swept["best"]["2"]["point"]])
+    tuned = load_variant(folder / "decks" / "tuned.yaml").variant.deck.cards.copies()
+    assert all(tuned[card] == n for card, n in best["overrides"]["deck"]["cards"].items())
+    assert (swept["games"], swept["bots"], swept["seed"]) == (plan["games"], ["greedy"], 1)
+    compared = json.loads((folder / "compare-search" / "compare.json").read_text())
+    decks = (VARIANTS / "chance-chess.yaml", folder / "decks" / "proportional.yaml", folder / "decks" / "tuned.yaml")
+    names = [load_variant(path).variant.name for path in decks]
+    assert [v["name"] for v in compared["variants"]] == names
+    assert [run["games"] for run in compared["runs"]] == [300] and compared["bots"] == ["search"]
