@@ -46,7 +46,10 @@ def sweep() -> str:
     )
     names = {point["id"]: point["name"] for point in data["points"]}
     for row in data["table"]:
-        cells = [f"{_value(row['figures'][name]['value'], percent)}, {_change(row['figures'][name]['change'], percent)}" for _, name, percent in shown]
+        cells = [
+            f"{_value(row['figures'][name]['value'], percent)}, {_change(row['figures'][name]['change'], percent)}"
+            for _, name, percent in shown
+        ]
         lines.append(f"| {names[row['point']]} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
