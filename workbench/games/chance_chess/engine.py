@@ -394,14 +394,15 @@ class Game:
         """After a ply: what comes next (a free move, or the turn, the other side's move passed over after a free
         move), the position counted for repetition when a piece moved, and the end of the game."""
         board = self.board
-        if not board.is_check() and board.turn != self.to_play:  # after a free move the turn is the checked side's
+        check = board.is_check()  # a null move for the other side leaves it so: that side cannot be in check
+        if not check and board.turn != self.to_play:  # after a free move the turn is the checked side's
             board.push(chess.Move.null())
         if self.moved:  # the position as the side to move next finds it
             key = position_key(board)
             self.positions[key] += 1
             self.repeated = self.positions[key] >= 3
             self.moved = False
-        if board.is_check():
+        if check:
             if not any(board.generate_legal_moves()):
                 self.mate_after_free = int(self.freed_turn)
                 return self._finish("checkmate", seat_of(not board.turn))
