@@ -465,8 +465,8 @@ def test_ctrl_c_while_a_local_cluster_starts_is_never_lost(tmp_path: Path, delay
     out, err = job.communicate(timeout=120)
     ran = Ran(job.returncode, out, err, 0)
     assert_clean(ran)
-    # A Ctrl-C while Python is still starting (before the command has begun) can end the interpreter by the signal
-    # itself, silently: a shell says 130 all the same, and nothing was printed or written.
-    stopped = ran.code == 130 or (ran.code == -signal.SIGINT and not out and not err)
-    assert stopped, f"the Ctrl-C was lost: exit {ran.code}\n{err[-2000:]}"
+    # A Ctrl-C while Python itself starts or ends (before the command has begun, or as it ends) can end the
+    # interpreter by the signal (``python -m`` re-raises an uncaught KeyboardInterrupt that way): a shell says 130 all
+    # the same.
+    assert ran.code in (130, -signal.SIGINT), f"the Ctrl-C was lost: exit {ran.code}\n{err[-2000:]}"
     assert Job(job, tmp_path, 0).group_is_gone(), "a process of the command outlived it"
