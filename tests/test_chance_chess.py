@@ -380,6 +380,22 @@ def test_simulate_writes_the_summary_and_every_game_in_pgn(tmp_path: Path) -> No
     assert ends.count("0-1") == round(results["black"]["rate"] * 40)
 
 
+def test_a_name_with_a_line_break_keeps_every_game_of_the_pgn_readable(tmp_path: Path) -> None:
+    """A variant's name is a PGN tag: a line break in it would end the tag and lose the game's moves."""
+    variant = tmp_path / "two-lines.yaml"
+    variant.write_text(f'extends: {BASE}\nname: "two\\nlines"\n')
+    pgn, records = tmp_path / "games.pgn", tmp_path / "games.jsonl"
+    result = runner.invoke(app, ["simulate", str(variant), "--games", "3", "--pgn", str(pgn), "--records", str(records)])
+    assert result.exit_code == 0, result.output
+    handle = io.StringIO(pgn.read_text())
+    finals = []
+    while (game := chess.pgn.read_game(handle)) is not None:
+        assert not game.errors, game.errors
+        assert game.headers["Event"] == "two lines"
+        finals.append(game.end().board().fen())
+    assert finals == [json.loads(line)["fen"] for line in records.read_text().splitlines()]
+
+
 def test_compare_two_decks(tmp_path: Path) -> None:
     other = tmp_path / "more-any.yaml"
     other.write_text(

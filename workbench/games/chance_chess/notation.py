@@ -21,6 +21,16 @@ from workbench.games.chance_chess.text import ENDINGS
 RESULTS = {(0,): "1-0", (1,): "0-1", (): "1/2-1/2"}
 
 
+def tag(text: str) -> str:
+    """A PGN tag's value on one line: a variant's name or a file's may hold line breaks (and other control
+    characters), which would end the tag and make the rest of the game unreadable; each becomes a space.
+
+    >>> tag("two\\nlines\\tand a tab")
+    'two lines and a tab'
+    """
+    return "".join(" " if ord(char) < 32 or ord(char) == 127 else char for char in text)
+
+
 def pgn(
     output: dict[str, Any],
     *,
@@ -42,10 +52,10 @@ def pgn(
     1. Nf3 { knight } 1... -- { rook: no rook can move, pass } *
     """
     game = chess.pgn.Game()
-    game.headers["Event"] = event
+    game.headers["Event"] = tag(event)
     game.headers["Site"] = "Chance Chess"
-    game.headers["Round"] = round_
-    game.headers["White"], game.headers["Black"] = names[0], names[1]
+    game.headers["Round"] = tag(round_)
+    game.headers["White"], game.headers["Black"] = tag(names[0]), tag(names[1])
     ended = output["end_reason"] is not None
     game.headers["Result"] = RESULTS[tuple(output["winners"])] if ended else "*"
     if ended:
