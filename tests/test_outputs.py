@@ -53,6 +53,7 @@ from output_helpers import (
 
 from workbench import api
 from workbench.games.chance_it import FAMILY
+from workbench import outputs
 from workbench.outputs import read_manifest, write_atomic
 from workbench.render import printing as print_set
 from workbench.sim.runner import Stop
@@ -119,6 +120,35 @@ def test_simulate_on_a_full_tmpfs_fails_cleanly_and_keeps_the_earlier_summary(tm
         assert "cannot write disk/report/summary.json: No space left on device" in ran.lines, ran.stderr
         assert files(out) == before, "the earlier outputs are intact, byte for byte"
         assert leftovers(disk) == []
+
+
+@pytest.mark.parametrize("failing", [1, 2], ids=["first-record", "second-record"])
+def test_a_full_disk_at_the_record_leaves_every_output_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: int
+) -> None:
+    """The record of what the workbench wrote is written before any output is put in place: a disk that fills just
+    then leaves both folders as they were (no output the next run would take for a stranger's and refuse)."""
+    out, games = tmp_path / "out", tmp_path / "games" / "games.jsonl"
+    games.parent.mkdir()
+    assert invoke(*sim("--out", out, "--records", games, seed=1)).code == 0
+    before = files(out) | {f"games/{name}": data for name, data in files(games.parent).items()}
+    written = outputs._write_manifest
+    calls = []
+
+    def full(folder: Path, entries: dict[str, str]) -> None:
+        calls.append(folder)
+        if len(calls) == failing:
+            raise outputs.OutputError(folder / MANIFEST, NO_SPACE)
+        written(folder, entries)
+
+    monkeypatch.setattr(outputs, "_write_manifest", full)
+    ran = invoke(*sim("--out", out, "--records", games, seed=2))
+    assert_clean(ran)
+    assert ran.code == 1, ran.stderr
+    assert any(NO_SPACE in line for line in ran.lines), ran.stderr
+    assert files(out) | {f"games/{name}": data for name, data in files(games.parent).items()} == before
+    monkeypatch.setattr(outputs, "_write_manifest", written)
+    assert invoke(*sim("--out", out, "--records", games, seed=2)).code == 0, "the next run replaces them, unasked"
 
 
 def test_simulate_on_a_full_tmpfs_as_a_subprocess(tmp_path: Path) -> None:

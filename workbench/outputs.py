@@ -167,6 +167,23 @@ def _write_manifest(folder: Path, files: dict[str, str]) -> None:
     write_atomic(folder / MANIFEST, json.dumps(body, indent=1) + "\n")
 
 
+def _record_first(manifests: dict[Path, dict[str, str]]) -> None:
+    """Write the manifests of the files about to be put in place, before any is: a manifest that cannot be written
+    (a full disk) then stops the commit with every target as it was, and the manifests written before it are put
+    back, so no folder is left with outputs its manifest does not know (which the next run would refuse)."""
+    earlier: dict[Path, dict[str, str]] = {}
+    try:
+        for folder, files in manifests.items():
+            before = read_manifest(folder)
+            _write_manifest(folder, files)
+            earlier[folder] = before
+    except WorkbenchError:
+        for folder, before in earlier.items():
+            with contextlib.suppress(WorkbenchError):
+                _write_manifest(folder, before)
+        raise
+
+
 def is_ours(path: Path, manifest: dict[str, str] | None = None) -> bool:
     """Whether the workbench wrote ``path`` and nobody changed it since (its manifest says so).
 
@@ -435,17 +452,22 @@ class Outputs:
                     f"{display_path(staged.named)} changed while the command ran; nothing was written "
                     "(add --force to replace it anyway)"
                 )
-        records: dict[Path, dict[str, str]] = {}
+        manifests: dict[Path, dict[str, str]] = {}
+        for staged in self._staged:
+            folder = staged.target.parent
+            manifests.setdefault(folder, read_manifest(folder))[staged.target.name] = staged.digest
+        for scripts in self.scripted.values():
+            folder = scripts.folder.resolve()
+            manifests[folder] = scripts.recorded(manifests[folder] if folder in manifests else read_manifest(folder))
+        _record_first(manifests)
         for staged in self._staged:
             _put_in_place(staged.temporary, staged.target, staged.named)
-            records.setdefault(staged.target.parent, {})[staged.target.name] = staged.digest
             self.written.append(staged.named)
         self._staged.clear()
         for scripts in self.scripted.values():
-            scripts.commit()
-        for folder, entries in records.items():
+            scripts.move_in()
+        for folder in manifests:
             _sync_folder(folder)
-            _write_manifest(folder, {**read_manifest(folder), **entries})
         return list(self.written)
 
     def write(self, path: Path, data: bytes | str) -> None:
@@ -517,7 +539,7 @@ class HashingWriter:
 
 @dataclass
 class Scripts:
-    """A run's scripts, staged beside the folder they go to; :meth:`commit` puts them in place."""
+    """A run's scripts, staged beside the folder they go to; :meth:`Outputs.commit` puts them in place."""
 
     folder: Path
     option: str
@@ -525,6 +547,7 @@ class Scripts:
     staging: Path | None = None  #: made by :meth:`Outputs.ready`
     hashes: dict[str, str] = field(default_factory=dict)
     kept: list[str] = field(default_factory=list)  #: stale files left because they were changed since written
+    _gone: list[str] = field(default_factory=list)  #: earlier scripts of the workbench that go (see :meth:`recorded`)
 
     def add(self, name: str, text: str) -> None:
         """Stage one script in the private staging folder (flushed and fsynced; nobody sees it before the commit)."""
@@ -539,27 +562,30 @@ class Scripts:
             raise OutputError(self.folder / name, _reason(exc)) from None
         self.hashes[name] = _digest(text)
 
-    def commit(self) -> int:
-        """Move the staged scripts in, remove this folder's earlier scripts of the workbench; the number moved in."""
+    def recorded(self, manifest: dict[str, str]) -> dict[str, str]:
+        """The folder's ``manifest`` once the staged scripts are in and the workbench's earlier ones gone (an
+        earlier script somebody changed stays, in :attr:`kept`, and leaves the manifest)."""
+        earlier = {
+            entry.name
+            for entry in os.scandir(self.folder)
+            if entry.name not in self.hashes and self.pattern.fullmatch(entry.name) and entry.name in manifest
+        }
+        self._gone = sorted(name for name in earlier if is_ours(self.folder / name, manifest))
+        self.kept.extend(sorted(earlier.difference(self._gone)))
+        return {**{name: digest for name, digest in manifest.items() if name not in earlier}, **self.hashes}
+
+    def move_in(self) -> int:
+        """Remove the earlier scripts :meth:`recorded` found ours and move the staged ones in; the number moved in."""
         if self.staging is None:
             raise ValueError("the outputs are not ready")
-        manifest = read_manifest(self.folder)
-        for entry in os.scandir(self.folder):
-            name = entry.name
-            if name in self.hashes or not self.pattern.fullmatch(name) or name not in manifest:
-                continue
-            if is_ours(Path(entry.path), manifest):
-                os.unlink(entry.path)
-            else:
-                self.kept.append(name)
-            del manifest[name]
+        for name in self._gone:
+            os.unlink(self.folder / name)
         try:
             for name in sorted(self.hashes):
                 os.replace(self.staging / name, self.folder / name)
         except OSError as exc:
             raise OutputError(self.folder / name, _reason(exc)) from None
         _sync_folder(self.folder)
-        _write_manifest(self.folder, {**manifest, **self.hashes})
         self.discard()
         return len(self.hashes)
 
