@@ -25,7 +25,7 @@ from output_helpers import BASE, ROOT, Ran, assert_clean, assert_refused, invoke
 
 from workbench import api, studies
 from workbench.errors import UsageError
-from workbench.sim import backends, cluster
+from workbench.sim import backends, cluster, runner
 from workbench.sim.runner import Local
 
 distributed = pytest.importorskip("distributed", reason="the Dask backend's tests need the extra: pip install -e '.[dask]'")
@@ -185,6 +185,18 @@ def test_an_unknown_backend_is_refused() -> None:
 def test_workers_with_a_scheduler_are_refused(scheduler: str) -> None:
     ran = invoke("simulate", TARGET, "--games", "10", "--backend", "dask", "--scheduler", scheduler, "--workers", "3")
     assert_refused(ran, "--workers", "its own workers")
+
+
+@pytest.mark.parametrize("name", sorted(backends.BACKENDS))
+def test_more_workers_than_this_machine_should_start_are_refused_before_any_game(name: str, tmp_path: Path) -> None:
+    """``--workers 1000`` (a slip) would start a thousand processes: refused at once, on either backend."""
+    most, cores = runner.most_workers(), os.cpu_count() or 1
+    assert most == max(16, 4 * cores)
+    assert Local(most).workers == most
+    out = tmp_path / "out"
+    ran = invoke("simulate", TARGET, "--games", "10", "--backend", name, "--workers", str(most + 1), "--out", out)
+    assert_refused(ran, f"--workers {most + 1}: this machine has {cores} core(s); use at most {most}")
+    assert not out.exists()
 
 
 def test_a_scheduler_that_cannot_be_reached_is_said_before_any_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -51,9 +51,8 @@ from output_helpers import (
     workbench,
 )
 
-from workbench import api
+from workbench import api, outputs
 from workbench.games.chance_it import FAMILY
-from workbench import outputs
 from workbench.outputs import read_manifest, write_atomic
 from workbench.render import printing as print_set
 from workbench.sim.runner import Stop

@@ -296,12 +296,24 @@ def chunks(games: int, workers: int, start: int = 0, pace: Pace | None = None) -
         first = last
 
 
+def most_workers() -> int:
+    """The most worker processes a run starts on this machine: four a core, and at least 16 (more only share the
+    cores, and a slip of the keyboard, ``--workers 1000``, would start a thousand processes and fill the memory)."""
+    return max(16, 4 * (os.cpu_count() or 1))
+
+
 def check_workers(workers: int) -> None:
-    """Refuse a number of workers that is not a whole number of at least one."""
+    """Refuse a number of workers to start here that is not a whole number from one to :func:`most_workers`."""
     if not isinstance(workers, int) or isinstance(workers, bool):
         raise UsageError(f"--workers {workers!r}: expected a whole number")
     if workers < 1:
         raise UsageError(f"--workers {workers}: use at least one worker")
+    if workers > most_workers():
+        cores = os.cpu_count() or 1
+        raise UsageError(
+            f"--workers {workers}: this machine has {cores} core(s); use at most {most_workers()} "
+            "(workers beyond the cores only share them; a cluster's workers are its own: --backend dask --scheduler)"
+        )
 
 
 @dataclass(frozen=True)
