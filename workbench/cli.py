@@ -400,7 +400,7 @@ Workers = Annotated[
     typer.Option(
         "--workers",
         "-w",
-        help="Processes to use [default: every core; with --scheduler, the cluster's].",
+        help="Processes to use [default: every core; at most four a core, or 16; with --scheduler, the cluster's].",
         min=1,
         show_default=False,
     ),
