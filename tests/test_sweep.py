@@ -303,6 +303,18 @@ goal: {{figure: rounds.mean, aim: 20}}
     assert swept.best[4] is not None
 
 
+def test_without_players_a_sweep_plays_the_count_the_command_line_would(tmp_path: Path) -> None:
+    """No ``players:``: 4, or as near as the base variant allows (2 for Chance Chess), as ``--players`` left out."""
+    chess = ROOT / "variants" / "chance-chess.yaml"
+    path = tmp_path / "deck.yaml"
+    path.write_text(
+        f"name: Any cards\nvariant: {chess}\ngames: 4\nbots: random\nengine: interpreter\n"
+        "points:\n  - {name: more any, set: {deck.cards.any: 26, deck.cards.pawn: 12}}\nfigures: [rounds.mean]\n"
+    )
+    swept = run_sweep(path, out=tmp_path / "out")
+    assert swept.counts == [2] == [row.players for row in swept.rows]
+
+
 # --- the command ----------------------------------------------------------------------------------------------
 
 

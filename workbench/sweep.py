@@ -104,7 +104,9 @@ class SweepFile(Model):
     name: str = Field(min_length=1, description="The sweep's name.")
     description: str | None = None
     variant: str = Field(description="The base variant file, relative to this file; every point changes a copy of it.")
-    players: Annotated[list[Positive], Field(min_length=1)] | Positive = Field(4, description="The player count, or several.")
+    players: Annotated[list[Positive], Field(min_length=1)] | Positive | None = Field(
+        None, description="The player count, or several (default: 4, or as near as the base variant allows)."
+    )
     games: Positive = Field(description="Games per point and player count (played beside the base variant).")
     seed: int = Field(1, description="Game i of every point depends only on (seed, i).")
     bots: str | list[str] | None = Field(None, description="One bot per seat, or one for every seat (default: the game's).")
