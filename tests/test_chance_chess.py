@@ -425,6 +425,14 @@ def test_compare_two_decks(tmp_path: Path) -> None:
     assert (out / "compare.json").is_file()
 
 
+def test_a_player_count_chess_is_not_for_is_refused_in_its_words(tmp_path: Path) -> None:
+    for command in (["print", str(BASE), "--out", str(tmp_path / "set.pdf")], ["simulate", str(BASE), "--games", "1"]):
+        result = runner.invoke(app, [*command, "--players", "3"])
+        assert result.exit_code == 1
+        assert "is for exactly 2 players" in result.output, result.output
+    assert not (tmp_path / "set.pdf").exists()
+
+
 @pytest.mark.slow
 def test_print_the_base_variant(tmp_path: Path) -> None:
     target = tmp_path / "set.pdf"

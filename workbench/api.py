@@ -26,7 +26,7 @@ from typing import Any, cast
 from pydantic import BaseModel
 
 from workbench import GENERATOR
-from workbench.errors import UsageError, WorkbenchError, display_path
+from workbench.errors import UsageError, WorkbenchError, display_path, players_span
 from workbench.expect import Replay
 from workbench.games import FAMILIES, Batched, Family, Loaded, Notated, Printable, Tunable, family_of_file, replay_scenario
 from workbench.games import load_variant as _load_variant
@@ -307,8 +307,7 @@ def player_counts(loaded: Loaded, counts: int | Sequence[int] | None, path: Path
     what = display_path(path) if path is not None else repr(loaded.variant.name)
     for count in counts:
         if not low <= count <= high:
-            span = f"exactly {low}" if low == high else f"{low} to {high}"
-            raise UsageError(f"--players {count}: {what} is for {span} players")
+            raise UsageError(f"--players {count}: {what} is for {players_span(low, high)} players")
     return list(dict.fromkeys(counts))
 
 

@@ -36,6 +36,11 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+def players_span(low: int, high: int) -> str:
+    """The player counts a variant is for, as a message says them: ``exactly 2``, ``3 to 6``."""
+    return f"exactly {low}" if low == high else f"{low} to {high}"
+
+
 class WorkbenchError(Exception):
     """A user-facing failure: one or more located problems."""
 

@@ -41,7 +41,7 @@ from workbench.api import (
     player_counts,
     ready_engine,
 )
-from workbench.errors import UsageError, WorkbenchError, display_path
+from workbench.errors import UsageError, WorkbenchError, display_path, players_span
 from workbench.games import Family, Loaded, load_variant, overrides_of
 from workbench.loading import Document, Setting, did_you_mean, read_yaml, validate
 from workbench.models import KeyPath, Model, Positive, rules_error
@@ -437,7 +437,9 @@ def run_sweep(
         low, high = family.player_range(point.loaded.variant)
         for n in counts:
             if not low <= n <= high:
-                raise SweepError([doc.problem(("players",), f"{n}: the point {point.name!r} is for {low} to {high} players")])
+                raise SweepError(
+                    [doc.problem(("players",), f"{n}: the point {point.name!r} is for {players_span(low, high)} players")]
+                )
     known = {p.id: family.personas(p.loaded.variant) for p in points}
     base_known = family.personas(base.variant)
     try:

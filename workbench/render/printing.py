@@ -24,7 +24,7 @@ import jinja2
 from pydantic import BaseModel
 
 from workbench import GENERATOR  # in the HTML meta, the PDF Creator and ID
-from workbench.errors import UsageError
+from workbench.errors import UsageError, players_span
 from workbench.render import templates
 
 #: Paper name -> (CSS page size, width mm, height mm).
@@ -72,7 +72,7 @@ def print_options(options: dict[str, Any], parts: Sequence[str], players: tuple[
     low, high = players
     count = high if count is None else count
     if not low <= count <= high:
-        raise UsageError(f"--players {count}: '{name}' is for {low} to {high} players")
+        raise UsageError(f"--players {count}: '{name}' is for {players_span(low, high)} players")
     bleed = float(options.get("bleed") or 0.0)
     if not math.isfinite(bleed) or bleed < 0:
         raise UsageError(f"--bleed {bleed:g}: the bleed is a length in mm, 0 or more")
