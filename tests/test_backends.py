@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -139,6 +140,25 @@ class KillOnce(distributed.WorkerPlugin):  # type: ignore[misc]
             except FileExistsError:  # another worker died already
                 return
             os._exit(1)
+
+
+def test_a_ctrl_c_while_the_cluster_closes_does_not_break_it_off() -> None:
+    """A second Ctrl-C lands while the LocalCluster closes (the first stopped the run): the close goes to its end,
+    no KeyboardInterrupt (it left the workers to Python's exit, ten seconds on, and the command's last lines unsaid)."""
+    dask = cluster.Dask(workers=1)
+    dask.start()
+    started = dask._cluster
+    close = started.close
+
+    def interrupted_close(*args: Any, **kwargs: Any) -> Any:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.1)  # the handler runs here
+        return close(*args, **kwargs)
+
+    started.close = interrupted_close
+    dask.close()
+    assert started.status.name == "closed"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 @pytest.mark.slow

@@ -37,7 +37,18 @@ from typing import Any, ClassVar
 
 from workbench import GENERATOR, __version__
 from workbench.errors import UsageError
-from workbench.sim.runner import IN_FLIGHT, Chunk, Factory, Task, WorkerDied, check_workers, die_with, play_chunk, signals_held
+from workbench.sim.runner import (
+    IN_FLIGHT,
+    Chunk,
+    Factory,
+    Stop,
+    Task,
+    WorkerDied,
+    check_workers,
+    die_with,
+    play_chunk,
+    signals_held,
+)
 
 #: Times a chunk that raised is tried again before the run fails (a worker's death is the scheduler's to retry).
 RETRIES = 2
@@ -151,9 +162,12 @@ class Dask:
         self.close()
 
     def close(self) -> None:
-        """Leave the cluster (and stop the one started here)."""
+        """Leave the cluster (and stop the one started here). A Ctrl-C meanwhile does not break it off: the runs are
+        over (a second Ctrl-C after the one that stopped a run lands here), and a LocalCluster half closed would keep
+        its workers until Python's exit, seconds later, with the command's last lines unsaid."""
         client, cluster, self._client, self._cluster = self._client, self._cluster, None, None
-        with contextlib.suppress(OSError, TimeoutError, CancelledError):  # a scheduler lost already: nothing to leave
+        lost = contextlib.suppress(OSError, TimeoutError, CancelledError)  # a scheduler lost already: nothing to leave
+        with Stop().on_signals(), lost:
             if client is not None:
                 client.close()
             if cluster is not None:
