@@ -15,7 +15,7 @@ import pytest
 from output_helpers import BASE, ROOT, Ran, assert_clean, fail_fsync, invoke, leftovers, named, spawn, workbench
 
 from workbench import studies
-from workbench.errors import WorkbenchError
+from workbench.errors import WorkbenchError, display_path
 from workbench.loading import Document, set_key
 from workbench.sim.runner import Local, Stop, WorkerDied
 from workbench.sweep import Best, Goal, Row, _best, load_sweep, run_sweep
@@ -313,6 +313,20 @@ def test_without_players_a_sweep_plays_the_count_the_command_line_would(tmp_path
     )
     swept = run_sweep(path, out=tmp_path / "out")
     assert swept.counts == [2] == [row.players for row in swept.rows]
+
+
+def test_a_point_that_breaks_a_rule_over_several_keys_is_named_with_its_line(tmp_path: Path) -> None:
+    """The deck's total is the base variant's rule (located there); the note says which point, at which line."""
+    path = tmp_path / "pawns.yaml"
+    path.write_text(
+        f"name: Pawns\nvariant: {ROOT / 'variants' / 'chance-chess.yaml'}\ngames: 4\n"
+        "grid:\n  - {set: deck.cards.pawn, values: [13, 12]}\nfigures: [rounds.mean]\n"
+    )
+    with pytest.raises(WorkbenchError) as raised:
+        run_sweep(path, out=tmp_path / "out")
+    assert "deck.cards: the copies add up to 100" in str(raised.value)
+    assert raised.value.note == f"the point 'deck.cards.pawn 12' makes this variant ({display_path(path)}:5: grid.0.values.1)"
+    assert not (tmp_path / "out").exists()
 
 
 # --- the command ----------------------------------------------------------------------------------------------

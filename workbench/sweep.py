@@ -199,13 +199,15 @@ def load_sweep(path: str | os.PathLike[str]) -> tuple[SweepFile, Document, list[
             shown = [axis.labels[j] if axis.labels else _shown(axis.values[j]) for axis, j in zip(plan.grid, combination)]
             name = ", ".join(f"{axis_name} {value}" for axis_name, value in zip(names, shown))
             values = {axis_name: axis.values[j] for axis_name, axis, j in zip(names, plan.grid, combination)}
-            points.append(SweepPoint(_slug(name), name, values, load_variant(base_path, None, settings)))
+            at: tuple[str, ...] = ("grid", "0", "values", str(combination[0]))
+            points.append(SweepPoint(_slug(name), name, values, _point_variant(doc, at, name, base_path, None, settings)))
     else:
         for i, entry in enumerate(plan.points or []):
             at = ("points", str(i))
             overrides = overrides_of(doc, (*at, "overrides"), base_path, SweepError) if entry.overrides else None
             settings = [Setting(key, value, doc, (*at, "set", key)) for key, value in entry.set.items()]
-            points.append(SweepPoint(_slug(entry.name), entry.name, {}, load_variant(base_path, overrides, settings)))
+            loaded = _point_variant(doc, at, entry.name, base_path, overrides, settings)
+            points.append(SweepPoint(_slug(entry.name), entry.name, {}, loaded))
     seen: dict[str, SweepPoint] = {}
     for i, point in enumerate(points):
         if point.id in seen:
@@ -219,6 +221,18 @@ def load_sweep(path: str | os.PathLike[str]) -> tuple[SweepFile, Document, list[
         if point.loaded.family is not base.family:
             raise SweepError([doc.problem(("points", str(i)), f"this point is a {point.loaded.family.title} variant")])
     return plan, doc, points, base
+
+
+def _point_variant(doc: Document, at: tuple[str, ...], name: str, base: Path, overrides: Any, settings: list[Setting]) -> Loaded:
+    """A point's variant. A problem found outside the sweep file (a rule over several keys, such as the deck's
+    total, is located in the base variant) gets a note naming the point and where the sweep file makes it."""
+    try:
+        return load_variant(base, overrides, settings)
+    except WorkbenchError as exc:
+        if exc.note is None and any(problem.file != doc.path for problem in exc.problems):
+            made = doc.problem(at, "")
+            exc.note = f"the point {name!r} makes this variant ({display_path(made.file or base)}:{made.line}: {made.path})"
+        raise
 
 
 @dataclass(frozen=True)
