@@ -456,8 +456,7 @@ class Outputs:
         for staged in self._staged:
             folder = staged.target.parent
             manifests.setdefault(folder, read_manifest(folder))[staged.target.name] = staged.digest
-        for scripts in self.scripted.values():
-            folder = scripts.folder.resolve()
+        for folder, scripts in self.scripted.items():  # keyed by the resolved folder, as the targets are
             manifests[folder] = scripts.recorded(manifests[folder] if folder in manifests else read_manifest(folder))
         _record_first(manifests)
         for staged in self._staged:

@@ -229,7 +229,8 @@ def _point_variant(doc: Document, at: tuple[str, ...], name: str, base: Path, ov
     try:
         return load_variant(base, overrides, settings)
     except WorkbenchError as exc:
-        if exc.note is None and any(problem.file != doc.path for problem in exc.problems):
+        here = doc.path.resolve() if doc.path is not None else None
+        if exc.note is None and any(problem.file is None or problem.file.resolve() != here for problem in exc.problems):
             made = doc.problem(at, "")
             exc.note = f"the point {name!r} makes this variant ({display_path(made.file or base)}:{made.line}: {made.path})"
         raise
