@@ -1,6 +1,5 @@
 """Bots only ever return legal choices, see only their view, and are deterministic for their stream."""
 
-import random
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -13,13 +12,12 @@ from pydantic import TypeAdapter
 
 from workbench.games import load_variant
 from workbench.games.chance_it.bots import BUILTIN, HeuristicBot, RandomBot, SearchBot, make_bot
-from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.chance import BOTS, RandomChance, bot_stream, game_streams
 from workbench.games.chance_it.effects import Effect, Valuer, compile_effects
 from workbench.games.chance_it.engine import Game, View, compile_variant
 from workbench.games.chance_it.invariants import Invariants
 from workbench.games.chance_it.rules import COINS, HEARTS, STARS, Effects, Rules
 from workbench.games.chance_it.schema import Persona
-from workbench.sim.seeding import stream
 
 ROOT = Path(__file__).parent.parent
 RULES = compile_variant(load_variant(ROOT / "variants" / "chance-it.yaml").variant)
@@ -101,29 +99,29 @@ class Checked:
     table=st.lists(st.integers(0, len(PERSONAS) - 1), min_size=6, max_size=6),
 )
 def test_bots_only_return_legal_choices(rules: Rules, seed: int, players: int, table: list[int]) -> None:
-    chance = RandomChance(random.Random(seed))
+    chance = RandomChance.streams(seed, 0)
     game = Game(rules, players, chance, log=False)
-    deciders = [Checked(make_bot(PERSONAS[table[seat]], random.Random(seed + seat))) for seat in range(players)]
+    deciders = [Checked(make_bot(PERSONAS[table[seat]], bot_stream(seed, 0, seat))) for seat in range(players)]
     game.play(chance, deciders)
     assert game.is_over and sum(d.asked for d in deciders) > 0
 
 
 def test_a_bot_with_the_same_stream_makes_the_same_game() -> None:
     def play(seed: int) -> list:
-        chance = RandomChance(stream(seed, 0, "chance"))
+        chance = RandomChance.streams(seed, 0)
         game = Game(RULES, 4, chance)
         persona = Persona(policy="search", playouts=3, depth=1)
-        game.play(chance, [make_bot(persona if s == 0 else BUILTIN["heuristic"], stream(seed, 0, "bot", s)) for s in range(4)])
+        game.play(chance, [make_bot(persona if s == 0 else BUILTIN["heuristic"], bot_stream(seed, 0, s)) for s in range(4)])
         return game.events
 
     assert play(3) == play(3)
 
 
 def test_lookahead_does_not_touch_the_real_game_or_its_chance() -> None:
-    rng = random.Random(1)
-    chance = RandomChance(rng)
+    streams = game_streams(1, 0, 4)
+    chance = RandomChance(streams)
     game = Game(RULES, 4, chance)
-    bots = [SearchBot(Persona(policy="search", playouts=2, depth=2), random.Random(s)) for s in range(4)]
+    bots = [SearchBot(Persona(policy="search", playouts=2, depth=2), streams.stream(BOTS + s)) for s in range(4)]
     state_before = None
 
     class Spy:
@@ -132,15 +130,15 @@ def test_lookahead_does_not_touch_the_real_game_or_its_chance() -> None:
 
         def guide(self, view, options):
             nonlocal state_before
-            state_before = (game.snapshot(events=False), rng.getstate())
+            state_before = (game.snapshot(events=False), list(streams.states[:BOTS]))
             choice = self.bot.guide(view, options)
-            assert (game.snapshot(events=False), rng.getstate()) == state_before
+            assert (game.snapshot(events=False), list(streams.states[:BOTS])) == state_before
             return choice
 
         def market(self, view, options):
-            before = (game.snapshot(events=False), rng.getstate())
+            before = (game.snapshot(events=False), list(streams.states[:BOTS]))
             choice = self.bot.market(view, options)
-            assert (game.snapshot(events=False), rng.getstate()) == before
+            assert (game.snapshot(events=False), list(streams.states[:BOTS])) == before
             return choice
 
         def use(self, view, options):
@@ -151,7 +149,7 @@ def test_lookahead_does_not_touch_the_real_game_or_its_chance() -> None:
 
 
 def test_heuristic_avoids_a_deadly_roll_and_takes_a_rich_one() -> None:
-    model = HeuristicBot(BUILTIN["heuristic"], random.Random(0)).model(RULES)
+    model = HeuristicBot(BUILTIN["heuristic"], bot_stream(0, 0, 0)).model(RULES)
     deadly = model.guide_values([2, 3, 3, 4, 5], coins=5, hearts=3, stars=4, tableau=(), alive=4)
     assert max(deadly, key=deadly.get) == "out"  # two 3s take 4 of its 3 hearts
     rich = model.guide_values([2, 4, 4, 4, 5], coins=5, hearts=6, stars=4, tableau=(), alive=4)
@@ -160,11 +158,11 @@ def test_heuristic_avoids_a_deadly_roll_and_takes_a_rich_one() -> None:
 
 def _guides_at_the_last_heart(dice: list[int]) -> list[str]:
     """What four heuristic bots, each at its last heart, choose with these dice."""
-    game = Game(RULES, 4, RandomChance(random.Random(1)), log=False)
+    game = Game(RULES, 4, RandomChance.streams(1, 0), log=False)
     for player in game.players:
         player.res[HEARTS] = 1
     game.dice = tuple(sorted(dice))
-    bots = [HeuristicBot(BUILTIN["heuristic"], random.Random(seat)) for seat in range(4)]
+    bots = [HeuristicBot(BUILTIN["heuristic"], bot_stream(0, 0, seat)) for seat in range(4)]
     return [bot.guide(game.views[seat], ("in", "out", "chance-it")) for seat, bot in enumerate(bots)]
 
 
@@ -179,7 +177,7 @@ def test_a_table_at_its_last_heart_does_not_all_play_out_into_the_all_out_rule()
 def test_a_sure_death_is_worth_nothing_whatever_the_round_would_have_brought() -> None:
     # Two 3s take 4 hearts: IN loses everything, its coin and market action too; OUT survives if anybody plays IN.
     assert _guides_at_the_last_heart([2, 3, 3, 5, 6]) == ["out"] * 4
-    model = HeuristicBot(BUILTIN["heuristic"], random.Random(0)).model(RULES)
+    model = HeuristicBot(BUILTIN["heuristic"], bot_stream(0, 0, 0)).model(RULES)
     values = model.guide_values([3, 3, 5, 6, 6], coins=0, hearts=1, stars=0, tableau=(), alive=4, others=[0.5] * 3)
     assert values["in"] == model.hearts_worth(0, 0.0)  # the loss of everything, and nothing else
 
@@ -216,15 +214,15 @@ def play_lab(persona: Persona, players: int, seed: int) -> tuple[Game, Counter[s
 
     Every decision is also checked to leave the real game and its chance source as they were.
     """
-    rng = stream(seed, players, "chance")
-    chance = RandomChance(rng)
+    streams = game_streams(seed, players, players)
+    chance = RandomChance(streams)
     game = Game(LAB, players, chance, log=True)
     checker = game.after_step = Invariants(game)
 
     def state() -> Any:
-        return game.snapshot(events=False), rng.getstate()
+        return game.snapshot(events=False), list(streams.states[:BOTS])
 
-    deciders = [Checked(make_bot(persona, stream(seed, players, "bot", seat)), state) for seat in range(players)]
+    deciders = [Checked(make_bot(persona, bot_stream(seed, players, seat)), state) for seat in range(players)]
     game.play(chance, deciders)
     checker(game)
     assert game.is_over
@@ -257,7 +255,7 @@ def compiled(*options: list[Any]) -> tuple[Effects, ...]:
 
 def position(*holdings: tuple[int, int, int], players: int = 4) -> View:
     """Seat 0's view of a card-lab table where seat i holds ``holdings[i]`` (coins, hearts, stars)."""
-    game = Game(LAB, players, RandomChance(random.Random(0)), log=False)
+    game = Game(LAB, players, RandomChance.streams(0, 0), log=False)
     for player, held in zip(game.players, holdings):
         player.res = list(held)
     return game.views[0]
@@ -272,7 +270,7 @@ TWO_COINS = [{"gain": {"coins": 2}}]
 
 def test_the_heuristic_chooses_the_better_option() -> None:
     """It takes the option worth most now by its values (star 1, heart 0.4, coin 0.25), hearts dearer below min_hearts (3)."""
-    bot = HeuristicBot(BUILTIN["heuristic"], random.Random(0))
+    bot = HeuristicBot(BUILTIN["heuristic"], bot_stream(0, 0, 0))
     view = position(COMFORTABLE)
     assert bot.choose(view, compiled(HEART, LOSE_THREE_STARS)) == 0
     assert bot.choose(view, compiled(LOSE_THREE_STARS, HEART)) == 1  # by value, not by position
@@ -287,7 +285,7 @@ def test_the_heuristic_chooses_the_better_option() -> None:
 def test_the_heuristic_robs_the_victim_that_gives_most() -> None:
     """Its rule: what the victim can give (at most the amount) at the persona's values, plus 2 stars' worth
     for knocking the victim out and 0.1 star per star the victim holds (rob the leader); the first of equals."""
-    bot = HeuristicBot(BUILTIN["heuristic"], random.Random(0))
+    bot = HeuristicBot(BUILTIN["heuristic"], bot_stream(0, 0, 0))
     two_coins = ((COINS, 2),)
     assert bot.target(position(COMFORTABLE, (1, 5, 2), (6, 5, 2), (0, 5, 2)), (1, 2, 3), two_coins) == 2  # the most coins
     # what a victim gives is capped by the amount: among those who can give it all, the leader on stars
@@ -305,7 +303,7 @@ def test_the_heuristic_robs_the_victim_that_gives_most() -> None:
 
 def test_the_search_bot_weighs_effect_decisions_by_playouts() -> None:
     """With depth 0 a playout scores the position right after the decision: the better option, the richer victim."""
-    bot = SearchBot(Persona(policy="search", playouts=3, depth=0), random.Random(0))
+    bot = SearchBot(Persona(policy="search", playouts=3, depth=0), bot_stream(0, 0, 0))
     view = position(COMFORTABLE, (3, 5, 1), (3, 5, 1), (3, 5, 1))
     assert bot.choose(view, compiled(LOSE_THREE_STARS, [{"gain": {"stars": 3}}])) == 1
     assert bot.choose(view, compiled([{"gain": {"stars": 3}}], LOSE_THREE_STARS)) == 0
@@ -315,7 +313,7 @@ def test_the_search_bot_weighs_effect_decisions_by_playouts() -> None:
 
 
 def test_the_random_bot_decides_uniformly() -> None:
-    bot = RandomBot(random.Random(5))
+    bot = RandomBot(bot_stream(5, 0, 0))
     view = position(COMFORTABLE)
     options = compiled(HEART, TWO_COINS, LOSE_THREE_STARS)
     chosen = Counter(bot.choose(view, options) for _ in range(3000))
@@ -336,7 +334,7 @@ def in_round(view: View, guides: tuple[str, ...], dice: tuple[int, ...]) -> View
 def test_the_heuristic_values_an_option_as_it_would_apply_now() -> None:
     """A choice is valued at this moment, not on average: losses held to what is held, tests and dice as
     they stand, steals by what the others in the round hold."""
-    bot = HeuristicBot(BUILTIN["heuristic"], random.Random(0))
+    bot = HeuristicBot(BUILTIN["heuristic"], bot_stream(0, 0, 0))
     everyone_in = ("in", "in", "in", "in")
     # Fork without stars: -1 star costs nothing, so +2 coins (0.5) beats +1 heart (0.4)
     assert bot.choose(in_round(position((5, 6, 0)), everyone_in, (2, 2, 3, 4, 6)), LAB.by_id["fork"].effects[0][1][0]) == 1

@@ -10,12 +10,11 @@ from workbench import api, studies
 from workbench.cli import app
 from workbench.games import Studied
 from workbench.games.chance_it.bots import make_bot
-from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.chance import RandomChance, bot_stream
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.sim import Gift
 from workbench.sim.paired import Estimate
 from workbench.sim.runner import Local
-from workbench.sim.seeding import stream
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"
@@ -40,7 +39,7 @@ def test_a_gift_goes_to_one_seat_before_the_first_round(tmp_path: Path) -> None:
     assert ids == ["star-shower", "copper"]
     variant = loaded.variant
     rules = compile_variant(variant)
-    chance = RandomChance(stream(1, 0, "chance"))
+    chance = RandomChance.streams(1, 0)
     game = Game(rules, 4, chance, log=False)
     Gift(card="star-shower").give(game, 2, chance, [])
     Gift(card="copper", coins=3).give(game, 1, chance, [])
@@ -123,7 +122,7 @@ def test_a_gift_changes_no_round_roll_of_the_game() -> None:
     def rolls(index: int, gift: Gift | None) -> list[list[int]]:
         chance = RandomChance.streams(9, index)
         game = Game(rules, 4, chance, log=True)
-        bots = [make_bot(personas["heuristic"], stream(9, index, "bot", seat)) for seat in range(4)]
+        bots = [make_bot(personas["heuristic"], bot_stream(9, index, seat)) for seat in range(4)]
         if gift is not None:
             gift.give(game, index % 4, chance, bots)
         game.play(chance, bots)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,7 +35,7 @@ from workbench.games.chance_it.batch import NoBatchForm, compile_program
 from workbench.games.chance_it.batch.kernel import OPS
 from workbench.games.chance_it.batch.program import Writer
 from workbench.games.chance_it.bots import RandomBot
-from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.chance import RandomChance, bot_stream
 from workbench.games.chance_it.effects import (
     EVENTS,
     REGISTRY,
@@ -93,10 +92,10 @@ def played_events(data: dict[str, Any], players: int = 4, games: int = 8) -> lis
     rules = compile_variant(Variant.model_validate(data))
     events: list[dict[str, Any]] = []
     for seed in range(games):
-        chance = RandomChance(random.Random(seed))
+        chance = RandomChance.streams(seed, 0)
         game = Game(rules, players, chance, log=True)
         game.after_step = Invariants(game)
-        game.play(chance, [RandomBot(random.Random(seed * 10 + seat)) for seat in range(players)])
+        game.play(chance, [RandomBot(bot_stream(seed * 10 + seat, 0, 0)) for seat in range(players)])
         events += game.events
     return events
 

@@ -6,9 +6,8 @@ import pytest
 
 from workbench.games import FAMILIES, load_variant
 from workbench.games.chance_it.bots import RandomBot
-from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.chance import RandomChance, bot_stream
 from workbench.games.chance_it.engine import Game, compile_variant
-from workbench.sim.seeding import stream
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"
@@ -16,10 +15,10 @@ VARIANTS = [p for p in sorted((ROOT / "variants").glob("*.yaml")) if load_varian
 
 
 def play(rules, players: int, seed: int, *, hook=None) -> Game:
-    chance = RandomChance(stream(seed, 0, "chance"))
+    chance = RandomChance.streams(seed, 0)
     game = Game(rules, players, chance)
     game.after_step = hook
-    game.play(chance, [RandomBot(stream(seed, 0, "bot", seat)) for seat in range(players)])
+    game.play(chance, [RandomBot(bot_stream(seed, 0, seat)) for seat in range(players)])
     return game
 
 
@@ -84,7 +83,7 @@ def test_end_reason_agrees_with_the_final_state() -> None:
 def test_player_count_outside_the_variant_is_refused() -> None:
     rules = compile_variant(load_variant(BASE).variant)
     with pytest.raises(ValueError, match="3 to 6 players"):
-        Game(rules, 7, RandomChance(stream(0, 0)))
+        Game(rules, 7, RandomChance.streams(0, 0))
 
 
 def _variant_with(tmp_path: Path, extra: str) -> Path:
@@ -113,7 +112,7 @@ def test_a_chain_of_market_granting_flash_cards_stops_at_the_limit(tmp_path: Pat
         def use(self, view, options):
             return options[0]
 
-    chance = RandomChance(stream(1, 0, "chance"))
+    chance = RandomChance.streams(1, 0)
     game = Game(rules, 3, chance)
     game.play_round(chance, [Buyer()] * 3)
     events = game.events
@@ -144,7 +143,7 @@ def test_no_reroll_once_every_participant_is_out(tmp_path: Path) -> None:
         def roll(self, count, sides):
             return [1] * count
 
-    chance = Ones(stream(1, 0, "chance"))
+    chance = Ones.streams(1, 0)
     game = Game(rules, 3, chance)
     game.play_round(chance, [In()] * 3)
     kinds = [e["type"] for e in game.events]

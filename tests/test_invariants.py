@@ -24,12 +24,11 @@ import pytest
 from workbench.games import load_variant, replay_scenario
 from workbench.games.chance_it import engine
 from workbench.games.chance_it.bots import BUILTIN, make_bot
-from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.chance import RandomChance, bot_stream
 from workbench.games.chance_it.effects.others_lose import OthersLoseKind
 from workbench.games.chance_it.engine import GUIDES, Game, _Round, compile_variant
 from workbench.games.chance_it.invariants import InvariantError, Invariants
 from workbench.games.chance_it.rules import Rules
-from workbench.sim.seeding import stream
 
 ROOT = Path(__file__).parent.parent
 BASE = load_variant(ROOT / "variants" / "chance-it.yaml").variant
@@ -57,10 +56,10 @@ def play_checked(compiled: Rules, players: int, policy: str, seed: int, *, final
     finish that follows the last step of the last round: only the final call sees it.
     Without ``check`` the game is played with its log but no checker.
     """
-    chance = RandomChance(stream(seed, players, "chance"))
+    chance = RandomChance.streams(seed, players)
     game = Game(compiled, players, chance, log=True)
     checker = game.after_step = Invariants(game) if check else None
-    game.play(chance, [make_bot(BUILTIN[policy], stream(seed, players, "bot", seat)) for seat in range(players)])
+    game.play(chance, [make_bot(BUILTIN[policy], bot_stream(seed, players, seat)) for seat in range(players)])
     if final and checker is not None:
         checker(game)
     return game

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import random
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from workbench.cli import app
 from workbench.errors import UsageError
 from workbench.games import load_variant
 from workbench.games.chance_it.bots import RandomBot
-from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.chance import RandomChance, bot_stream
 from workbench.games.chance_it.effects import chance_percent, success_chance
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.odds import odds
@@ -127,9 +126,9 @@ def test_simulated_frequencies_fall_within_their_intervals_of_the_exact_values(c
     rounds: list[set[int]] = []
     rolls: list[list[int]] = []
     for seed in range(60):
-        chance = RandomChance(random.Random(seed))
+        chance = RandomChance.streams(seed, 0)
         game = Game(rules, 4, chance, log=True)
-        game.play(chance, [RandomBot(random.Random(1000 * seed + s)) for s in range(4)])
+        game.play(chance, [RandomBot(bot_stream(1000 * seed + s, 0, 0)) for s in range(4)])
         assert game.events is not None
         current: dict[int, set[int]] = {}
         for event in game.events:

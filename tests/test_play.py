@@ -20,7 +20,7 @@ from output_helpers import BASE, ROOT
 from workbench import api
 from workbench.games.chance_it import engine as chance_engine
 from workbench.games.chance_it.bots import make_bot
-from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.chance import RandomChance, bot_stream
 from workbench.games.target_dice import engine as dice_engine
 from workbench.games.target_dice.bots import make_bot as make_dice_bot
 from workbench.games.target_dice.chance import RandomChance as DiceChance
@@ -75,7 +75,7 @@ def chance_it_game(seat: int, players: int, seed: int, bot: str = "heuristic") -
     known = loaded.family.personas(loaded.variant)
     chance = RandomChance.streams(seed, 0)
     game = chance_engine.Game(chance_engine.compile_variant(loaded.variant), players, chance)
-    deciders = [FirstOption() if s == seat else make_bot(known[bot], stream(seed, 0, "bot", s)) for s in range(players)]
+    deciders = [FirstOption() if s == seat else make_bot(known[bot], bot_stream(seed, 0, s)) for s in range(players)]
     game.play(chance, deciders)
     return game.snapshot()
 
@@ -111,8 +111,9 @@ def test_the_end_of_the_input_stops_the_game_with_a_message() -> None:
 def test_the_terminal_shows_the_dice_the_holdings_and_numbered_options() -> None:
     ran = play(BASE, "--human", 0, "--bots", "heuristic", answers="")
     lines = ran.stdout.splitlines()
-    assert "round 1: seat 0 rolls 1 1 3 3 6" in lines  # what happened before the question
-    assert "dice: 1 1 3 3 6" in lines
+    dice = " ".join(str(face) for face in sorted(RandomChance.streams(1, 0).roll(5, 6)))  # game 0 of seed 1's first roll
+    assert f"round 1: seat 0 rolls {dice}" in lines  # what happened before the question
+    assert f"dice: {dice}" in lines
     assert "seat 0: Round 1: choose your guide card" in lines
     assert lines[-4:-1] == [
         "  1. IN: take part in the round (and its stakes)",
@@ -136,7 +137,7 @@ def test_without_a_person_play_is_the_random_bots_game_as_before() -> None:
     chance = RandomChance.streams(7, 0)
     game = chance_engine.Game(chance_engine.compile_variant(loaded.variant), 4, chance)
     random_bot = loaded.family.personas(loaded.variant)["random"]
-    game.play(chance, [make_bot(random_bot, stream(7, 0, "bot", s)) for s in range(4)])
+    game.play(chance, [make_bot(random_bot, bot_stream(7, 0, s)) for s in range(4)])
     assert api.play(BASE, 4, 7) == game.snapshot()
 
 

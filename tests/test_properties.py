@@ -9,7 +9,6 @@ the tokens after every single event (a steal is a transfer: conservation holds a
 
 from __future__ import annotations
 
-import random
 import tempfile
 from collections import Counter
 from collections.abc import Iterator
@@ -27,7 +26,7 @@ from workbench.errors import VariantError
 from workbench.games import load_variant, replay_scenario
 from workbench.games.chance_it.basics import COINS, HEARTS, RESOURCES
 from workbench.games.chance_it.bots import BUILTIN, RandomBot, make_bot
-from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.chance import BOTS, RandomChance, bot_stream, game_streams
 from workbench.games.chance_it.effects import REGISTRY, Effect, compile_effects
 from workbench.games.chance_it.effects import steal as steal_effect
 from workbench.games.chance_it.effects.steal import Stole
@@ -35,7 +34,7 @@ from workbench.games.chance_it.engine import OUT, Event, Game, Player, compile_v
 from workbench.games.chance_it.invariants import Invariants
 from workbench.games.chance_it.schema import Persona, Variant, to_yaml
 from workbench.games.chance_it.sim import Simulator
-from workbench.sim.seeding import stream
+from workbench.sim.seeding import Streams
 
 #: A search bot cheap enough for property tests.
 FAST_SEARCH = Persona(policy="search", playouts=2, depth=1)
@@ -122,11 +121,11 @@ def play(variant: Variant, players: int, seed: int, bots: list[str]) -> tuple[Ga
 
     The game's event log is a :class:`Ledger`, which checks the tokens after every event.
     """
-    chance = RandomChance(stream(seed, 0, "chance"))
+    chance = RandomChance.streams(seed, 0)
     game = Game(compile_variant(variant), players, chance, log=True)
     Ledger(game)
     checker = game.after_step = Invariants(game)
-    deciders = [make_bot(PERSONAS[name], stream(seed, 0, "bot", seat)) for seat, name in enumerate(bots)]
+    deciders = [make_bot(PERSONAS[name], bot_stream(seed, 0, seat)) for seat, name in enumerate(bots)]
     game.play(chance, deciders)
     return game, checker
 
@@ -291,11 +290,11 @@ LAB_STEALS = {"pickpocket": "each", "mugger": "richest", "duel": "choose"}
 
 def play_lab(players: int, seed: int) -> Ledger:
     """One seeded card-lab game with random bots, the checker after every step and the ledger after every event."""
-    chance = RandomChance(stream(seed, players, "chance"))
+    chance = RandomChance.streams(seed, players)
     game = Game(LAB, players, chance, log=True)
     ledger = Ledger(game)
     checker = game.after_step = Invariants(game)
-    game.play(chance, [make_bot(BUILTIN["random"], stream(seed, players, "bot", seat)) for seat in range(players)])
+    game.play(chance, [make_bot(BUILTIN["random"], bot_stream(seed, players, seat)) for seat in range(players)])
     checker(game)
     return ledger
 
@@ -321,7 +320,7 @@ def steal_from_each(steal: dict[str, int], victim_keeps: tuple[int, int] | None 
 
     ``victim_keeps`` (resource, amount): seat 1 first returns the rest of that resource to the supply.
     """
-    chance = RandomChance(random.Random(0))
+    chance = RandomChance.streams(0, 0)
     game = Game(LAB, 3, chance, log=True)
     if victim_keeps is not None:
         resource, keep = victim_keeps
@@ -329,7 +328,7 @@ def steal_from_each(steal: dict[str, int], victim_keeps: tuple[int, int] | None 
         game.lose(victim, resource, victim.res[resource] - keep)
     ledger = Ledger(game)
     effects = compile_effects(TypeAdapter(tuple[Effect, ...]).validate_python([{"steal": steal}]), LAB.sides)
-    game.apply_effects(effects, game.players[0], chance, [RandomBot(random.Random(seat)) for seat in range(3)])
+    game.apply_effects(effects, game.players[0], chance, [RandomBot(bot_stream(seat, 0, 0)) for seat in range(3)])
     assert ledger.steals == 2
     return ledger
 
@@ -473,8 +472,8 @@ class GuardedChance(RandomChance):
 
     __slots__ = ("left",)
 
-    def __init__(self, rng: random.Random, limit: int = 1_000):
-        super().__init__(rng)
+    def __init__(self, streams: Streams, limit: int = 1_000):
+        super().__init__(streams)
         self.left = limit
 
     def reroll(self, sides: int) -> int:
@@ -486,10 +485,11 @@ class GuardedChance(RandomChance):
 
 def play_minimal(raw: dict, policy: str = "random", *, seed: int = 0, check: bool = True) -> Game:
     variant = Variant.model_validate(raw)
-    chance = GuardedChance(random.Random(seed))
+    streams = game_streams(seed, 0, 2)
+    chance = GuardedChance(streams)
     game = Game(compile_variant(variant), 2, chance, log=True)
     game.after_step = Invariants(game) if check else None
-    game.play(chance, [make_bot(PERSONAS[policy], random.Random(seat)) for seat in range(2)])
+    game.play(chance, [make_bot(PERSONAS[policy], streams.stream(BOTS + seat)) for seat in range(2)])
     return game
 
 

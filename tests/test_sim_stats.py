@@ -29,10 +29,9 @@ from hypothesis import strategies as st
 
 from workbench.games import load_variant
 from workbench.games.chance_it.bots import BUILTIN, make_bot
-from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.chance import RandomChance, bot_stream
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.sim import Simulator
-from workbench.sim.seeding import stream
 from workbench.sim.stats import Histogram, Moments, rate, wilson
 
 ROOT = Path(__file__).parent.parent
@@ -91,7 +90,7 @@ class Batch:
 BATCHES = [
     Batch("4p-heuristic", "base", 4, ("heuristic",) * 4, seed=5),
     Batch("3p-mixed", "base", 3, ("random", "heuristic", "random"), seed=5),
-    Batch("5p-tight-supply", "tight", 5, ("heuristic", "random", "heuristic", "random", "heuristic"), seed=22),
+    Batch("5p-tight-supply", "tight", 5, ("heuristic", "random", "heuristic", "random", "heuristic"), seed=11),
 ]
 
 
@@ -414,7 +413,7 @@ def play_logged(variant, batch: Batch, index: int, gaps: list[int]) -> list[dict
     rules = compile_variant(variant)
     chance = RandomChance.streams(batch.seed, index)
     game = Game(rules, batch.players, chance, log=True)
-    deciders = [make_bot(BUILTIN[name], stream(batch.seed, index, "bot", seat)) for seat, name in enumerate(batch.bots)]
+    deciders = [make_bot(BUILTIN[name], bot_stream(batch.seed, index, seat)) for seat, name in enumerate(batch.bots)]
     game.play(chance, [GapSpy(bot, gaps) if name == "heuristic" else bot for bot, name in zip(deciders, batch.bots)])
     return game.events
 

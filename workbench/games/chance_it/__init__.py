@@ -15,7 +15,7 @@ from workbench.expect import Replay
 from workbench.games import CardInfo, Loaded, load_variant_with
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.bots import BUILTIN, make_bot
-from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.chance import BOTS, RandomChance, game_streams
 from workbench.games.chance_it.effects import with_effects
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.odds import odds, odds_tables
@@ -29,7 +29,6 @@ from workbench.loading import Document, read_yaml, validate
 from workbench.personas import load_personas
 from workbench.play import Answer
 from workbench.sim.paired import Measure
-from workbench.sim.seeding import stream
 
 
 class ChanceIt:
@@ -63,10 +62,11 @@ class ChanceIt:
     def play(
         self, variant: Variant, players: int, seed: int, bots: Sequence[Persona], people: Mapping[int, Answer]
     ) -> dict[str, Any]:
-        chance = RandomChance.streams(seed, 0)
+        streams = game_streams(seed, 0, players)  # game 0 of a simulation with this seed
+        chance = RandomChance(streams)
         game = Game(compile_variant(variant), players, chance)
         deciders = [
-            Person(seat, game, people[seat], variant) if seat in people else make_bot(persona, stream(seed, 0, "bot", seat))
+            Person(seat, game, people[seat], variant) if seat in people else make_bot(persona, streams.stream(BOTS + seat))
             for seat, persona in enumerate(bots)
         ]
         game.play(chance, deciders)

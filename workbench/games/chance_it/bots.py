@@ -32,13 +32,14 @@ from functools import lru_cache
 from typing import TypeVar
 
 from workbench.games.chance_it import effects as kinds
-from workbench.games.chance_it.chance import RandomChance
+from workbench.games.chance_it.chance import BOTS, RandomChance, game_streams
 from workbench.games.chance_it.effects import ZERO, Position, Valuer, Vector, added
 from workbench.games.chance_it.effects.chance import BONUS
 from workbench.games.chance_it.effects.steal import rob
 from workbench.games.chance_it.engine import BUY, CHANCE_IT, IN, OUT, Decider, Game, MarketMove, PlayerView, View
 from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules, modifier
 from workbench.games.chance_it.schema import BUILTIN_BOTS, Persona
+from workbench.sim.seeding import Stream
 from workbench.sim.stats import Moments
 
 BUILTIN: dict[str, Persona] = {name: Persona.model_validate(body) for name, body in BUILTIN_BOTS.items()}
@@ -296,7 +297,7 @@ class HeuristicBot:
 
     __slots__ = ("_model", "gaps", "persona", "rng")
 
-    def __init__(self, persona: Persona, rng: random.Random):
+    def __init__(self, persona: Persona, rng: Stream):
         self.persona = persona
         self.rng = rng
         self._model: _Model | None = None
@@ -408,27 +409,31 @@ def _model_for(persona: Persona, rules: Rules) -> _Model:
 
 
 class RandomBot:
-    """Uniform over the legal options."""
+    """Uniform over the legal options; it draws from its stream only when it has a choice (as the batch engine's)."""
 
     __slots__ = ("rng",)
 
-    def __init__(self, rng: random.Random):
+    def __init__(self, rng: Stream):
         self.rng = rng
 
+    def pick(self, n: int) -> int:
+        """An index among ``n`` options."""
+        return self.rng.below(n) if n > 1 else 0
+
     def guide(self, view: View, options: tuple[str, ...]) -> str:
-        return options[int(self.rng.random() * len(options))]
+        return options[self.pick(len(options))]
 
     def market(self, view: View, options: tuple[MarketMove, ...]) -> MarketMove:
-        return options[int(self.rng.random() * len(options))]
+        return options[self.pick(len(options))]
 
     def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
-        return options[int(self.rng.random() * len(options))]
+        return options[self.pick(len(options))]
 
     def choose(self, view: View, options: tuple[Effects, ...], texts: tuple[str, ...] = ()) -> int:
-        return int(self.rng.random() * len(options))
+        return self.pick(len(options))
 
     def target(self, view: View, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> int:
-        return options[int(self.rng.random() * len(options))]
+        return options[self.pick(len(options))]
 
 
 class _First:
@@ -464,7 +469,7 @@ class SearchBot:
 
     __slots__ = ("candidates", "persona", "rng", "rollout")
 
-    def __init__(self, persona: Persona, rng: random.Random, *, candidates: int = 3):
+    def __init__(self, persona: Persona, rng: Stream, *, candidates: int = 3):
         self.persona = persona
         self.rng = rng
         self.rollout = HeuristicBot(persona, rng)
@@ -534,16 +539,16 @@ class SearchBot:
         return self._best(options, self._seeds(), play)
 
     def _seeds(self) -> list[int]:
-        return [self.rng.getrandbits(64) for _ in range(self.persona.playouts)]
+        return [self.rng.bits() for _ in range(self.persona.playouts)]
 
     def _best(self, options: Sequence[Option], seeds: list[int], play: Callable[[Option, int], float]) -> Option:
         scores = [sum(play(option, seed) for seed in seeds) for option in options]
         return options[max(range(len(options)), key=scores.__getitem__)]
 
     def _table(self, game: Game, seed: int) -> tuple[RandomChance, list[Decider]]:
-        rng = random.Random(seed ^ 0x5EED)
-        deciders: list[Decider] = [HeuristicBot(self.persona, rng) for _ in game.players]
-        return RandomChance(rng), deciders
+        streams = game_streams(seed, 0, len(game.players))  # a sampled future's own chance (its bots draw nothing)
+        deciders: list[Decider] = [HeuristicBot(self.persona, streams.stream(BOTS + seat)) for seat in range(len(game.players))]
+        return RandomChance(streams), deciders
 
     def _finish(self, game: Game, chance: RandomChance, deciders: list[Decider], seat: int) -> float:
         for _ in range(self.persona.depth):
@@ -567,7 +572,7 @@ def score(game: Game, seat: int) -> float:
     return strengths[seat] / sum(strengths.values())
 
 
-def make_bot(persona: Persona, rng: random.Random) -> Decider:
+def make_bot(persona: Persona, rng: Stream) -> Decider:
     """A decider for a persona."""
     if persona.policy == "random":
         return RandomBot(rng)

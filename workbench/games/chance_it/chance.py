@@ -1,16 +1,15 @@
 """Where chance enters a game: the named points at which dice are rolled and cards shuffled.
 
 The engine asks a :class:`ChanceSource` at each point. :class:`RandomChance` answers
-from a seeded ``random.Random``; a scenario answers from its script.
+from a game's keyed streams; a scenario answers from its script.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Protocol
 
 from workbench.games.chance_it.rules import CardDef
-from workbench.sim.seeding import stream
+from workbench.sim.seeding import Stream, Streams
 
 
 class ChanceSource(Protocol):
@@ -32,55 +31,66 @@ class ChanceSource(Protocol):
         """One die rolled for a "Chance N+" test."""
 
 
+#: The named points of chance, numbered as their streams are: stream ``k`` of a game's :class:`Streams` is point
+#: ``POINTS[k]``; seat ``s``'s bot draws from stream ``BOTS + s``. The batch engine numbers them alike.
+POINTS = ("deal", "roll", "reroll", "test", "reshuffle")
+DEAL, ROLL, REROLL, TEST, RESHUFFLE = range(len(POINTS))
+BOTS = len(POINTS)
+
+
+def game_streams(seed: int, index: int, players: int) -> Streams:
+    """Every stream of game ``index`` of a run with ``seed``: the points of chance, then a bot's for each seat."""
+    return Streams(seed, index, BOTS + players)
+
+
 class RandomChance:
-    """Chance from seeded RNGs that belong to this game alone.
+    """Chance from a game's keyed streams (:class:`~workbench.sim.seeding.Streams`), one per named point.
 
-    Made with :meth:`streams`, each named point draws from a stream of its own: the
-    k-th round's roll is the same in two games of the same (seed, index) whatever
-    rerolls, tests or reshuffles happened before it. Paired runs (``compare``,
-    ``cards``, ``skill``) rely on this to give every arm the same rolls for as long as
-    their games last (common random numbers). Made from one RNG, every point shares it
-    (a bot's lookahead does so).
+    Each named point draws from a stream of its own: the k-th round's roll is the same in
+    two games of the same (seed, index) whatever rerolls, tests or reshuffles happened
+    before it. Paired runs (``compare``, ``cards``, ``skill``) rely on this to give every
+    arm the same rolls for as long as their games last (common random numbers). The batch
+    engine draws from the same streams with the same functions, so both engines roll the
+    same dice.
 
-    >>> RandomChance(random.Random(7)).roll(5, 6) == RandomChance(random.Random(7)).roll(5, 6)
-    True
     >>> a, b = RandomChance.streams(1, 0), RandomChance.streams(1, 0)
     >>> _ = a.test(6), a.reroll(6)  # another game's tests and rerolls do not move its rolls
     >>> a.roll(5, 6) == b.roll(5, 6)
     True
     """
 
-    __slots__ = ("_deal", "_reroll", "_reshuffle", "_roll", "_test")
+    __slots__ = ("_streams",)
 
-    def __init__(self, rng: random.Random, *others: random.Random):
-        """One RNG for every point, or five: deal, roll, reroll, test and reshuffle, in that order."""
-        points = (rng, *others) if others else (rng,) * 5
-        if len(points) != 5:
-            raise ValueError(f"one RNG or five, not {len(points)}")
-        self._deal, self._roll, self._reroll, self._test, self._reshuffle = points
+    def __init__(self, streams: Streams):
+        self._streams = streams
 
     @classmethod
     def streams(cls, seed: int, index: int) -> RandomChance:
-        """Game ``index`` of a run with ``seed``: a stream per named point, from ``stream(seed, index, "chance", point)``."""
-        return cls(*(stream(seed, index, "chance", point) for point in ("deal", "roll", "reroll", "test", "reshuffle")))
+        """Game ``index`` of a run with ``seed`` (its points of chance only)."""
+        return cls(Streams(seed, index, len(POINTS)))
 
     def deal(self, pile: list[CardDef]) -> None:
         """Shuffle the market pile in place at setup."""
-        self._deal.shuffle(pile)
+        self._streams.shuffle(DEAL, pile)
 
     def reshuffle(self, pile: list[CardDef]) -> None:
         """Shuffle the old discard pile in place into a new market pile."""
-        self._reshuffle.shuffle(pile)
+        self._streams.shuffle(RESHUFFLE, pile)
 
     def roll(self, count: int, sides: int) -> list[int]:
         """``count`` dice."""
-        draw = self._roll.random
-        return [int(draw() * sides) + 1 for _ in range(count)]
+        below = self._streams.below
+        return [below(ROLL, sides) + 1 for _ in range(count)]
 
     def reroll(self, sides: int) -> int:
         """One reroll of a die showing 1."""
-        return int(self._reroll.random() * sides) + 1
+        return self._streams.below(REROLL, sides) + 1
 
     def test(self, sides: int) -> int:
         """One die for a "Chance N+" test."""
-        return int(self._test.random() * sides) + 1
+        return self._streams.below(TEST, sides) + 1
+
+
+def bot_stream(seed: int, index: int, seat: int) -> Stream:
+    """The stream the bot at ``seat`` draws from in game ``index`` of a run with ``seed``."""
+    return Streams(seed, index, BOTS + seat + 1).stream(BOTS + seat)

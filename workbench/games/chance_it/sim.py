@@ -1,11 +1,12 @@
 """Chance It in bulk: one seeded game per index, and the tally of what the rules did.
 
-Game ``i`` of a run with seed ``S`` draws its dice and shuffles from ``stream(S, i,
-"chance", point)``, one stream per named point (deal, roll, reroll, test, reshuffle),
-and each bot from ``stream(S, i, "bot", seat)``: nothing else, so any split of the run
-over workers plays the very same games, and two arms of a paired run roll the same
-dice round by round. The tally keeps integer
-counts only, so merging chunks in any order gives the same summary.
+Game ``i`` of a run with seed ``S`` draws its dice and shuffles from the keyed streams of
+``chance.game_streams(S, i, players)``, one stream per named point (deal, roll, reroll,
+test, reshuffle), and each bot from a stream of its own: nothing else, so any split of the
+run over workers plays the very same games, two arms of a paired run roll the same dice
+round by round, and the batch engine, drawing from the same streams with the same
+functions, plays the very same games as the interpreter. The tally keeps integer counts
+only, so merging chunks in any order gives the same summary.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy.typing as npt
 
 from workbench.games.chance_it.basics import COINS, RESOURCES
 from workbench.games.chance_it.bots import HeuristicBot, make_bot
-from workbench.games.chance_it.chance import ChanceSource, RandomChance
+from workbench.games.chance_it.chance import BOTS, ChanceSource, RandomChance, game_streams
 from workbench.games.chance_it.engine import END_REASONS, Decider, Game, compile_variant
 from workbench.games.chance_it.record import Recorder
 from workbench.games.chance_it.schema import GUIDES, Persona, Variant
@@ -29,7 +30,6 @@ from workbench.recording import script_name, script_text
 from workbench.sim import outcome
 from workbench.sim.outcome import Outcomes, add_histogram, add_moments, maybe, outcome_arrays, outcome_values
 from workbench.sim.paired import Measure, Statistic, ratio
-from workbench.sim.seeding import stream
 from workbench.sim.stats import Histogram, Moments, rate
 
 if TYPE_CHECKING:
@@ -121,11 +121,12 @@ class Simulator(_Run):
 
     def play(self, index: int) -> Result:
         """Play one game with its own chance and bot streams (and record it as a scenario when asked)."""
-        chance: ChanceSource = RandomChance.streams(self.seed, index)
+        streams = game_streams(self.seed, index, self.players)
+        chance: ChanceSource = RandomChance(streams)
         personas = list(self.personas)
         if self.visitor is not None:
             personas[index % self.players] = self.visitor
-        bots = [make_bot(persona, stream(self.seed, index, "bot", seat)) for seat, persona in enumerate(personas)]
+        bots = [make_bot(persona, streams.stream(BOTS + seat)) for seat, persona in enumerate(personas)]
         deciders: Sequence[Decider] = bots
         recorder = None
         if self.record is not None:

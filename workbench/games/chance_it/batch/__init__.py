@@ -8,7 +8,6 @@ so the two engines can be checked against each other on any scripted game.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +22,7 @@ from workbench.games.chance_it.batch.program import NoBatchForm, Program, compil
 from workbench.games.chance_it.engine import END_REASONS
 from workbench.games.chance_it.rules import Rules
 from workbench.games.chance_it.schema import Persona
+from workbench.sim.seeding import run_key
 
 __all__ = ["Block", "Engine", "NoBatchForm", "Program", "compile_program", "policies", "warm"]
 
@@ -72,9 +72,8 @@ class Block:
 
 
 def stream_seed(seed: int) -> np.uint64:
-    """The run's seed as the kernel's 64-bit key (any integer, the same on every machine)."""
-    digest = hashlib.blake2b(f"{seed}:batch".encode(), digest_size=8).digest()
-    return np.uint64(int.from_bytes(digest, "big"))
+    """The run's seed as the kernel's 64-bit key of its streams: the interpreter's key (``seeding.run_key``)."""
+    return np.uint64(run_key(seed))
 
 
 class Engine:

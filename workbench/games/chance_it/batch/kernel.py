@@ -24,6 +24,10 @@ from typing import Any
 
 import numpy as np
 from numba import njit
+from numba.extending import register_jitable
+
+from workbench.games.chance_it.chance import BOTS, DEAL, REROLL, RESHUFFLE, ROLL, TEST
+from workbench.sim import seeding
 
 # --- constants shared with program.py and model.py (plain module globals: Numba freezes them) -------------------
 
@@ -48,8 +52,8 @@ RANDOM_BOT, HEURISTIC_BOT, TAPE, CHECKED = 0, 1, 2, 3
 T_BUY, T_DISCARD, T_USE, T_CHOOSE, T_TARGET = 0, 1, 2, 3, 4
 #: A flash card's market actions chain at most this many times (engine.MAX_CHAINED_MARKETS).
 MAX_CHAINED = 20
-#: Chance streams (the seats' bot streams follow).
-S_DEAL, S_ROLL, S_REROLL, S_TEST, S_RESHUFFLE, S_BOTS = 0, 1, 2, 3, 4, 5
+#: Chance streams, numbered as chance.POINTS (the seats' bot streams follow, from chance.BOTS).
+S_DEAL, S_ROLL, S_REROLL, S_TEST, S_RESHUFFLE, S_BOTS = DEAL, ROLL, REROLL, TEST, RESHUFFLE, BOTS
 
 # rows of the integer scratch _ints(S) and the float scratch _floats(S)
 I_ELIGIBLE, I_ACTS, I_CARDS, I_VICTIMS, I_ORDER, I_DISTINCT, I_AT, I_OTHERS, I_COUNTED, I_ROWS = range(10)
@@ -84,11 +88,6 @@ STACK = 1024
 _COMPILED: dict[str, Any] = {"cache": True, "_nrt": False}
 _INLINED: dict[str, Any] = {**_COMPILED, "inline": "always"}
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
-_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
 class TapeError(Exception):
@@ -106,30 +105,20 @@ class NeedReshuffle(Exception):
 # --- chance -----------------------------------------------------------------------------------------------------
 
 
-@njit(**_INLINED)
-def _mix(z):
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
-
-
-@njit(**_COMPILED)
-def seed_streams(rs, seed, index):
-    """Every stream of game ``index``: a SplitMix64 state per chance point and per seat."""
-    base = _mix(seed ^ _mix(np.uint64(index) + _GOLDEN))
-    for k in range(rs.shape[0]):
-        rs[k] = _mix(base + np.uint64(k + 1) * _M2)
-
-
-@njit(**_INLINED)
-def _uniform(rs, k):
-    rs[k] += _GOLDEN
-    return float(_mix(rs[k]) >> _S11) * _UNIT
+# The streams are seeding's functions, compiled here as they are written there (the interpreter runs the same ones).
+for _shared in (seeding.mix, seeding.seed_streams, seeding.draw, seeding.below, seeding.shuffle):
+    register_jitable(_nrt=False)(_shared)
 
 
 @njit(**_INLINED)
 def _below(rs, k, n):
-    return int(_uniform(rs, k) * n)
+    return seeding.below(rs, k, n)
+
+
+@njit(**_INLINED)
+def _random_pick(S, p, n):
+    """The random bot's pick among ``n`` options for seat ``p`` (bots.RandomBot: it draws only when it has a choice)."""
+    return 0 if n < 2 else seeding.below(S[2], S_BOTS + p, n)
 
 
 @njit(**_INLINED)
@@ -146,9 +135,7 @@ def _sort(a, n):
 
 @njit(**_COMPILED)
 def _shuffle(rs, k, a, n):
-    for i in range(n - 1, 0, -1):
-        j = _below(rs, k, i + 1)
-        a[i], a[j] = a[j], a[i]
+    seeding.shuffle(rs, k, a, n)
 
 
 # --- the layout: five arrays --------------------------------------------------------------------------------------
@@ -1033,7 +1020,7 @@ def _decide_guide(S, R, M, T, A, p, forced):
     g, ps = _g(S), _ps(S)
     bot = ps[p, P_BOT]
     if bot == RANDOM_BOT:
-        return IN if forced else _below(S[2], S_BOTS + p, 3)
+        return IN if forced else _random_pick(S, p, 3)
     mine = -1
     if bot != TAPE:
         mine = IN if forced else _heuristic_guide(S, R, M, A, p)
@@ -1051,7 +1038,7 @@ def _decide_guide(S, R, M, T, A, p, forced):
 def _decide_market(S, R, M, T, p, acts, cards, n):
     bot = _ps(S)[p, P_BOT]
     if bot == RANDOM_BOT:
-        return _below(S[2], S_BOTS + p, n)
+        return _random_pick(S, p, n)
     mine = -1
     if bot != TAPE:
         best = 0.0
@@ -1079,7 +1066,7 @@ def _decide_use(S, R, M, T, p, options, n):
     """Which of ``n`` distinct eligible cards (card indices) to use: its position in ``options``."""
     bot = _ps(S)[p, P_BOT]
     if bot == RANDOM_BOT:
-        return _below(S[2], S_BOTS + p, n)
+        return _random_pick(S, p, n)
     mine = -1
     if bot != TAPE:
         card_now = _mcard(R, M, _ps(S)[p, P_PERSONA])[:, 3]
@@ -1102,7 +1089,7 @@ def _decide_use(S, R, M, T, p, options, n):
 def _decide_choice(S, R, M, T, p, first, count):
     bot = _ps(S)[p, P_BOT]
     if bot == RANDOM_BOT:
-        return _below(S[2], S_BOTS + p, count)
+        return _random_pick(S, p, count)
     mine = -1
     if bot != TAPE:
         mine = _heuristic_choice(S, R, M, p, first, count)
@@ -1152,7 +1139,7 @@ def _heuristic_choice(S, R, M, p, first, count):
 def _decide_target(S, R, M, T, p, candidates, n, first, count):
     bot = _ps(S)[p, P_BOT]
     if bot == RANDOM_BOT:
-        return candidates[_below(S[2], S_BOTS + p, n)]
+        return candidates[_random_pick(S, p, n)]
     mine = -1
     if bot != TAPE:
         mine = _heuristic_target(S, R, M, p, candidates, n, first, count)
@@ -1653,7 +1640,7 @@ def _setup(S, R, T, players, seed, index, tape):
         supply[r] = total[r] - players * start[r] if total[r] >= 0 else -1
         peak[r] = players * start[r]
         dry[r] = 0
-    seed_streams(S[2], seed, index)
+    seeding.seed_streams(S[2], seed, np.uint64(index))
     if tape:
         for i in range(ri[R_DECK]):
             pile[i] = _tsec(T, 0)[i]
