@@ -1,11 +1,10 @@
-"""The batch engine plays exactly the interpreter's rules, and its heuristic chooses as the Python heuristic does.
+"""The batch engine plays exactly the interpreter's games: the same rules, the same chance, the same bots.
 
-Rules: every shipped scenario, and games the interpreter plays and records on generated
-variants, end in the identical final state when the batch engine replays their scripts;
-a broken script gives the same located error. Bots: replayed with the batch heuristic
-checking every recorded choice of the Python heuristic (positions sampled by play). The
-tally of a block of batch games counts what the interpreter's tally counts, game by game;
-a run is the same for any number of workers; and the statistics of both engines agree.
+Rules: every shipped scenario replayed by the batch engine ends in the interpreter's final
+state; a broken script gives the same located error. Games: for a seed the batch engine
+deals, rolls and decides as the interpreter does, so on generated variants with random and
+heuristic bots (and on the shipped ones through ``simulate``) both write the same
+records, scenario scripts and summaries; a run is the same for any number of workers.
 """
 
 from __future__ import annotations
@@ -27,14 +26,11 @@ from workbench.errors import ScenarioError, UsageError
 from workbench.expect import count_checks
 from workbench.games import load_variant, replay_scenario
 from workbench.games.chance_it.batch import Engine, kernel
-from workbench.games.chance_it.batch.replay import play_script, replay_batch
 from workbench.games.chance_it.bots import BUILTIN
 from workbench.games.chance_it.effects import steal
 from workbench.games.chance_it.engine import compile_variant
-from workbench.games.chance_it.scenario import Scenario
 from workbench.games.chance_it.schema import Persona, Variant, to_yaml
-from workbench.games.chance_it.sim import SEAT_MEASURE, Simulator, table_measure
-from workbench.loading import Document
+from workbench.games.chance_it.sim import SEAT_MEASURE, BatchSimulator, Simulator, table_measure
 from workbench.sim.runner import Local
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,49 +70,49 @@ def test_a_broken_script_gives_the_interpreters_located_error(path: Path) -> Non
     assert problems("batch") == problems("interpreter") != "passed"
 
 
-def record(variant: Variant, players: int, bots: tuple[str, ...], seed: int, index: int) -> tuple[Scenario, Document, str]:
-    """Game ``index`` played by the interpreter with ``bots``, recorded as a scenario script (and its text)."""
+def played_both_ways(
+    variant: Variant, players: int, bots: tuple[str, ...], seed: int, games: int, personas: dict[str, Persona] = PERSONAS
+) -> tuple[list[Any], list[Any], Any, Any]:
+    """Games ``0 .. games - 1`` played and recorded (with their scripts) by the interpreter with the default bots and by
+    the batch engine with ``personas``: each one's results and tally."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "variant.yaml"
         path.write_text(to_yaml(variant))
-        played = Simulator(variant, players, bots, PERSONAS, seed, record=(Path(folder), path)).play(index)
-    assert played.script is not None
-    text = played.script[1]
-    data = yaml.safe_load(text)
-    return Scenario.model_validate(data), Document(data, {}, None), text
-
-
-def replayed_checked(variant: Variant, players: int, bots: tuple[str, ...], seed: int, index: int) -> None:
-    """Record a game, replay it with the batch engine (heuristic seats checking each choice): the same final state."""
-    scenario, doc, text = record(variant, players, bots, seed, index)
-    checked = [BUILTIN["heuristic"] if name == "heuristic" else None for name in bots]
-    try:
-        result = replay_batch(scenario, doc, compile_variant(variant), checked)
-    except kernel.Differs:
-        pytest.fail(f"the batch heuristic chose otherwise than the Python one in:\n{text}")
-    assert result.failures == [] and result.checks > 0, text
-
-
-bot_mixes = st.integers(2, 6).flatmap(lambda n: st.tuples(*[st.sampled_from(["random", "heuristic"])] * n))
+        record = (Path(folder), path)
+        interpreter = Simulator(variant, players, bots, PERSONAS, seed, record)
+        played = [interpreter.play(index) for index in range(games)]
+        batch_tally, recorded = BatchSimulator(variant, players, bots, personas, seed, record).record_range(
+            0, games, lambda: False
+        )
+    tally = interpreter.new_tally()
+    for result in played:
+        tally.add(result)
+    return played, recorded, tally, batch_tally
 
 
 @pytest.mark.slow
 @settings(deadline=None)
-@given(game=strategies.games(), seed=st.integers(0, 2**32), data=st.data())
-def test_a_game_recorded_by_the_interpreter_replays_identically_in_the_batch_engine(
-    game: tuple[dict, int], seed: int, data: st.DataObject
-) -> None:
+@given(game=strategies.games(), seed=st.integers(0, 2**64 - 1), data=st.data())
+def test_generated_variants_play_the_same_games_on_both_engines(game: tuple[dict, int], seed: int, data: st.DataObject) -> None:
+    """Any valid variant, seed and mix of random and heuristic bots: the batch engine plays the interpreter's games,
+    draw for draw and choice for choice, so their records, scenario scripts and tallies are the same."""
     raw, players = game
     bots = tuple(data.draw(st.lists(st.sampled_from(["random", "heuristic"]), min_size=players, max_size=players)))
-    replayed_checked(Variant.model_validate(raw), players, bots, seed, 0)
+    variant = Variant.model_validate(raw)
+    played, recorded, tally, batch_tally = played_both_ways(variant, players, bots, seed, 3)
+    assert [r.record for r in recorded] == [r.record for r in played]
+    assert [r.script for r in recorded] == [r.script for r in played]
+    assert batch_tally.summary() == tally.summary()
+    unrecorded = BatchSimulator(variant, players, bots, PERSONAS, seed).play_range(0, 3)
+    assert unrecorded.summary() == tally.summary()
 
 
-@pytest.mark.parametrize("path", [BASE, CARD_LAB], ids=["base", "card-lab"])
-@pytest.mark.parametrize("players", [3, 4, 5, 6])
-def test_the_batch_heuristic_chooses_as_the_python_heuristic(path: Path, players: int) -> None:
-    variant = load_variant(path).variant
-    for index in range(3):
-        replayed_checked(variant, players, ("heuristic",) * players, 11, index)
+def test_a_heuristic_of_other_weights_is_caught_playing_other_games() -> None:
+    """The check can fail: a batch heuristic that values hearts otherwise plays other games than the Python one."""
+    variant = load_variant(BASE).variant
+    careful = {"heuristic": Persona(policy="heuristic", heart=1.5, danger=4.0, min_hearts=6)}
+    played, recorded, _, _ = played_both_ways(variant, 4, ("heuristic",) * 4, 3, 5, personas=careful)
+    assert all(a.record != b.record for a, b in zip(played, recorded, strict=True))
 
 
 def test_the_kernel_numbers_steal_victims_as_the_effect_kind_lists_them() -> None:
@@ -125,53 +121,32 @@ def test_the_kernel_numbers_steal_victims_as_the_effect_kind_lists_them() -> Non
     ]  # fmt: skip
 
 
-def test_a_heuristic_of_other_weights_is_caught_choosing_otherwise() -> None:
-    """The check can fail: a batch heuristic that values hearts otherwise differs from the recorded Python one."""
-    variant = load_variant(BASE).variant
-    careful = Persona(policy="heuristic", heart=1.5, danger=4.0, min_hearts=6)
-    caught = 0
-    for index in range(5):
-        scenario, doc, _ = record(variant, 4, ("heuristic",) * 4, 3, index)
-        try:
-            replay_batch(scenario, doc, compile_variant(variant), [careful] * 4)
-        except kernel.Differs:
-            caught += 1
-    assert caught == 5
+def test_a_game_longer_than_the_log_is_recorded_whole() -> None:
+    """The log grows when a game outlasts it (the game is played again with twice the room): the same record."""
+    variant = load_variant(CARD_LAB).variant
+    simulator = BatchSimulator(variant, 4, ("heuristic",) * 4, PERSONAS, 2)
+    _, roomy = simulator.record_range(0, 3, lambda: False)
+    engine = simulator.engine
+    engine.logged = (*engine.state[:3], np.zeros(4, dtype=np.int64))
+    _, cramped = simulator.record_range(0, 3, lambda: False)
+    assert [r.record for r in cramped] == [r.record for r in roomy]
+    assert len(engine.logged[3]) > 3 * 64, "the log grew"
 
 
 # --- the same counts --------------------------------------------------------------------------------------------
 
 
-def test_a_block_is_tallied_as_the_interpreter_tallies_its_games() -> None:
-    """Games the interpreter plays, replayed by the batch engine: Tally.add_block gives Tally.add's summary."""
-    variant = load_variant(CARD_LAB).variant
-    rules = compile_variant(variant)
-    bots = ("random", "random", "heuristic", "random")
-    simulator = Simulator(variant, 4, bots, PERSONAS, 5)
-    by_game, by_block = simulator.new_tally(), simulator.new_tally()
-    for index in range(40):
-        played = simulator.play(index)
-        by_game.add(played)
-        scenario, doc, _ = record(variant, 4, bots, 5, index)
-        checked = [BUILTIN["heuristic"] if name == "heuristic" else None for name in bots]  # they weigh IN and OUT too
-        _, block = play_script(scenario, doc, rules, checked)
-        by_block.add_block(block)
-    assert by_block.summary() == by_game.summary()
-    assert by_game.summary()["guides"]["in_out_gap"]["n"] > 0
-
-
 def test_a_blocks_paired_rows_are_the_games_paired_rows() -> None:
     """The columns compare and the card and skill studies sum, per game: from a batch block as from the game."""
     variant = load_variant(CARD_LAB).variant
-    rules = compile_variant(variant)
     bots = ("heuristic", "random", "heuristic")
     simulator = Simulator(variant, 3, bots, PERSONAS, 9)
-    table = table_measure(3, bots, [card.id for card in rules.cards])
+    batch = BatchSimulator(variant, 3, bots, PERSONAS, 9)
+    table = table_measure(3, bots, list(batch.engine.program.card_ids))
     assert table.rows is not None and SEAT_MEASURE.rows is not None
     for index in range(30):
         played = simulator.play(index)
-        scenario, doc, _ = record(variant, 3, bots, 9, index)
-        _, block = play_script(scenario, doc, rules)
+        block = batch.play_block(index, index + 1)
         assert table.rows(0, block, index).tolist() == [table.measure(0, played, index)]
         assert SEAT_MEASURE.rows(0, block, index).tolist() == [SEAT_MEASURE.measure(0, played, index)]
 
@@ -217,41 +192,26 @@ def test_a_batch_run_is_the_same_for_any_number_of_workers(tmp_path: Path) -> No
     assert {run["engine"] for run in one} == {"batch"}
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("players", [3, 4, 5, 6])
-def test_both_engines_agree_within_their_intervals(tmp_path: Path, players: int) -> None:
-    """The same bots on the base game: every rate and mean of one engine's summary lies within the other's reach
-    (four standard errors of the difference; 20-odd figures per count, so a fixed seed gives a lasting verdict)."""
-    options = {"players": [players], "games": 4000, "seed": 8, "bots": "heuristic", "backend": Local(2)}
-    batch = summary(tmp_path, "batch", engine="batch", **options)[0]
-    interpreted = summary(tmp_path, "interpreter", engine="interpreter", **options)[0]
-    figures = [
-        "rounds", "eliminations.per_game", "wins.no_winner", "wins.shared", "stakes.coins_paid_per_game",
-        "stakes.hearts_paid_per_game", "stakes.coins_received_per_game", "guides.in", "guides.out", "guides.chance-it",
-        "guides.forced_in", *(f"end_reasons.{reason}" for reason in batch["end_reasons"]),
-        *(f"wins.by_seat.{seat}" for seat in range(players)),
-    ]  # fmt: skip
-    for name in figures:
-        a, b = pick(batch, name), pick(interpreted, name)
-        value = "rate" if "rate" in a else "mean"
-        units = min(a["n"], batch["games"])
-        se = np.hypot(standard_error(a, value, units), standard_error(b, value, units))
-        assert abs(a[value] - b[value]) <= 4 * se + 1e-4, (name, a, b)
-
-
-def pick(run: dict[str, Any], dotted: str) -> dict[str, Any]:
-    node: Any = run
-    for part in dotted.split("."):
-        node = node[int(part)] if isinstance(node, list) else node[part]
-    return node
-
-
-def standard_error(figure: dict[str, Any], value: str, units: int) -> float:
-    n = max(1, units)
-    if value == "rate":
-        p = figure["rate"]
-        return float(np.sqrt(max(p * (1 - p), 1 / n) / n))
-    return float(figure["sd"] / np.sqrt(n))
+@pytest.mark.parametrize("bots", ["random", "heuristic"])
+@pytest.mark.parametrize("path", [BASE, CARD_LAB], ids=["base", "card-lab"])
+def test_both_engines_write_the_same_summary_records_and_scripts(tmp_path: Path, path: Path, bots: str) -> None:
+    """The same seed at 3 to 6 players: ``summary.json`` (its engine and timing aside), ``--records`` and
+    ``--record-scenarios`` are the same, byte for byte, from the batch engine and from the interpreter."""
+    written = {}
+    for engine in ("batch", "interpreter"):
+        out = tmp_path / engine
+        api.simulate(
+            path, players=[3, 4, 5, 6], games=40, seed=21, bots=bots, engine=engine, out=out,
+            records=out / "games.jsonl", record_scenarios=out / "scripts",
+        )  # fmt: skip
+        body = json.loads((out / "summary.json").read_text())
+        assert [run.pop("engine") for run in body["runs"]] == [engine] * 4
+        for run in body["runs"]:
+            run.pop("timing")
+        scripts = {script.name: script.read_text() for script in sorted((out / "scripts").glob("*.yaml"))}
+        written[engine] = (body, (out / "games.jsonl").read_text(), scripts)
+    assert len(written["batch"][2]) == 4 * 40
+    assert written["batch"] == written["interpreter"]
 
 
 # --- which engine plays -----------------------------------------------------------------------------------------
@@ -273,11 +233,10 @@ def test_auto_falls_back_to_the_interpreter_for_a_search_bot_and_says_why(tmp_pa
         api.simulate(BASE, games=2, bots=bots, out=tmp_path / "out", engine="batch")
 
 
-def test_records_are_written_by_the_interpreter(tmp_path: Path) -> None:
+def test_auto_takes_the_batch_engine_for_records_too(tmp_path: Path) -> None:
     run = api.simulate(BASE, games=5, bots="random", out=tmp_path / "out", records=tmp_path / "games.jsonl")
-    assert run.runs[0].engine == "interpreter"
-    with pytest.raises(UsageError, match="--records and --record-scenarios are written by the interpreter"):
-        api.simulate(BASE, games=5, bots="random", records=tmp_path / "more.jsonl", engine="batch")
+    assert run.runs[0].engine == "batch"
+    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 5
 
 
 def test_an_unknown_engine_is_refused_before_any_game() -> None:

@@ -284,7 +284,7 @@ def test_a_person_plays_a_whole_game_against_three_bots(page: Page, studio: Serv
         assert len(prompts) <= len(asked), f"the page asked more than the library's game did: {prompts}"
 
     assert prompts == asked  # the same questions, in the same order
-    seats = ", ".join(f"seat {seat}" for seat in expected["winners"])
+    seats = ", ".join(f"seat {seat}" for seat in expected["winners"]) or "nobody"
     verdict = "You won!" if 0 in expected["winners"] else "You lost"
     expect(page.locator("#play-result")).to_have_text(
         f"Game over after {expected['rounds']} rounds: {loaded.family.figures.end_reasons[expected['end_reason']]}. "

@@ -342,9 +342,7 @@ ENGINES = ("auto", "batch", "interpreter")
 Notice = Callable[[str], None]
 
 
-def choose_engine(
-    family: Family, runs: Iterable[tuple[Any, Iterable[Any]]], requested: str, *, recording: bool = False
-) -> tuple[str, str]:
+def choose_engine(family: Family, runs: Iterable[tuple[Any, Iterable[Any]]], requested: str) -> tuple[str, str]:
     """The engine that plays ``runs`` (each a variant and the personas it seats), and why the interpreter plays when
     ``auto`` could not take the batch engine (which plays a run only if it can play every variant and bot of it).
 
@@ -354,7 +352,7 @@ def choose_engine(
         raise UsageError(f"--engine {requested!r}: choose {', '.join(ENGINES[:-1])} or {ENGINES[-1]}")
     if requested == "interpreter":
         return "interpreter", ""
-    blocker: str | None = "--records and --record-scenarios are written by the interpreter" if recording else None
+    blocker: str | None = None
     if not isinstance(family, Batched):
         blocker = f"{family.title} has no batch engine"
     with signals_held():  # the batch engine's first look imports Numba
@@ -478,8 +476,7 @@ def simulate(
     tables = bot_tables(bots, counts, known, family)
     seated = [known[name] for name in dict.fromkeys(name for table in tables.values() for name in table)]
     notated = notating(family) if notation is not None else None
-    recording = records is not None or record_scenarios is not None or notated is not None
-    engine, why = choose_engine(family, [(loaded.variant, seated)], engine, recording=recording)
+    engine, why = choose_engine(family, [(loaded.variant, seated)], engine)
     with Outputs(force=force) as outputs:
         _reserve_inputs(outputs, *loaded.sources, personas)
         summary_file = report_file = None

@@ -2,7 +2,8 @@
 
 The family supplies a simulator (``play(index)`` returning a result with a ``record``
 and an optional ``script``, and ``new_tally()``; or, for a batch engine, ``batch = True`` and
-``play_range(start, end)`` returning the tally of those games); this module only decides which
+``play_range(start, end)`` returning the tally of those games, and ``record_range(start, end, stop)`` returning
+the tally and each game's ``record`` and ``script`` when they are wanted); this module only decides which
 games run where. Game ``i`` depends only on the run's seed and ``i``, and tallies merge
 exactly, so the summary is the same for any number of workers.
 
@@ -234,21 +235,26 @@ def play_chunk(simulator: Any, task: Task, stop: Callable[[], bool] = _never) ->
     lines: list[str] = []
     scripts: list[tuple[str, str]] = []
     notations: list[str] = []
-    if getattr(simulator, "batch", False):  # a batch engine plays the whole chunk at once (and writes no records)
-        return Chunk(which, simulator.play_range(start, end), lines, scripts, time.perf_counter() - started)
-    tally = simulator.new_tally()
-    for index in range(start, end):
-        if stop():
-            break
-        result = simulator.play(index)
-        tally.add(result)
-        if wanted:
-            lines.append(json.dumps(result.record, separators=(",", ":")))
-            if result.script is not None:
-                scripts.append(result.script)
-            notation: str | None = getattr(result, "notation", None)  # only a Notated family's results carry one
-            if notation is not None:
-                notations.append(notation)
+    if getattr(simulator, "batch", False):  # a batch engine plays a chunk at once, or game by game when recording
+        if not wanted:
+            return Chunk(which, simulator.play_range(start, end), lines, scripts, time.perf_counter() - started)
+        tally, results = simulator.record_range(start, end, stop)
+    else:
+        tally, results = simulator.new_tally(), []
+        for index in range(start, end):
+            if stop():
+                break
+            result = simulator.play(index)
+            tally.add(result)
+            if wanted:
+                results.append(result)
+    for result in results:
+        lines.append(json.dumps(result.record, separators=(",", ":")))
+        if result.script is not None:
+            scripts.append(result.script)
+        notation: str | None = getattr(result, "notation", None)  # only a Notated family's results carry one
+        if notation is not None:
+            notations.append(notation)
     return Chunk(which, tally, lines, scripts, time.perf_counter() - started, notations)
 
 

@@ -9,9 +9,9 @@ Two kinds of stream:
   kernel compiles the very same functions for its unsigned 64-bit integers (it registers
   them with ``numba.extending.register_jitable``). A game played by an interpreter and by
   a compiled engine then draws the same numbers at the same points, and no floating point
-  is involved. Chance It plays on these, in both of its engines.
-- :func:`stream`, a ``random.Random`` per (seed, names), for games that have only an
-  interpreter (target dice, Chance Chess).
+  is involved. A family with a compiled engine plays on these.
+- :func:`stream`, a ``random.Random`` per (seed, names), for a family that has only an
+  interpreter.
 """
 
 from __future__ import annotations

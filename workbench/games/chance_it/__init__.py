@@ -128,9 +128,8 @@ class ChanceIt:
     ) -> Callable[[], Simulator | BatchSimulator]:
         chosen = {name: personas[name] for name in set(bots)}
         visitor = personas[seat_bot] if seat_bot is not None else None
-        if engine == "batch":
-            return partial(BatchSimulator, variant, players, bots, chosen, seed, gift, visitor)
-        return partial(Simulator, variant, players, bots, chosen, seed, record, gift, visitor)
+        kind = BatchSimulator if engine == "batch" else Simulator
+        return partial(kind, variant, players, bots, chosen, seed, record, gift, visitor)
 
     def batch_blocker(self, variant: Variant, personas: list[Persona]) -> str | None:
         from workbench.games.chance_it.batch import NoBatchForm, compile_program, policies

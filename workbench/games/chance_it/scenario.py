@@ -119,7 +119,7 @@ class Scenario(Model):
     expect: Expect | None = Field(None, description="Any subset of the replay output.")
 
 
-class _Script:
+class Script:
     """The scenario being replayed: where in the script we are, shared by chance and deciders."""
 
     def __init__(self, scenario: Scenario, doc: Document, rules: Rules):
@@ -192,7 +192,7 @@ class _Script:
 class ScriptedChance:
     """Chance from the script: the pile order, each round's roll, rerolls and chance tests."""
 
-    def __init__(self, script: _Script):
+    def __init__(self, script: Script):
         self.script = script
         self.rng = random.Random(script.scenario.seed)
 
@@ -270,7 +270,7 @@ class ScriptedChance:
 class ScriptedDecider:
     """The choices of one seat, read from the script in the order the engine asks."""
 
-    def __init__(self, script: _Script, seat: int):
+    def __init__(self, script: Script, seat: int):
         self.script = script
         self.seat = seat
 
@@ -340,7 +340,7 @@ def check_players(scenario: Scenario, doc: Document, rules: Rules) -> None:
 def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
     """Play the scripted rounds of ``scenario`` (read from ``doc``) under ``rules`` and check ``expect``."""
     check_players(scenario, doc, rules)
-    script = _Script(scenario, doc, rules)
+    script = Script(scenario, doc, rules)
     chance = ScriptedChance(script)
     deciders = [ScriptedDecider(script, seat) for seat in range(scenario.players)]
     game = script.game = Game(rules, scenario.players, chance)
@@ -370,7 +370,7 @@ def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
     return judged(doc, game.snapshot())
 
 
-def _check_guides(script: _Script, game: Game, scripted: ScriptRound) -> None:
+def _check_guides(script: Script, game: Game, scripted: ScriptRound) -> None:
     key = ("rounds", script.index, "guides")
     if len(scripted.guides) != len(game.players):
         raise script.error(key, f"expected {len(game.players)} guides (one per seat), got {len(scripted.guides)}")

@@ -48,6 +48,14 @@ class Result:
 
 
 @dataclass(frozen=True)
+class Recorded:
+    """A game the batch engine played while recording: its line of ``--records`` and its script, if one was asked."""
+
+    record: dict[str, Any]
+    script: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
 class Gift:
     """What one seat gets before the first round, for a study by intervention: a card, or some coins.
 
@@ -86,10 +94,12 @@ class _Run:
         bots: tuple[str, ...],
         personas: dict[str, Persona],
         seed: int,
+        record: tuple[Path, Path] | None = None,
         gift: Gift | None = None,
         visitor: Persona | None = None,
     ):
         self.rules = compile_variant(variant)
+        self.record = record  # (folder for scenario scripts, the variant file they name)
         self.gift = gift
         self.visitor = visitor  # plays seat ``index % players`` of game ``index`` instead of that seat's bot
         self.players = players
@@ -100,6 +110,32 @@ class _Run:
     def new_tally(self) -> Tally:
         """An empty tally for this run."""
         return Tally(self.players, self.bots, tuple(card.id for card in self.rules.cards))
+
+    def game_record(
+        self,
+        index: int,
+        winners: Sequence[int],
+        end_reason: str | None,
+        rounds: int,
+        final: Sequence[tuple[Sequence[int], bool]],
+        bought: Sequence[Sequence[str]],
+    ) -> dict[str, Any]:
+        """Game ``index``'s line of ``--records``: how it ended, each seat's holdings and whether it is out, and what
+        each seat bought, in order."""
+        return {
+            **outcome.record(index, self.seed, self.bots, winners, end_reason, rounds),
+            "final": [{**{name: int(res[i]) for i, name in enumerate(RESOURCES)}, "eliminated": bool(out)} for res, out in final],
+            "bought": [list(cards) for cards in bought],
+        }
+
+    def script(self, index: int, recorder: Recorder, expect: dict[str, Any]) -> tuple[str, str] | None:
+        """Game ``index`` as a scenario script (file name, text), when the run records them; ``expect`` is its end."""
+        if self.record is None:
+            return None
+        folder, variant = self.record
+        description = f"Game {index} of a simulation (seed {self.seed}, bots {', '.join(self.bots)}), recorded."
+        body = recorder.script(expect, self.players, os.path.relpath(variant, folder), self.seed, description=description)
+        return script_name(self.players, index), script_text(body, folder, "chance-it")
 
 
 class Simulator(_Run):
@@ -116,8 +152,7 @@ class Simulator(_Run):
         gift: Gift | None = None,
         visitor: Persona | None = None,
     ):
-        super().__init__(variant, players, bots, personas, seed, gift, visitor)
-        self.record = record  # (folder for scenario scripts, the variant file they name)
+        super().__init__(variant, players, bots, personas, seed, record, gift, visitor)
 
     def play(self, index: int) -> Result:
         """Play one game with its own chance and bot streams (and record it as a scenario when asked)."""
@@ -136,17 +171,9 @@ class Simulator(_Run):
         if self.gift is not None:
             self.gift.give(game, index % self.players, chance, deciders)
         game.play(chance, deciders)
-        script = None
-        if recorder is not None and self.record is not None:
-            folder, variant = self.record
-            description = f"Game {index} of a simulation (seed {self.seed}, bots {', '.join(self.bots)}), recorded."
-            body = recorder.script(game, os.path.relpath(variant, folder), self.seed, description=description)
-            script = (script_name(self.players, index), script_text(body, folder, "chance-it"))
-        record = {
-            **outcome.record(index, self.seed, self.bots, game.winners, game.end_reason, game.round),
-            "final": [{**{name: p.res[i] for i, name in enumerate(RESOURCES)}, "eliminated": p.eliminated} for p in game.players],
-            "bought": [list(p.bought) for p in game.players],
-        }
+        script = self.script(index, recorder, game.snapshot(events=False)) if recorder is not None else None
+        final = [(p.res, p.eliminated) for p in game.players]
+        record = self.game_record(index, game.winners, game.end_reason, game.round, final, [p.bought for p in game.players])
         gaps = Moments()
         for bot in bots:
             if isinstance(bot, HeuristicBot):
@@ -167,12 +194,13 @@ class BatchSimulator(_Run):
         bots: tuple[str, ...],
         personas: dict[str, Persona],
         seed: int,
+        record: tuple[Path, Path] | None = None,
         gift: Gift | None = None,
         visitor: Persona | None = None,
     ):
         from workbench.games.chance_it.batch import Engine
 
-        super().__init__(variant, players, bots, personas, seed, gift, visitor)
+        super().__init__(variant, players, bots, personas, seed, record, gift, visitor)
         self.engine = Engine(self.rules, players, self.personas, visitor)
 
     def play_block(self, start: int, end: int) -> Block:
@@ -186,9 +214,40 @@ class BatchSimulator(_Run):
         tally.add_block(self.play_block(start, end))
         return tally
 
-    def new_tally(self) -> Tally:
-        """An empty tally for this run."""
-        return Tally(self.players, self.bots, tuple(card.id for card in self.rules.cards))
+    def record_range(self, start: int, end: int, stop: Callable[[], bool]) -> tuple[Tally, list[Recorded]]:
+        """Games ``start .. end - 1`` one by one, tallied, each with its line of ``--records`` and, when the run records
+        them, its scenario script: the interpreter's, byte for byte (until ``stop()``: the games so far, a prefix)."""
+        from workbench.games.chance_it.batch import kernel as k
+        from workbench.games.chance_it.batch import read_log, snapshot
+
+        played: list[Recorded] = []
+        gift = self.gift or Gift()
+        engine, ids = self.engine, self.engine.program.card_ids
+        block = engine.block(end - start)
+        for row, index in enumerate(range(start, end)):
+            if stop():
+                break
+            log = engine.record(self.seed, index, block, row, card=gift.card, coins=gift.coins)
+            script = None
+            if self.record is not None:  # read the log for a script only when the run writes them
+                recorder = Recorder()
+                read_log(engine.program, log, recorder)
+                script = self.script(index, recorder, snapshot(engine.program, engine.logged))
+            game, seat = block.game[row], block.seat[row]
+            bought: list[list[str]] = [[] for _ in range(self.players)]
+            for code, who, card in log.tolist():
+                if code == k.L_BUY:
+                    bought[who].append(ids[card])
+            final = [
+                (seat[p, k.OS_RES : k.OS_RES + len(RESOURCES)].tolist(), bool(seat[p, k.OS_ELIM])) for p in range(self.players)
+            ]
+            winners = [p for p in range(self.players) if seat[p, k.OS_WON]]
+            end_reason = END_REASONS[int(game[k.O_END])]
+            record = self.game_record(index, winners, end_reason, int(game[k.O_ROUNDS]), final, bought)
+            played.append(Recorded(record, script))
+        tally = self.new_tally()
+        tally.add_block(block.head(len(played)))
+        return tally, played
 
 
 @dataclass

@@ -9,7 +9,7 @@ so the two engines can be checked against each other on any scripted game.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -19,7 +19,8 @@ from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.batch import kernel as k
 from workbench.games.chance_it.batch.model import model_arrays
 from workbench.games.chance_it.batch.program import NoBatchForm, Program, compile_program
-from workbench.games.chance_it.engine import END_REASONS
+from workbench.games.chance_it.engine import BUY, DISCARD, END_REASONS, GUIDES
+from workbench.games.chance_it.record import Recorder
 from workbench.games.chance_it.rules import Rules
 from workbench.games.chance_it.schema import Persona
 from workbench.sim.seeding import run_key
@@ -47,6 +48,12 @@ class Block:
 
     def __len__(self) -> int:
         return int(self.game.shape[0])
+
+    def head(self, count: int) -> Block:
+        """The block's first ``count`` games (with its sums: they hold only the games played)."""
+        return replace(
+            self, game=self.game[:count], seat=self.seat[:count], bought=self.bought[:count], squares=self.squares[:count]
+        )
 
     @property
     def card_rounds(self) -> Ints:
@@ -103,6 +110,7 @@ class Engine:
         )
         self.models = model_arrays(rules, heuristic)
         self.state = new_state(self.program, players)
+        self.logged = (*self.state[:3], np.zeros(1 + 3 * 1024, dtype=np.int64))  # the same state, with room for a log
         self.tape = empty_tape(players, rules.dice_count)
 
     def play(self, seed: int, first: int, count: int, *, card: str | None = None, coins: int = 0) -> Block:
@@ -115,6 +123,27 @@ class Engine:
             count, self.bots, self.personas, *self.visitor, gift, coins, block.game, block.seat, block.bought, block.squares,
         )  # fmt: skip
         return block
+
+    def record(self, seed: int, index: int, block: Block, row: int, *, card: str | None = None, coins: int = 0) -> Ints:
+        """Play game ``index`` of a run with ``seed`` alone into ``row`` of ``block`` and return its log: one row
+        ``code, a, b`` for each draw and decision, in the order they happened (``kernel.L_*``; :func:`read_log` reads
+        it). The state then holds the game's end (:func:`snapshot`)."""
+        gift = self.program.card_ids.index(card) if card is not None else -1
+        one = slice(row, row + 1)
+        while True:
+            sums = block.sums.copy()
+            try:
+                k.play_games(
+                    self.logged, self.program.arrays, self.models, self.tape, block.sums, self.players, stream_seed(seed),
+                    index, 1, self.bots, self.personas, *self.visitor, gift, coins, block.game[one], block.seat[one],
+                    block.bought[one], block.squares[one],
+                )  # fmt: skip
+            except k.LogFull:  # a long game: the same game again, with twice the room
+                block.sums[:] = sums
+                self.logged = (*self.state[:3], np.zeros(2 * len(self.logged[3]), dtype=np.int64))
+                continue
+            log = self.logged[3]
+            return log[1 : 1 + log[0]].reshape(-1, 3).copy()
 
     def block(self, count: int) -> Block:
         """An empty block for ``count`` games at this table."""
@@ -131,7 +160,8 @@ class Engine:
 
 
 def new_state(program: Program, players: int) -> tuple[Any, ...]:
-    """A game state for the kernel (its ``S``): the integer rows, the float rows and the random streams."""
+    """A game state for the kernel (its ``S``): the integer rows, the float rows, the random streams and a log too
+    short to note anything (a recorded game's log is longer: see :meth:`Engine.record`)."""
     rules = program.rules
     held = len(rules.deck) + players + 2  # every card of the pile, and a gift's extra copy
     width = max(held, 2 * len(rules.cards) + 2, k.MAXP + 2, k.G_SIZE, k.P_SIZE, rules.dice_count, rules.face_up, 8)
@@ -139,6 +169,7 @@ def new_state(program: Program, players: int) -> tuple[Any, ...]:
         np.zeros((k.STATE_ROWS, width), dtype=np.int64),
         np.zeros((k.F_ROWS + max(1, program.lists), width)),
         np.zeros(k.S_BOTS + players, dtype=np.uint64),
+        np.zeros(1, dtype=np.int64),
     )
 
 
@@ -199,6 +230,38 @@ def warm(rules: Rules) -> bool:
     misses = sum(k.play_games.stats.cache_misses.values())
     Engine(rules, rules.min_players).play(0, 0, 1)
     return bool(sum(k.play_games.stats.cache_misses.values()) > misses)
+
+
+def read_log(program: Program, log: Ints, recorder: Recorder) -> None:
+    """Tell ``recorder`` every draw and decision of a game's log, as the interpreter's recording chance and deciders
+    tell it (:mod:`workbench.games.chance_it.record`)."""
+    ids, rows = program.card_ids, log.tolist()
+    at = 0
+    while at < len(rows) and rows[at][0] == k.L_DEAL:  # the deal comes first, bottom card first
+        at += 1
+    recorder.dealt([ids[a] for _, a, _ in reversed(rows[:at])])
+    dice = program.rules.dice_count
+    while at < len(rows):
+        code, a, b = rows[at]
+        at += 1
+        if code == k.L_ROUND:  # the round's dice follow, as they fell
+            recorder.rolled([face for _, face, _ in rows[at : at + dice]])
+            at += dice
+        elif code == k.L_RESHUFFLE:  # the new pile's ``a`` cards follow, bottom card first
+            recorder.reshuffled([ids[c] for _, c, _ in reversed(rows[at : at + a])])
+            at += a
+        elif code == k.L_REROLL:
+            recorder.rerolled(a)
+        elif code == k.L_TEST:
+            recorder.tested(a)
+        elif code == k.L_GUIDE:
+            recorder.guided(a, GUIDES[b])
+        else:
+            recorder.chose(a, _CHOICES[code], ids[b] if code in (k.L_BUY, k.L_DISCARD, k.L_USE) else b)
+
+
+#: The log's codes of the seats' choices, and how a script names each.
+_CHOICES = {k.L_BUY: BUY, k.L_DISCARD: DISCARD, k.L_USE: "use", k.L_CHOOSE: "choose", k.L_TARGET: "target"}
 
 
 def snapshot(program: Program, state: tuple[Any, ...]) -> dict[str, Any]:

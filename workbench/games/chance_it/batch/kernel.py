@@ -12,10 +12,14 @@ Effect lists run on an explicit stack of frames rather than by recursion (Numba'
 cache cannot hold a recursive function), and ``choose`` options are valued bottom-up
 (a nested list always has a smaller id than the list holding it).
 
-Chance comes from SplitMix64 streams derived from (seed, game index, point): game ``i``
-of a run is the same wherever and in whichever chunk it is played, and the arms of a
-paired run roll the same dice round by round. In tape mode (a replay) every die,
-reroll, test, reshuffle and decision is read from arrays instead.
+Chance comes from the keyed SplitMix64 streams of :mod:`workbench.sim.seeding` (one
+stream per run seed, game index and chance point), the very integer arithmetic the
+interpreter runs: for a seed both engines deal, roll, test, reshuffle and decide alike,
+so they play the same games; game ``i`` of a run is the same wherever and in whichever
+chunk it is played, and the arms of a paired run roll the same dice round by round. In tape mode (a replay) every die, reroll, test, reshuffle
+and decision is read from arrays instead. A state with room for a log (``S[3]``) notes
+every draw and decision (``L_*``), from which ``--records`` and ``--record-scenarios``
+are written as the interpreter writes them.
 """
 
 from __future__ import annotations
@@ -46,10 +50,13 @@ KINDS = ("flash", "die", "chance-it", "passive")
 RESOURCE_TEST, DICE_TEST, PARTICIPANTS_TEST = 0, 1, 2
 #: End reasons, in the order of ``engine.END_REASONS``.
 ENDED_STARS, ENDED_LAST, ENDED_ALL, ENDED_MAX = 0, 1, 2, 3
-#: Bots: how a seat decides (CHECKED: as the heuristic, then the tape must say the same: a replay that checks the port).
-RANDOM_BOT, HEURISTIC_BOT, TAPE, CHECKED = 0, 1, 2, 3
+#: Bots: how a seat decides (TAPE: as a scenario script says).
+RANDOM_BOT, HEURISTIC_BOT, TAPE = 0, 1, 2
 #: Scripted choices in tape mode: the action of each.
 T_BUY, T_DISCARD, T_USE, T_CHOOSE, T_TARGET = 0, 1, 2, 3, 4
+#: What the log of a recorded game holds (one entry ``code, a, b`` each, in the order they happen; see :func:`_log`).
+(L_DEAL, L_ROUND, L_ROLL, L_REROLL, L_TEST, L_RESHUFFLE, L_CARD, L_GUIDE, L_BUY, L_DISCARD, L_USE, L_CHOOSE,
+ L_TARGET) = range(13)  # fmt: skip
 #: A flash card's market actions chain at most this many times (engine.MAX_CHAINED_MARKETS).
 MAX_CHAINED = 20
 #: Chance streams, numbered as chance.POINTS (the seats' bot streams follow, from chance.BOTS).
@@ -89,13 +96,12 @@ _COMPILED: dict[str, Any] = {"cache": True, "_nrt": False}
 _INLINED: dict[str, Any] = {**_COMPILED, "inline": "always"}
 
 
-
 class TapeError(Exception):
     """A scripted game asks for something its script does not give (the interpreter words it, located)."""
 
 
-class Differs(Exception):
-    """A checked seat's heuristic chose otherwise than the recorded game (the Python heuristic) did."""
+class LogFull(Exception):
+    """A recorded game's log ran out of room: the caller plays it again with a longer one."""
 
 
 class NeedReshuffle(Exception):
@@ -122,6 +128,19 @@ def _random_pick(S, p, n):
 
 
 @njit(**_INLINED)
+def _log(S, code, a, b):
+    """Note ``code, a, b`` in the log of a recorded game (a log of one entry, a run's, notes nothing): ``L[0]`` counts
+    what is used, the entries follow; a full log raises LogFull."""
+    log = S[3]
+    if log.shape[0] > 1:
+        at = log[0] + 1
+        if at + 3 > log.shape[0]:
+            raise LogFull()
+        log[at], log[at + 1], log[at + 2] = code, a, b
+        log[0] += 3
+
+
+@njit(**_INLINED)
 def _sort(a, n):
     """Insertion sort of ``a[:n]`` (a handful of dice; Numba's sort needs the reference counting left out here)."""
     for i in range(1, n):
@@ -141,7 +160,7 @@ def _shuffle(rs, k, a, n):
 # --- the layout: five arrays --------------------------------------------------------------------------------------
 # Every kernel function takes the same few arrays (one call costs about 2 ns per array passed, so the state, rules,
 # bots' model, tape and sums are each one array, with fixed regions, rather than dozens):
-# S = (state: int64 rows, scratch and list values: float64 rows, random streams: uint64)
+# S = (state: int64 rows, scratch and list values: float64 rows, random streams: uint64, the log: int64, see _log)
 # R = the rules: row 0 the scalars (R_*), row 1 where each region starts and how many rows it has, then the regions
 # M = the bots' value models: one block of rows per persona (see model_offsets)
 # T = a replay's tape: 14 sections of one flat int64 array, each found through the header (see _tsec)
@@ -568,6 +587,9 @@ def _refill(S, R, T, tape):
             _scripted_reshuffle(S, T)
         else:
             _shuffle(S[2], S_RESHUFFLE, pile, n)
+        _log(S, L_RESHUFFLE, n, 0)
+        for i in range(n):
+            _log(S, L_CARD, pile[i], 0)
     if g[G_PILE]:
         _lay_out(S, R)
 
@@ -610,7 +632,9 @@ def _scripted_reshuffle(S, T):
 def _reroll(S, R, T, tape):
     g = _g(S)
     if not tape:
-        return _below(S[2], S_REROLL, R[0][R_SIDES]) + 1
+        face = _below(S[2], S_REROLL, R[0][R_SIDES]) + 1
+        _log(S, L_REROLL, face, 0)
+        return face
     k = g[G_T_REROLL]
     if k >= _tsec(T, 3)[g[G_T_ROUND] + 1]:
         raise TapeError()
@@ -622,7 +646,9 @@ def _reroll(S, R, T, tape):
 def _test(S, R, T, tape):
     g = _g(S)
     if not tape:
-        return _below(S[2], S_TEST, R[0][R_SIDES]) + 1
+        face = _below(S[2], S_TEST, R[0][R_SIDES]) + 1
+        _log(S, L_TEST, face, 0)
+        return face
     k = g[G_T_TEST]
     if k >= _tsec(T, 5)[g[G_T_ROUND] + 1]:
         raise TapeError()
@@ -1021,16 +1047,11 @@ def _decide_guide(S, R, M, T, A, p, forced):
     bot = ps[p, P_BOT]
     if bot == RANDOM_BOT:
         return IN if forced else _random_pick(S, p, 3)
-    mine = -1
-    if bot != TAPE:
-        mine = IN if forced else _heuristic_guide(S, R, M, A, p)
-        if bot == HEURISTIC_BOT:
-            return mine
+    if bot == HEURISTIC_BOT:
+        return IN if forced else _heuristic_guide(S, R, M, A, p)
     guide = _tsec(T, 6)[g[G_T_ROUND] * g[G_PLAYERS] + p]
     if guide < 0 or (forced and guide != IN):
         raise TapeError()
-    if bot == CHECKED and guide != mine:
-        raise Differs()
     return guide
 
 
@@ -1039,15 +1060,13 @@ def _decide_market(S, R, M, T, p, acts, cards, n):
     bot = _ps(S)[p, P_BOT]
     if bot == RANDOM_BOT:
         return _random_pick(S, p, n)
-    mine = -1
-    if bot != TAPE:
-        best = 0.0
+    if bot == HEURISTIC_BOT:
+        best, mine = 0.0, -1
         for i in range(n):
             value = _move_value(S, R, M, p, acts[i], cards[i])
             if mine < 0 or value > best:
                 best, mine = value, i
-        if bot == HEURISTIC_BOT:
-            return mine
+        return mine
     k = _g(S)[G_T_CHOICE]
     choices = _tsec(T, 7)
     if k >= _tsec(T, 8)[_g(S)[G_T_ROUND] + 1] or choices[3 * k] != p or choices[3 * k + 1] > T_DISCARD:
@@ -1055,8 +1074,6 @@ def _decide_market(S, R, M, T, p, acts, cards, n):
     _g(S)[G_T_CHOICE] += 1
     for i in range(n):
         if acts[i] == choices[3 * k + 1] and cards[i] == choices[3 * k + 2]:
-            if bot == CHECKED and i != mine:
-                raise Differs()
             return i
     raise TapeError()
 
@@ -1067,20 +1084,16 @@ def _decide_use(S, R, M, T, p, options, n):
     bot = _ps(S)[p, P_BOT]
     if bot == RANDOM_BOT:
         return _random_pick(S, p, n)
-    mine = -1
-    if bot != TAPE:
+    if bot == HEURISTIC_BOT:
         card_now = _mcard(R, M, _ps(S)[p, P_PERSONA])[:, 3]
         mine = 0
         for i in range(1, n):
             if card_now[options[i]] > card_now[options[mine]]:
                 mine = i
-        if bot == HEURISTIC_BOT:
-            return mine
+        return mine
     card = _scripted(S, T, p, T_USE)
     for i in range(n):
         if options[i] == card:
-            if bot == CHECKED and i != mine:
-                raise Differs()
             return i
     raise TapeError()
 
@@ -1090,16 +1103,11 @@ def _decide_choice(S, R, M, T, p, first, count):
     bot = _ps(S)[p, P_BOT]
     if bot == RANDOM_BOT:
         return _random_pick(S, p, count)
-    mine = -1
-    if bot != TAPE:
-        mine = _heuristic_choice(S, R, M, p, first, count)
-        if bot == HEURISTIC_BOT:
-            return mine
+    if bot == HEURISTIC_BOT:
+        return _heuristic_choice(S, R, M, p, first, count)
     index = _scripted(S, T, p, T_CHOOSE)
     if not 0 <= index < count:
         raise TapeError()
-    if bot == CHECKED and index != mine:
-        raise Differs()
     return index
 
 
@@ -1140,16 +1148,11 @@ def _decide_target(S, R, M, T, p, candidates, n, first, count):
     bot = _ps(S)[p, P_BOT]
     if bot == RANDOM_BOT:
         return candidates[_random_pick(S, p, n)]
-    mine = -1
-    if bot != TAPE:
-        mine = _heuristic_target(S, R, M, p, candidates, n, first, count)
-        if bot == HEURISTIC_BOT:
-            return mine
+    if bot == HEURISTIC_BOT:
+        return _heuristic_target(S, R, M, p, candidates, n, first, count)
     seat = _scripted(S, T, p, T_TARGET)
     for i in range(n):
         if candidates[i] == seat:
-            if bot == CHECKED and seat != mine:
-                raise Differs()
             return seat
     raise TapeError()
 
@@ -1207,6 +1210,7 @@ def _market_action(S, R, M, T, A, p, tape):
             n += 1
     pick = _decide_market(S, R, M, T, p, acts, cards, n)
     action, c = acts[pick], cards[pick]
+    _log(S, L_BUY if action == 0 else L_DISCARD, p, c)
     at = 0
     while market[at] != c:
         at += 1
@@ -1326,6 +1330,7 @@ def _run(S, R, M, T, A, top, who, tape):
                         n = 1
                     elif c == STEAL_CHOSEN:
                         victims[0] = _decide_target(S, R, M, T, p, victims, n, a, b)
+                        _log(S, L_TARGET, p, victims[0])
                         n = 1
                     for j in range(n):
                         q = victims[j]
@@ -1349,6 +1354,7 @@ def _run(S, R, M, T, A, top, who, tape):
                 _push(S, b if success else c, p, F_PLAIN, 0, 0)
             elif op == CHOOSE:
                 index = _decide_choice(S, R, M, T, p, a, b)
+                _log(S, L_CHOOSE, p, index)
                 _push(S, options[a + index], p, F_PLAIN, 0, 0)
             elif op == IF:
                 alive = 0
@@ -1392,7 +1398,9 @@ def _pick_card(S, R, M, T, p, eligible, n):
             k += 1
     if k == 1:
         return eligible[0]
-    return at[_decide_use(S, R, M, T, p, distinct, k)]
+    pick = _decide_use(S, R, M, T, p, distinct, k)
+    _log(S, L_USE, p, distinct[pick])
+    return at[pick]
 
 
 @njit(**_INLINED)
@@ -1406,6 +1414,9 @@ def _roll(S, R, T, tape):
     else:
         for i in range(count):
             dice[i] = _below(S[2], S_ROLL, R[0][R_SIDES]) + 1
+    _log(S, L_ROUND, g[G_ROUND], 0)
+    for i in range(count):
+        _log(S, L_ROLL, dice[i], 0)
     _sort(dice, count)
 
 
@@ -1435,6 +1446,7 @@ def _play_round(S, R, M, T, A, tape):
     for p in range(n):
         if not ps[p, P_ELIM]:
             ps[p, P_GUIDE] = _decide_guide(S, R, M, T, A, p, ps[p, P_FORCED_IN] != 0)
+            _log(S, L_GUIDE, p, ps[p, P_GUIDE])
     g[G_CHOOSING] = 0
     chancers = 0
     for p in range(n):
@@ -1649,6 +1661,10 @@ def _setup(S, R, T, players, seed, index, tape):
             pile[i] = deck[i]
         _shuffle(S[2], S_DEAL, pile, ri[R_DECK])
     g[G_PILE] = ri[R_DECK]
+    if S[3].shape[0] > 1:
+        S[3][0] = 0
+    for i in range(ri[R_DECK]):
+        _log(S, L_DEAL, pile[i], 0)
     _lay_out(S, R)
 
 
@@ -1747,9 +1763,8 @@ def play_games(
 
 @njit(**_COMPILED)
 def replay_tape(S, R, M, T, A, players, rounds, bots, personas, og, os, ob, squares):
-    """Play a scripted game of ``rounds`` rounds from the tape (each seat decides from it, TAPE, or checks its own
-    heuristic choice against it, CHECKED); raises TapeError when the script does not fit the game, NeedReshuffle for a
-    reshuffle it leaves to the seed, and Differs when a checked seat would choose otherwise."""
+    """Play a scripted game of ``rounds`` rounds from the tape (every seat deciding from it, TAPE); raises TapeError
+    when the script does not fit the game, and NeedReshuffle for a reshuffle it leaves to the seed."""
     g, ps = _g(S), _ps(S)
     tape = rounds >= 0  # True, but not a constant (see play_games)
     _setup(S, R, T, players, np.uint64(0), rounds - rounds, tape)

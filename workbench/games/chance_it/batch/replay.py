@@ -7,18 +7,16 @@ the designer's words, so both engines give the same located error.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from workbench.errors import ScenarioError
 from workbench.expect import Replay, judged
-from workbench.games.chance_it.batch import Block, Engine, Ints, kernel, snapshot, tape_arrays
+from workbench.games.chance_it.batch import Engine, Ints, Program, kernel, snapshot, tape_arrays
 from workbench.games.chance_it.engine import GUIDES
 from workbench.games.chance_it.rules import CardDef, Rules
-from workbench.games.chance_it.scenario import Scenario, ScriptedChance, _Script, check_players, replay
-from workbench.games.chance_it.schema import Persona
+from workbench.games.chance_it.scenario import Scenario, Script, ScriptedChance, check_players, replay
 from workbench.loading import Document
 
 _ACTIONS = {
@@ -30,26 +28,19 @@ _ACTIONS = {
 }
 
 
-def replay_batch(scenario: Scenario, doc: Document, rules: Rules, checked: Sequence[Persona | None] = ()) -> Replay:
+def replay_batch(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
     """Play the scripted rounds of ``scenario`` with the batch engine and check ``expect`` (its events aside: the batch
-    engine keeps no event log).
-
-    A seat given a heuristic persona in ``checked`` makes each of its choices with the batch engine's heuristic too,
-    and :class:`~.kernel.Differs` is raised where it would choose otherwise than the script (a game the Python
-    heuristic played and recorded): the test of the port.
-    """
-    engine, _ = play_script(scenario, doc, rules, checked)
-    return judged(doc, snapshot(engine.program, engine.state), events=False)
+    engine keeps no event log)."""
+    return judged(doc, snapshot(*_play_script(scenario, doc, rules)), events=False)
 
 
-def play_script(scenario: Scenario, doc: Document, rules: Rules, checked: Sequence[Persona | None] = ()) -> tuple[Engine, Block]:
-    """The batch engine after the scripted rounds, and the game as a block of one (see :func:`replay_batch`)."""
+def _play_script(scenario: Scenario, doc: Document, rules: Rules) -> tuple[Program, tuple[Any, ...]]:
+    """The batch engine's program and state after the scripted rounds (every seat deciding from the script)."""
     check_players(scenario, doc, rules)
-    seats = [*checked, *[None] * (scenario.players - len(checked))]
-    engine = Engine(rules, scenario.players, [persona or Persona(policy="heuristic") for persona in seats])
-    bots = np.array([kernel.TAPE if persona is None else kernel.CHECKED for persona in seats], dtype=np.int64)
+    engine = Engine(rules, scenario.players)
+    bots = np.full(scenario.players, kernel.TAPE, dtype=np.int64)
     ids = {card_id: i for i, card_id in enumerate(engine.program.card_ids)}
-    chance = ScriptedChance(_Script(scenario, doc, rules))  # the deal and any unscripted reshuffle, as the interpreter draws them
+    chance = ScriptedChance(Script(scenario, doc, rules))  # the deal and any unscripted reshuffle, as the interpreter draws them
     pile: list[CardDef] = list(rules.deck)
     chance.deal(pile)
     extra: list[list[int]] = []
@@ -73,7 +64,7 @@ def play_script(scenario: Scenario, doc: Document, rules: Rules, checked: Sequen
             raise ScenarioError(
                 [doc.problem((), "the batch engine cannot follow this script, yet the interpreter can: please report it")]
             ) from None
-        return engine, block
+        return engine.program, engine.state
 
 
 def _tape(scenario: Scenario, rules: Rules, ids: dict[str, int], deal: list[int], extra: list[list[int]]) -> Ints:
