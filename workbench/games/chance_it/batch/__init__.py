@@ -142,7 +142,7 @@ class Engine:
                 block.sums[:] = sums
                 self.logged = (*self.state[:3], np.zeros(2 * len(self.logged[3]), dtype=np.int64))
                 continue
-            log = self.logged[3]
+            log: Ints = self.logged[3]
             return log[1 : 1 + log[0]].reshape(-1, 3).copy()
 
     def block(self, count: int) -> Block:

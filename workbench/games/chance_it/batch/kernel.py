@@ -1652,7 +1652,7 @@ def _setup(S, R, T, players, seed, index, tape):
         supply[r] = total[r] - players * start[r] if total[r] >= 0 else -1
         peak[r] = players * start[r]
         dry[r] = 0
-    seeding.seed_streams(S[2], seed, np.uint64(index))
+    seeding.seed_streams(S[2], seed, np.uint64(index))  # type: ignore[arg-type]  # Numba's 64-bit words, not int
     if tape:
         for i in range(ri[R_DECK]):
             pile[i] = _tsec(T, 0)[i]
