@@ -55,7 +55,7 @@ def test_chunking_does_not_change_the_tally() -> None:
     factory = family.simulator(loaded.variant, 4, ("heuristic",) * 4, family.personas(loaded.variant), 4)
     whole = runner.run(factory, 40).tally.summary()
     simulator = factory()
-    pieces = [runner.play_chunk(simulator, (0, start, stop, False)).tally for start, stop in ((30, 40), (0, 7), (7, 30))]
+    pieces = [runner.play_chunk(simulator, (0, start, stop, False, False)).tally for start, stop in ((30, 40), (0, 7), (7, 30))]
     merged = simulator.new_tally()
     for piece in pieces:
         merged.merge(piece)

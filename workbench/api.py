@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -36,6 +35,7 @@ from workbench.play import Answer, check_seats
 from workbench.recording import SCRIPT_NAME
 from workbench.render import printing
 from workbench.render.report import render_report
+from workbench.sim.compiled import CompileFailed
 from workbench.sim.runner import LOCAL, Backend, Run, Stop, run, signals_held
 
 #: A progress display: called with a label and a number of games, returns the function to call as games finish.
@@ -342,16 +342,27 @@ ENGINES = ("auto", "batch", "interpreter")
 Notice = Callable[[str], None]
 
 
-def choose_engine(family: Family, runs: Iterable[tuple[Any, Iterable[Any]]], requested: str) -> tuple[str, str]:
-    """The engine that plays ``runs`` (each a variant and the personas it seats), and why the interpreter plays when
-    ``auto`` could not take the batch engine (which plays a run only if it can play every variant and bot of it).
+@dataclass(frozen=True)
+class EngineChoice:
+    """Which engine plays a run (``batch`` or ``interpreter``), why the interpreter plays when ``auto`` could not take
+    the batch engine, and whether the batch engine was asked for by name (then a run waits for its compiled code;
+    ``auto`` starts on the interpreter, which plays the same games, and hands over when the code is ready)."""
+
+    engine: str
+    why: str = ""
+    named: bool = False
+
+
+def choose_engine(family: Family, runs: Iterable[tuple[Any, Iterable[Any]]], requested: str) -> EngineChoice:
+    """The engine that plays ``runs`` (each a variant and the personas it seats): ``auto`` takes the batch engine when
+    it can play every variant and bot of them.
 
     ``--engine batch`` for a run the batch engine cannot play is refused before any work, with the reason.
     """
     if requested not in ENGINES:
         raise UsageError(f"--engine {requested!r}: choose {', '.join(ENGINES[:-1])} or {ENGINES[-1]}")
     if requested == "interpreter":
-        return "interpreter", ""
+        return EngineChoice("interpreter", named=True)
     blocker: str | None = None
     if not isinstance(family, Batched):
         blocker = f"{family.title} has no batch engine"
@@ -359,35 +370,45 @@ def choose_engine(family: Family, runs: Iterable[tuple[Any, Iterable[Any]]], req
         for variant, personas in runs:
             blocker = blocker or cast(Batched, family).batch_blocker(variant, list(personas))
     if blocker is None:
-        return "batch", ""
+        return EngineChoice("batch", named=requested == "batch")
     if requested == "batch":
         raise UsageError(f"--engine batch: {blocker} (leave out --engine batch: auto then plays on the interpreter)")
-    return "interpreter", blocker
+    return EngineChoice("interpreter", blocker)
 
 
-def ready_engine(
-    family: Family, variant: Any, engine: str, why: str, notice: Notice | None, backend: Backend, stop: Stop
-) -> None:
-    """Get a run ready, under its stop handler: say which engine plays; compile the batch engine here, before any
-    worker starts (each inherits it, or finds it in Numba's disk cache); reach the backend's machines, so that a
-    cluster that cannot play says so before any game, and say where the games go.
-
-    A Ctrl-C raised as a KeyboardInterrupt would be lost inside Numba's and Dask's callbacks, so the run's stop
-    flag holds it; the compile runs in a thread, so a stop need not wait for it (the run then plays nothing)."""
+def ready_engine(family: Family, choice: EngineChoice, notice: Notice | None, backend: Backend, stop: Stop) -> None:
+    """Get a run ready, under its stop handler: say which engine plays; get the batch engine's compiled code (from
+    the cache, or compiled in the background the first time: ``auto`` on this machine plays on the interpreter
+    meanwhile, anything else waits for it); reach the backend's machines, so that a cluster that cannot play says
+    so before any game, and say where the games go."""
     say = notice or (lambda text: None)
-    say(f"engine: {engine}" + (f" ({why})" if why else ""))
-    if engine == "batch":
-        started = time.perf_counter()
-        slow = threading.Timer(1.0, say, ("compiling the batch engine, once (it takes a minute or so)...",))
-        slow.start()
+    compiled = cast(Batched, family).compiled if choice.engine == "batch" else None
+    if compiled is None:
+        say(f"engine: {choice.engine}" + (f" ({choice.why})" if choice.why else ""))
+    else:
+        hands_over = not choice.named and backend.name == LOCAL.name
         try:
-            compiled = _unless_stopped(lambda: cast(Batched, family).warm_batch(variant), stop)
-        finally:
-            slow.cancel()
-        if compiled is None:
-            return
-        if compiled:
-            say(f"compiling the batch engine, once: {time.perf_counter() - started:.0f} s")
+            remarks = compiled.prepare()
+        except CompileFailed as exc:
+            if not hands_over:
+                raise
+            last = exc.problems[0].message.splitlines()[-1]
+            remarks = [f"note: compiling the batch engine failed ({last}); the interpreter plays the run"]
+        for remark in remarks:
+            say(remark)
+        if compiled.ready():
+            say("engine: batch")
+        elif hands_over:
+            say(
+                "engine: batch, compiling in the background (once for this installation, about a minute); "
+                "the interpreter plays the same games until it is ready"
+            )
+        else:
+            started = time.perf_counter()
+            say("engine: batch, compiling it first (once for this installation, about a minute)...")
+            if not compiled.wait(stop):
+                return
+            say(f"compiled the batch engine in {time.perf_counter() - started:.0f} s")
     if stop():
         return
     try:
@@ -398,28 +419,6 @@ def ready_engine(
         raise
     if backend.name != LOCAL.name:
         say(f"backend: {backend.name}, {backend.workers} worker(s) at {backend.where}")
-
-
-def _unless_stopped(work: Callable[[], bool], stop: Stop) -> bool | None:
-    """``work()`` in a thread, waited for until it ends (its result; its exception raised here) or a stop (None)."""
-    found: list[bool] = []
-    failed: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            found.append(work())
-        except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
-            failed.append(exc)
-
-    thread = threading.Thread(target=target, name="workbench-compile", daemon=True)
-    thread.start()
-    while thread.is_alive():
-        if stop():
-            return None
-        thread.join(0.05)
-    if failed:
-        raise failed[0]
-    return found[0]
 
 
 @contextmanager
@@ -476,7 +475,8 @@ def simulate(
     tables = bot_tables(bots, counts, known, family)
     seated = [known[name] for name in dict.fromkeys(name for table in tables.values() for name in table)]
     notated = notating(family) if notation is not None else None
-    engine, why = choose_engine(family, [(loaded.variant, seated)], engine)
+    choice = choose_engine(family, [(loaded.variant, seated)], engine)
+    engine = choice.engine
     with Outputs(force=force) as outputs:
         _reserve_inputs(outputs, *loaded.sources, personas)
         summary_file = report_file = None
@@ -495,7 +495,7 @@ def simulate(
         outputs.ready()
         summaries = []
         with _stopping(stop) as halt:  # signals during the commit too only ask to stop: the set goes in whole
-            ready_engine(family, loaded.variant, engine, why, notice, backend, halt)
+            ready_engine(family, choice, notice, backend, halt)
             with _records(outputs, records_file) as handle, _records(outputs, notation_file) as notes:
                 for count, table in tables.items():
                     if halt():  # a stop between two player counts: the next one does not start
@@ -702,7 +702,8 @@ def tune_stakes(
     known = family.personas(tuned)
     bots = family.default_bot if bots is None else bots
     seated = [known[bots]] if bots in known else []  # an unknown bot is named by the tuner, with the known ones
-    engine, why = choose_engine(family, [(tuned, seated)], engine)
+    choice = choose_engine(family, [(tuned, seated)], engine)
+    engine = choice.engine
     budget = budget if budget is not None else TUNING_BUDGETS[engine]
     command = " ".join(
         [
@@ -726,7 +727,7 @@ def tune_stakes(
         real = path.resolve()  # a symlinked variant is written where it really is
         before = _writable_variant(family, real, counts) if write else None
         with _stopping(stop) as halt:
-            ready_engine(family, tuned, engine, why, notice, backend, halt)
+            ready_engine(family, choice, notice, backend, halt)
             report = family.tune_stakes(
                 path,
                 counts,

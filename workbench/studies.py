@@ -43,7 +43,7 @@ from workbench.loading import did_you_mean
 from workbench.outputs import Outputs
 from workbench.render.pages import interval, number, p_value, render_cards, render_compare, render_skill
 from workbench.sim.paired import Estimate, Measure, PairedFactory, PairedTally, difference, estimate, holm, of_arm
-from workbench.sim.runner import LOCAL, Backend, Stop, run
+from workbench.sim.runner import LOCAL, Backend, Handover, Stop, run
 
 #: Family-wise error rate of the significance calls (Holm's correction over every test of a study).
 ALPHA = 0.05
@@ -67,7 +67,7 @@ def _out_files(outputs: Outputs, out: str | os.PathLike[str] | None, name: str, 
 
 
 def _played(
-    factory: PairedFactory,
+    factory: PairedFactory | Handover,
     games: int,
     backend: Backend,
     title: str,
@@ -287,14 +287,15 @@ def compare(
         (variant.variant, [table[name] for name in dict.fromkeys(tables[0][counts[0]])])
         for (variant, _), table in zip(loaded, known)
     ]
-    engine, why = choose_engine(family, seated, engine)
+    choice = choose_engine(family, seated, engine)
+    engine = choice.engine
     with Outputs(force=force) as outputs:
         _reserve_inputs(outputs, *(source for variant, _ in loaded for source in variant.sources), personas)
         targets = _out_files(outputs, out, "compare", create_out)
         outputs.ready()
         runs: list[ComparedRun] = []
         with _stopping(stop) as halt:
-            ready_engine(family, loaded[0][0].variant, engine, why, notice, backend, halt)
+            ready_engine(family, choice, notice, backend, halt)
             for count in counts:
                 if halt():
                     break
@@ -576,7 +577,8 @@ def cards(
     known = family.personas(loaded.variant, Path(personas) if personas is not None else None)
     table = bot_tables(bots, [count], known, family)[count]
     coins = family.reference_coins(loaded.variant, count)
-    engine, why = choose_engine(family, [(loaded.variant, [known[name] for name in set(table)])], engine)
+    choice = choose_engine(family, [(loaded.variant, [known[name] for name in set(table)])], engine)
+    engine = choice.engine
     with Outputs(force=force) as outputs:
         _reserve_inputs(outputs, *loaded.sources, personas)
         targets = _out_files(outputs, out, "cards", create_out)
@@ -589,7 +591,7 @@ def cards(
         measure = family.seat_measure()
         factory = PairedFactory.of(arms, measure)
         with _stopping(stop) as halt:
-            ready_engine(family, loaded.variant, engine, why, notice, backend, halt)
+            ready_engine(family, choice, notice, backend, halt)
             tally, interrupted, timing = _played(
                 factory, games, backend, f"{len(studied)} card{'s' if len(studied) != 1 else ''}", progress, halt
             )
@@ -827,7 +829,8 @@ def skill(
         if name not in known:
             raise UsageError(f"--ladder: unknown bot {name!r}{did_you_mean(name, known)}; known: {', '.join(sorted(known))}")
     rungs = {name: known[name] for name in names}
-    engine, why = choose_engine(family, [(loaded.variant, [known[table[0]], *rungs.values()])], engine)
+    choice = choose_engine(family, [(loaded.variant, [known[table[0]], *rungs.values()])], engine)
+    engine = choice.engine
     with Outputs(force=force) as outputs:
         _reserve_inputs(outputs, *loaded.sources, personas)
         targets = _out_files(outputs, out, "skill", create_out)
@@ -839,7 +842,7 @@ def skill(
         measure = family.seat_measure()
         factory = PairedFactory.of(arms, measure)
         with _stopping(stop) as halt:
-            ready_engine(family, loaded.variant, engine, why, notice, backend, halt)
+            ready_engine(family, choice, notice, backend, halt)
             tally, interrupted, timing = _played(factory, games, backend, f"{len(rungs)} bots", progress, halt)
             win = next(s.of for s in measure.statistics if s.name == "win_rate")
             sums, arms_ = tally.sums, len(tally.arms)

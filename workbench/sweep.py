@@ -391,8 +391,9 @@ class Sweep:
         return found
 
 
-def _key(point: SweepPoint, base: Loaded, players: int, plan: SweepFile, table: tuple[str, ...], engine: str) -> str:
-    """What a point's result depends on: a file whose key differs is played again."""
+def _key(point: SweepPoint, base: Loaded, players: int, plan: SweepFile, table: tuple[str, ...]) -> str:
+    """What a point's result depends on (not the engine: both play the same games): a file whose key differs is
+    played again."""
     known = point.loaded.family.personas(point.loaded.variant)
     body = {
         "workbench": __version__,
@@ -404,7 +405,6 @@ def _key(point: SweepPoint, base: Loaded, players: int, plan: SweepFile, table: 
         "seed": plan.seed,
         "bots": table,
         "personas": {name: _plain(known[name]) for name in dict.fromkeys(table)},
-        "engine": engine,
     }
     return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -468,7 +468,8 @@ def run_sweep(
         for v, table in [(base.variant, base_known), *((p.loaded.variant, known[p.id]) for p in points)]
     ]
     try:
-        engine, why = choose_engine(family, seated, plan.engine)
+        choice = choose_engine(family, seated, plan.engine)
+        engine = choice.engine
     except UsageError as exc:
         raise SweepError([doc.problem(("engine",), exc.problems[0].message.removeprefix("--engine "))]) from None
     measures = {(p.id, n): family.table_measure([base.variant, p.loaded.variant], n, tables[n]) for p in points for n in counts}
@@ -494,7 +495,7 @@ def run_sweep(
             outputs.folder_for(folder / "points", "--out", create=True)
             targets = outputs.file(folder / "sweep.json", "--out"), outputs.file(folder / "sweep.html", "--out")
             files = {(p.id, n): outputs.file(folder / "points" / f"{p.id}.{n}p.json", "--out") for p in points for n in counts}
-        keys = {(p.id, n): _key(p, base, n, plan, tables[n], engine) for p in points for n in counts}
+        keys = {(p.id, n): _key(p, base, n, plan, tables[n]) for p in points for n in counts}
         rows: dict[tuple[str, int], Row] = {}
         for spot, file in files.items():
             found = _reused(file, keys[spot])
@@ -508,14 +509,14 @@ def run_sweep(
             stale = sum(spot not in rows and file.is_file() for spot, file in files.items())
             if stale:
                 notice(
-                    f"{stale} point(s) of an earlier run were played with other inputs (seed, games, bots, engine, a "
+                    f"{stale} point(s) of an earlier run were played with other inputs (seed, games, bots, a "
                     "variant or the workbench changed): played again"
                 )
         outputs.ready()
         failure: WorkbenchError | None = None  # a worker lost, a point file changed meanwhile: said after the table
         with _stopping(stop) as halt:
             if len(rows) < len(keys):
-                ready_engine(family, base.variant, engine, why, notice, backend, halt)
+                ready_engine(family, choice, notice, backend, halt)
             for point, n in itertools.product(points, counts):  # the order of sweep.json's table
                 spot = (point.id, n)
                 if spot in rows:

@@ -33,6 +33,7 @@ from workbench.loading import (
 )
 from workbench.play import Answer
 from workbench.render.report import Figures
+from workbench.sim.compiled import CompiledEngine
 from workbench.sim.paired import Measure
 
 
@@ -127,8 +128,9 @@ class Batched(Family, Protocol):
     def batch_blocker(self, variant: Any, personas: list[Any]) -> str | None:
         """Why the batch engine cannot play the variant with these bots, in a designer's words; None when it can."""
 
-    def warm_batch(self, variant: Any) -> bool:
-        """Get the batch engine ready (compile it, or load it from the disk cache); True when it had to be compiled."""
+    @property
+    def compiled(self) -> CompiledEngine:
+        """The batch engine's compiled code (cached once per installation; see :mod:`workbench.sim.compiled`)."""
 
     def replay_batch(self, doc: Document, variant: Any) -> Replay:
         """Replay a scenario with the batch engine (to check it ends as the interpreter does)."""

@@ -19,12 +19,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from workbench.sim.runner import Factory
+from workbench.sim.runner import Factory, Handover
 from workbench.sim.stats import Z95
 
 #: A figure as a function of the column means of all arms (arm ``a``'s column ``c`` is ``means[a, c]``).
@@ -290,8 +290,13 @@ class PairedFactory:
     rows: Callable[[int, Any, int], npt.NDArray[np.int64]] | None = None  #: the measure of a batch engine's block
 
     @classmethod
-    def of(cls, arms: tuple[Factory, ...], measure: Measure) -> PairedFactory:
-        """The factory of paired runs of ``arms``, measured by ``measure``."""
+    def of(cls, arms: tuple[Factory, ...], measure: Measure) -> PairedFactory | Handover:
+        """The factory of paired runs of ``arms``, measured by ``measure``: when the arms hand over to a compiled
+        engine (each a :class:`Handover`), a handover of the paired interpreters to the paired compiled engines."""
+        if arms and all(isinstance(arm, Handover) for arm in arms):
+            handovers = cast(tuple[Handover, ...], arms)
+            interpreters = cls.of(tuple(arm.interpreter for arm in handovers), measure)
+            return Handover(interpreters, cls.of(tuple(arm.compiled for arm in handovers), measure), handovers[0].ready)
         return cls(arms, measure.measure, len(measure.columns), measure.rows)
 
     def __call__(self) -> PairedSimulator:

@@ -37,8 +37,9 @@ from workbench.errors import Problem, UsageError, WorkbenchError
 
 #: Builds the family's simulator inside each worker (a picklable callable with no arguments).
 Factory = Callable[[], Any]
-#: (which factory, first game, end of the chunk, whether records and scripts are wanted)
-Task = tuple[int, int, int, bool]
+#: (which factory, first game, end of the chunk, whether records and scripts are wanted, whether a
+#: :class:`Handover`'s compiled engine plays it)
+Task = tuple[int, int, int, bool, bool]
 #: How many chunks per worker may wait in the pool's queue (bounded, so memory stays flat).
 IN_FLIGHT = 3
 
@@ -138,6 +139,7 @@ class Chunk:
     scripts: list[tuple[str, str]]
     seconds: float  #: how long the chunk took to play
     notations: list[str] = field(default_factory=list)  #: each game in the family's notation, when it gives one
+    interpreted: bool = True  #: played by an interpreter (False: by a compiled engine)
 
 
 @dataclass
@@ -151,6 +153,7 @@ class Run:
     interrupted: bool = False
     backend: str = "local"  #: which backend played it
     workers: int = 1  #: how many chunks it could play at once
+    interpreted: int | None = None  #: of a :class:`Handover`'s games, how many the interpreter played
 
     @property
     def games_per_second(self) -> float:
@@ -159,12 +162,54 @@ class Run:
 
     def timing(self) -> dict[str, Any]:
         """Where and how fast it ran: the one part of a run's outputs that differs between machines."""
-        return {
+        timing = {
             "backend": self.backend,
             "workers": self.workers,
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games_per_second, 1),
         }
+        if self.interpreted:  # the compiled engine was not ready when the run started
+            timing["interpreter_games"] = self.interpreted
+        return timing
+
+
+@dataclass(frozen=True)
+class Handover:
+    """A factory for a run on two engines that play the same games: ``interpreter`` until ``ready()`` (a compiled
+    engine being compiled in the background), ``compiled`` from then on.
+
+    Game ``i`` is the same game on either, so which one plays a chunk changes nothing in
+    the run's results; the run decides for each chunk as it hands it out (``ready`` is
+    asked here, never in a worker), and each worker builds the engines it is given.
+    """
+
+    interpreter: Factory
+    compiled: Factory
+    ready: Callable[[], bool]
+
+    def __call__(self) -> _HandedOver:
+        return _HandedOver(self)
+
+
+class _HandedOver:
+    """A :class:`Handover`'s simulators in one worker, each built when its first chunk comes."""
+
+    def __init__(self, handover: Handover):
+        self.handover = handover
+        self.built: dict[bool, Any] = {}
+
+    def side(self, compiled: bool) -> Any:
+        if compiled not in self.built:
+            self.built[compiled] = (self.handover.compiled if compiled else self.handover.interpreter)()
+        return self.built[compiled]
+
+    def new_tally(self) -> Any:
+        return self.side(False).new_tally()
+
+
+def _compiled_ready(factory: Factory) -> bool:
+    """Whether chunks of ``factory`` go to the compiled engine now (a :class:`Handover` whose engine is ready)."""
+    return isinstance(factory, Handover) and factory.ready()
 
 
 class Backend(Protocol):
@@ -230,14 +275,16 @@ def _play_chunk(task: Task) -> Chunk:
 
 def play_chunk(simulator: Any, task: Task, stop: Callable[[], bool] = _never) -> Chunk:
     """Play the games of ``task``; ``stop`` ends it early (the games played so far are kept, still a prefix)."""
-    which, start, end, wanted = task
+    which, start, end, wanted, compiled = task
+    if isinstance(simulator, _HandedOver):
+        simulator = simulator.side(compiled)
     started = time.perf_counter()
     lines: list[str] = []
     scripts: list[tuple[str, str]] = []
     notations: list[str] = []
     if getattr(simulator, "batch", False):  # a batch engine plays a chunk at once, or game by game when recording
         if not wanted:
-            return Chunk(which, simulator.play_range(start, end), lines, scripts, time.perf_counter() - started)
+            return Chunk(which, simulator.play_range(start, end), lines, scripts, time.perf_counter() - started, [], False)
         tally, results = simulator.record_range(start, end, stop)
     else:
         tally, results = simulator.new_tally(), []
@@ -255,7 +302,8 @@ def play_chunk(simulator: Any, task: Task, stop: Callable[[], bool] = _never) ->
         notation: str | None = getattr(result, "notation", None)  # only a Notated family's results carry one
         if notation is not None:
             notations.append(notation)
-    return Chunk(which, tally, lines, scripts, time.perf_counter() - started, notations)
+    seconds = time.perf_counter() - started
+    return Chunk(which, tally, lines, scripts, seconds, notations, not getattr(simulator, "batch", False))
 
 
 #: A chunk holds about this many seconds of games once the pace is known: progress and a stop come through often.
@@ -412,7 +460,8 @@ def run(
     wanted = records is not None or scripts is not None or notations is not None
     pace = Pace()
     workers = backend.workers
-    tasks = ((0, first, end, wanted) for first, end in chunks(games, workers, pace=pace))
+    tasks = ((0, first, end, wanted, _compiled_ready(factory)) for first, end in chunks(games, workers, pace=pace))
+    interpreted = 0
     for chunk in backend.results([factory], tasks, stop):
         pace.seen(chunk.tally.games, chunk.seconds)
         tally.merge(chunk.tally)
@@ -424,9 +473,12 @@ def run(
         if notations is not None:
             notations.writelines(chunk.notations)
         done += chunk.tally.games
+        interpreted += chunk.tally.games if chunk.interpreted else 0
         if progress is not None:
             progress(chunk.tally.games)
-    return Run(tally, done, games, time.perf_counter() - started, done < games, backend.name, workers)
+    seconds = time.perf_counter() - started
+    handed = interpreted if isinstance(factory, Handover) else None
+    return Run(tally, done, games, seconds, done < games, backend.name, workers, handed)
 
 
 def run_many(
@@ -447,7 +499,7 @@ def run_many(
         raise Interrupted
     pace = Pace()
     tasks = (
-        (which, start, end, False)
+        (which, start, end, False, _compiled_ready(factories[which]))
         for which, (first, last) in enumerate(ranges)
         for start, end in chunks(last - first, backend.workers, first, pace)
     )

@@ -16,6 +16,7 @@ from workbench.games import CardInfo, Loaded, load_variant_with
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.bots import BUILTIN, make_bot
 from workbench.games.chance_it.chance import BOTS, RandomChance, game_streams
+from workbench.games.chance_it.compiled import BATCH
 from workbench.games.chance_it.effects import with_effects
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.odds import odds, odds_tables
@@ -28,7 +29,9 @@ from workbench.games.chance_it.text import describe
 from workbench.loading import Document, read_yaml, validate
 from workbench.personas import load_personas
 from workbench.play import Answer
+from workbench.sim.compiled import CompiledEngine
 from workbench.sim.paired import Measure
+from workbench.sim.runner import Handover
 
 
 class ChanceIt:
@@ -40,6 +43,7 @@ class ChanceIt:
     variant_model = Variant
     default_bot = "heuristic"
     figures = FIGURES
+    compiled: CompiledEngine = BATCH
 
     def player_range(self, variant: Variant) -> tuple[int, int]:
         """The fewest and most players the variant is for."""
@@ -91,7 +95,7 @@ class ChanceIt:
         *,
         seat_bot: str | None = None,
         engine: str = "interpreter",
-    ) -> Callable[[], Simulator | BatchSimulator]:
+    ) -> Callable[[], Any]:
         """A picklable factory of the simulator for one run (built again inside each worker).
 
         ``record`` = (folder, variant file) writes every game as a scenario script there;
@@ -110,7 +114,7 @@ class ChanceIt:
         card: str | None = None,
         coins: int = 0,
         engine: str = "interpreter",
-    ) -> Callable[[], Simulator | BatchSimulator]:
+    ) -> Callable[[], Any]:
         """:meth:`simulator` with a rotating seat's :class:`Gift`: the card ``card`` or ``coins`` coins."""
         return self._factory(variant, players, bots, personas, seed, None, Gift(card, coins), None, engine)
 
@@ -125,11 +129,15 @@ class ChanceIt:
         gift: Gift | None,
         seat_bot: str | None,
         engine: str,
-    ) -> Callable[[], Simulator | BatchSimulator]:
+    ) -> Callable[[], Any]:
         chosen = {name: personas[name] for name in set(bots)}
         visitor = personas[seat_bot] if seat_bot is not None else None
-        kind = BatchSimulator if engine == "batch" else Simulator
-        return partial(kind, variant, players, bots, chosen, seed, record, gift, visitor)
+        interpreter = partial(Simulator, variant, players, bots, chosen, seed, record, gift, visitor)
+        if engine != "batch":
+            return interpreter
+        return Handover(
+            interpreter, partial(BatchSimulator, variant, players, bots, chosen, seed, record, gift, visitor), BATCH.ready
+        )
 
     def batch_blocker(self, variant: Variant, personas: list[Persona]) -> str | None:
         from workbench.games.chance_it.batch import NoBatchForm, compile_program, policies
@@ -142,11 +150,6 @@ class ChanceIt:
         except NoBatchForm as exc:
             return str(exc)
         return None
-
-    def warm_batch(self, variant: Variant) -> bool:
-        from workbench.games.chance_it.batch import warm
-
-        return warm(compile_variant(variant))
 
     def table_measure(self, variants: list[Variant], players: int, bots: tuple[str, ...]) -> Measure:
         """The per-game figures of ``simulate`` for paired runs of ``variants`` (every card of any of them)."""

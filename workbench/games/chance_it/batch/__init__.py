@@ -19,13 +19,14 @@ from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.batch import kernel as k
 from workbench.games.chance_it.batch.model import model_arrays
 from workbench.games.chance_it.batch.program import NoBatchForm, Program, compile_program
+from workbench.games.chance_it.compiled import BATCH
 from workbench.games.chance_it.engine import BUY, DISCARD, END_REASONS, GUIDES
 from workbench.games.chance_it.record import Recorder
 from workbench.games.chance_it.rules import Rules
 from workbench.games.chance_it.schema import Persona
 from workbench.sim.seeding import run_key
 
-__all__ = ["Block", "Engine", "NoBatchForm", "Program", "compile_program", "policies", "warm"]
+__all__ = ["Block", "Engine", "NoBatchForm", "Program", "compile_all", "compile_program", "policies"]
 
 Ints = npt.NDArray[np.int64]
 #: The policies the batch engine plays (by their ``policy``), and the kernel's number for each.
@@ -97,6 +98,7 @@ class Engine:
         if bots and len(bots) != players:
             raise ValueError(f"{len(bots)} bots for {players} seats")
         self.program = compile_program(rules)
+        BATCH.wait()  # the compiled code, from the cache (compiled there in the background the first time)
         self.players = players
         chosen = [*bots, *([visitor] if visitor is not None else [])]
         for persona in chosen:
@@ -225,11 +227,40 @@ def tape_arrays(
     return np.array(header + [x for section in sections for x in section], dtype=np.int64)
 
 
-def warm(rules: Rules) -> bool:
-    """Compile the kernel now, or load it from Numba's disk cache: True when it had to be compiled."""
-    misses = sum(k.play_games.stats.cache_misses.values())
-    Engine(rules, rules.min_players).play(0, 0, 1)
-    return bool(sum(k.play_games.stats.cache_misses.values()) > misses)
+def compile_all() -> None:
+    """Compile every entry point of the kernel (the compiler process runs it: see :mod:`.compiled`): a game played,
+    one recorded, and a script replayed, on a small built-in variant (the compiled code is the same for every
+    variant)."""
+    from workbench.games.chance_it.batch.replay import replay_batch
+    from workbench.games.chance_it.engine import compile_variant
+    from workbench.games.chance_it.scenario import Scenario
+    from workbench.games.chance_it.schema import Variant
+    from workbench.loading import Document
+
+    rules = compile_variant(Variant.model_validate(_SMALL_VARIANT))
+    engine = Engine(rules, 3, [Persona(policy="heuristic")] * 3)
+    engine.play(0, 0, 1)
+    engine.record(0, 0, engine.block(1), 0)
+    script = {"variant": "small.yaml", "players": 3}
+    replay_batch(Scenario.model_validate(script), Document(script, {}, None), rules)
+
+
+#: A variant with a card of each kind of timing, to compile the kernel with (any variant gives the same code).
+_SMALL_VARIANT: dict[str, Any] = {
+    "name": "Compile",
+    "game": "chance-it",
+    "players": {"min": 3, "max": 3},
+    "start": {"coins": 5, "hearts": 5, "stars": 0},
+    "dice": {"count": 5, "sides": 6},
+    "stakes": {2: {"out": [2, "all_out"], "in": [1, 2]}, 3: {"out": [3, 1, "all_out"], "in": [1, 2, 3]}},
+    "all_out": [{"lose": {"hearts": 1}}],
+    "chance_it": [{"gain": {"coins": 1}}],
+    "board": {1: ["reroll_ones"], 2: [{"gain": {"hearts": 1}}], 3: [{"lose": {"hearts": 1}}], 4: [{"gain": {"stars": 1}}],
+              5: [{"gain": {"coins": 1}}], 6: ["market"]},
+    "market": {"face_up": 2},
+    "end": {"stars": 10, "max_rounds": 50},
+    "cards": [{"id": "balm", "name": "Balm", "when": "die-2", "cost": 2, "copies": 3, "effects": [{"gain": {"hearts": 1}}]}],
+}  # fmt: skip
 
 
 def read_log(program: Program, log: Ints, recorder: Recorder) -> None:

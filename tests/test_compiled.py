@@ -1,0 +1,184 @@
+"""The compiled engines' cache (``workbench.sim.compiled``) and the run that hands over to it (``runner.Handover``).
+
+A stand-in engine, a module written in a test folder whose ``warm`` writes one file into
+its cache folder, exercises the cache without Numba: compiled in the background, found
+complete by its manifest, set aside when damaged, moved when its folder cannot be written,
+and a failed compile said with the compiler's last words.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import hashlib
+import importlib
+import json
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from workbench import api
+from workbench.games import FAMILIES, Batched
+from workbench.sim import compiled
+from workbench.sim.compiled import CACHE_ENV, MANIFEST, CompiledEngine, CompileFailed, cache_root
+from workbench.sim.runner import Handover, run
+
+ROOT = Path(__file__).resolve().parent.parent
+
+STAND_IN = """
+import os
+from pathlib import Path
+from workbench.sim.compiled import CompiledEngine
+
+ENGINE = CompiledEngine("stand-in", ("{name}",), "{name}:warm")
+
+def warm():
+    if os.environ.get("STAND_IN_FAILS"):
+        raise RuntimeError("the stand-in cannot compile today")
+    ENGINE.folder.mkdir(parents=True, exist_ok=True)
+    (ENGINE.folder / "code.bin").write_bytes(b"machine code")
+"""
+
+
+@pytest.fixture
+def engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Iterator[CompiledEngine]:
+    """A stand-in engine whose module lives in ``tmp_path`` (importable here and in the compiler process), cached in
+    ``tmp_path / "cache"``."""
+    name = f"stand_in_{request.node.name.replace('[', '_').replace(']', '').replace('-', '_')}"
+    (tmp_path / "code").mkdir()
+    (tmp_path / "code" / f"{name}.py").write_text(STAND_IN.format(name=name))
+    monkeypatch.syspath_prepend(str(tmp_path / "code"))
+    monkeypatch.setenv("PYTHONPATH", f"{tmp_path / 'code'}:{ROOT}")
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    cache_root.cache_clear()
+    yield importlib.import_module(name).ENGINE
+    cache_root.cache_clear()
+    sys.modules.pop(name, None)
+
+
+def test_the_first_use_compiles_in_the_background_and_a_manifest_makes_it_ready(engine: CompiledEngine, tmp_path: Path) -> None:
+    assert not engine.ready() and engine.compile_seconds() is None
+    assert engine.prepare() == []  # nothing to remark: a cache folder that can be written, nothing damaged
+    assert engine.wait()
+    assert engine.folder.parent == (tmp_path / "cache").resolve()
+    manifest = json.loads((engine.folder / MANIFEST).read_text())
+    assert manifest["engine"] == "stand-in"
+    assert manifest["files"] == {"code.bin": hashlib.sha256(b"machine code").hexdigest()}
+    assert engine.compile_seconds() is not None and not engine.compiling()
+    assert not engine.folder.with_name(engine.folder.name + ".log").exists(), "a compile that worked leaves no log"
+    assert engine.prepare() == [] and engine.ready(), "ready: nothing is compiled again"
+
+
+def test_a_changed_module_is_another_version_and_its_old_folder_goes(engine: CompiledEngine, tmp_path: Path) -> None:
+    assert engine.prepare() == [] and engine.wait()
+    old = engine.folder
+    source = next((tmp_path / "code").glob("*.py"))
+    source.write_text(source.read_text() + "\n# edited\n")
+    compiled._fingerprint.cache_clear()
+    assert engine.folder != old and not engine.ready()
+    assert engine.wait()
+    assert not old.exists(), "the installation's folder of the older version is removed once the new one is compiled"
+
+
+def test_a_damaged_cache_is_set_aside_said_in_one_line_and_compiled_again(engine: CompiledEngine) -> None:
+    engine.prepare()
+    assert engine.wait()
+    (engine.folder / "code.bin").write_bytes(b"machine code, damaged")
+    remarks = engine.prepare()
+    assert len(remarks) == 1 and "\n" not in remarks[0]
+    assert remarks[0].startswith("note: the compiled stand-in engine's cache was damaged (code.bin changed): set aside as ")
+    aside = Path(remarks[0].rsplit(" ", 1)[1])
+    assert aside.is_dir() and ".damaged-" in aside.name and aside.parent == engine.folder.parent
+    assert engine.wait()
+    assert (engine.folder / "code.bin").read_bytes() == b"machine code"
+    (engine.folder / MANIFEST).write_text("{not json")
+    assert engine.prepare()[0].startswith(f"note: the compiled stand-in engine's cache was damaged ({MANIFEST} cannot be read)")
+
+
+def test_a_cache_folder_that_cannot_be_written_moves_to_the_temporary_folder_with_a_note(
+    engine: CompiledEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a-file").write_text("not a folder")
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "a-file" / "cache"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    cache_root.cache_clear()
+    remarks = engine.prepare()
+    assert len(remarks) == 1
+    assert remarks[0].startswith(f"note: the cache folder {CACHE_ENV}={tmp_path / 'a-file' / 'cache'} cannot be written:")
+    assert f"set {CACHE_ENV} to a folder you can write to keep it" in remarks[0]
+    assert engine.wait()
+    assert engine.folder.parent.parent == (tmp_path / "tmp").resolve()
+    assert engine.prepare() == [], "said once"
+
+
+def test_a_compile_that_fails_is_raised_with_the_compilers_last_words(
+    engine: CompiledEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STAND_IN_FAILS", "1")
+    with pytest.raises(CompileFailed) as failed:
+        engine.prepare()
+        engine.wait()
+    assert "compiling the stand-in engine failed" in str(failed.value)
+    assert "RuntimeError: the stand-in cannot compile today" in str(failed.value)
+    assert not engine.ready()
+
+
+def _workbench_imports(module: str) -> set[str]:
+    """The workbench modules ``module`` imports from (at any depth of its text)."""
+    source = Path(importlib.util.find_spec(module).origin).read_text()  # type: ignore[arg-type, union-attr]
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("workbench"):
+            names = [f"{node.module}.{alias.name}" for alias in node.names]
+            found |= {name for name in names if importlib.util.find_spec(node.module) and _is_module(name)} or {node.module}
+    return found
+
+
+def _is_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("name", [name for name, family in FAMILIES.items() if isinstance(family, Batched)])
+def test_a_compiled_engine_names_every_module_its_code_is_made_of(name: str) -> None:
+    """Numba checks only the defining file's date: a change in a module the kernel takes constants or functions from
+    must change the cache's fingerprint, so each of them is in ``modules`` (the engine's description aside)."""
+    family = FAMILIES[name]
+    assert isinstance(family, Batched)
+    engine = family.compiled
+    kernel, *others = engine.modules
+    imported = _workbench_imports(kernel)
+    described = {m for m in imported if engine in vars(importlib.import_module(m)).values()} | {"workbench.sim.compiled"}
+    assert imported - described <= set(others), "add the module to the CompiledEngine's modules"
+    module, function = engine.warm.split(":")
+    assert callable(getattr(importlib.import_module(module), function))
+
+
+def test_a_handover_run_plays_the_same_games_whenever_the_compiled_engine_is_ready() -> None:
+    """The interpreter plays the chunks handed out before ``ready()``, the batch engine the rest: the tally is the
+    interpreter's, game for game."""
+    loaded = api.load_variant(ROOT / "variants" / "chance-it.yaml")
+    family = loaded.family
+    bots = ("heuristic",) * 4
+    personas = family.personas(loaded.variant)
+    interpreter = family.simulator(loaded.variant, 4, bots, personas, 7)
+    handover = family.simulator(loaded.variant, 4, bots, personas, 7, engine="batch")
+    assert isinstance(handover, Handover)
+    asked: list[bool] = []
+
+    def ready() -> bool:  # the compiled code "arrives" after two chunks were handed out
+        asked.append(True)
+        return len(asked) > 2
+
+    flipping = dataclasses.replace(handover, ready=ready)
+    alone = run(interpreter, 600)
+    handed = run(flipping, 600)
+    assert handed.interpreted is not None and 0 < handed.interpreted < 600
+    assert handed.timing()["interpreter_games"] == handed.interpreted
+    assert handed.tally.summary() == alone.tally.summary()

@@ -1,0 +1,323 @@
+"""A compiled engine's machine code: cached once per installation and version, compiled in the background.
+
+A family with a compiled engine (Numba) describes it as a :class:`CompiledEngine`: a name,
+the modules its compiled code is made of, and a function that compiles every entry point
+(``warm``). Its cache is one folder per installation and version of that code:
+
+    <root>/<name>-<installation>-<fingerprint>/   Numba's files, then MANIFEST.json
+
+``root`` is ``$WORKBENCH_CACHE_DIR`` or else the user's cache folder (platformdirs);
+``installation`` hashes where the modules are installed and ``fingerprint`` what they say
+(their text and dates, the workbench's, Numba's and Python's versions). Nothing about a
+variant is in it: a new variant, card or player count never compiles again.
+
+Only a compiler process writes there. It is started in the background (:meth:`start`)
+and holds a lock while it compiles; when it is done it writes the manifest (every file's
+SHA-256), so a folder with a manifest is complete (:meth:`ready`), and nothing loads from
+one without. Meanwhile a run can play on the interpreter, which
+plays the same games (see ``runner.Handover``), or wait (:meth:`wait`).
+
+A folder whose files no longer match their manifest is set aside (renamed ``.damaged-*``)
+and compiled again; a root that cannot be written is replaced by a folder in the system's
+temporary folder for as long as that lasts. Either is said in one line (:meth:`prepare`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import IO
+
+from workbench.errors import Problem, WorkbenchError
+
+#: The environment variable that moves the cache (a contract: documented in the README).
+CACHE_ENV = "WORKBENCH_CACHE_DIR"
+MANIFEST = "MANIFEST.json"
+#: How often a waiting run looks whether the compiler is done.
+POLL_SECONDS = 0.1
+
+#: Whether this process is a compiler (see :func:`_compile`): its engine is ready as far as it is concerned.
+_compiling = False
+#: Remarks about the cache for the next :meth:`CompiledEngine.prepare` (a root that cannot be written).
+_remarks: list[str] = []
+
+
+class CompileFailed(WorkbenchError):
+    """The compiler process stopped without a compiled engine: its last lines say why."""
+
+    def __init__(self, name: str, log: str):
+        tail = "\n".join(log.strip().splitlines()[-12:]) or "(no output)"
+        super().__init__([Problem(None, None, "", f"compiling the {name} engine failed:\n{tail}")])
+
+
+@cache
+def cache_root() -> Path:
+    """Where compiled code is cached: ``$WORKBENCH_CACHE_DIR``, else the user's cache folder; when that cannot be
+    written, a folder in the system's temporary folder (set in the environment, so that this process's workers and
+    compiler use it too, and said once by :meth:`CompiledEngine.prepare`)."""
+    from platformdirs import user_cache_dir
+
+    chosen = os.environ.get(CACHE_ENV)
+    root = Path(chosen).expanduser() if chosen else Path(user_cache_dir("chance-workbench"))
+    if _writable(root):
+        return root.resolve()
+    fallback = Path(tempfile.gettempdir()) / f"chance-workbench-cache-{os.getuid() if hasattr(os, 'getuid') else 0}"
+    fallback.mkdir(mode=0o700, exist_ok=True)
+    os.environ[CACHE_ENV] = str(fallback)
+    where = f"{CACHE_ENV}={chosen}" if chosen else str(root)
+    _remarks.append(
+        f"note: the cache folder {where} cannot be written: compiled code is kept in {fallback} "
+        f"(set {CACHE_ENV} to a folder you can write to keep it)"
+    )
+    return fallback.resolve()
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+@dataclass(frozen=True)
+class CompiledEngine:
+    """One family's compiled engine: ``modules`` hold its compiled code (in the order their text is hashed) and
+    ``warm`` (``"module:function"``) compiles every entry point it has (run by the compiler process only)."""
+
+    name: str
+    modules: tuple[str, ...]
+    warm: str
+
+    @property
+    def folder(self) -> Path:
+        """This installation's and version's cache folder (it exists only once compiled)."""
+        return cache_root() / f"{self.name}-{_installation(self.modules)}-{_fingerprint(self.modules)}"
+
+    def use(self) -> None:
+        """Point Numba's cache at this engine's folder: call it before the compiled functions are defined, as Numba
+        reads the setting then."""
+        from numba.core import config
+
+        config.CACHE_DIR = str(self.folder)  # type: ignore[attr-defined]  # set from the environment
+
+    def ready(self) -> bool:
+        """Whether the compiled code is there, complete (or this process is the compiler making it)."""
+        return _compiling or (self.folder / MANIFEST).is_file()
+
+    def prepare(self) -> list[str]:
+        """Check the cache before a run (a damaged folder is set aside) and start compiling in the background if
+        the code is not there: the remarks to show, each one line."""
+        folder = self.folder  # first: finding the cache root may have a remark
+        remarks = [*_remarks]
+        _remarks.clear()
+        damaged = self._damaged()
+        if damaged is not None:
+            aside = folder.with_name(f"{folder.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+            with contextlib.suppress(OSError):
+                folder.rename(aside)
+            remarks.append(f"note: the compiled {self.name} engine's cache was damaged ({damaged}): set aside as {aside}")
+        self.start()
+        return remarks
+
+    def start(self) -> None:
+        """Start the compiler in the background unless the code is there or a compiler is at work; returns at once
+        (once the compiler holds its lock)."""
+        if self.ready():
+            return
+        log = self.folder.with_name(self.folder.name + ".log")
+        command = [sys.executable, "-m", "workbench.sim.compiled", self.name, self.warm, *self.modules]
+        environment = {**os.environ, CACHE_ENV: str(cache_root())}
+        launched = subprocess.run(command, env=environment, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+        if launched.returncode:
+            raise CompileFailed(self.name, launched.stderr)
+        if not self.ready() and not self.compiling() and log.is_file():  # it failed at once
+            raise CompileFailed(self.name, log.read_text(errors="replace"))
+
+    def compiling(self) -> bool:
+        """Whether a compiler holds this engine's lock now."""
+        with _lock(self._lock_path()) as held:
+            return not held
+
+    def wait(self, stop: Callable[[], bool] = lambda: False) -> bool:
+        """Block until the compiled code is there (starting the compiler if need be): False when ``stop()`` came
+        first. Raises :class:`CompileFailed` when the compiler stops without it."""
+        self.start()
+        while not self.ready():
+            if stop():
+                return False
+            if not self.compiling():
+                self.start()  # the compiler finished between two looks (ready now), or died: a new one says why
+                if not self.ready() and not self.compiling():
+                    raise CompileFailed(self.name, "the compiler stopped without a word")
+            time.sleep(POLL_SECONDS)
+        return True
+
+    def compile_seconds(self) -> float | None:
+        """How long the cached code took to compile (from its manifest), or None when it is not there."""
+        try:
+            return float(json.loads((self.folder / MANIFEST).read_text())["seconds"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def _lock_path(self) -> Path:
+        return self.folder.with_name(self.folder.name + ".lock")
+
+    def _damaged(self) -> str | None:
+        """What no longer matches the manifest (a file changed or missing), or None."""
+        try:
+            manifest = json.loads((self.folder / MANIFEST).read_text())
+            files: dict[str, str] = manifest["files"]
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, KeyError, TypeError):
+            return f"{MANIFEST} cannot be read"
+        for name, digest in files.items():
+            try:
+                if _digest(self.folder / name) != digest:
+                    return f"{name} changed"
+            except OSError:
+                return f"{name} is missing"
+        return None
+
+
+@cache
+def _sources(modules: tuple[str, ...]) -> tuple[Path, ...]:
+    """The modules' files, found from their top package without importing them (a compiled module imports Numba)."""
+    found = []
+    for name in modules:
+        top, *rest = name.split(".")
+        spec = importlib.util.find_spec(top)
+        if spec is None or spec.origin is None:
+            raise ValueError(f"no source for the compiled module {name}")
+        if not rest:
+            found.append(Path(spec.origin).resolve())
+            continue
+        path = Path(spec.origin).parent.joinpath(*rest)
+        found.append((path / "__init__.py" if path.is_dir() else path.with_suffix(".py")).resolve())
+    return tuple(found)
+
+
+@cache
+def _installation(modules: tuple[str, ...]) -> str:
+    """Where the modules are installed (two clones keep two caches, and a cache never holds another one's code)."""
+    return hashlib.sha256("\n".join(map(str, _sources(modules))).encode()).hexdigest()[:10]
+
+
+@cache
+def _fingerprint(modules: tuple[str, ...]) -> str:
+    """What the compiled code is made of: the modules' text and dates (Numba's own key), the versions around it."""
+    digest = hashlib.sha256()
+    for package in ("chance-workbench", "numba"):
+        with contextlib.suppress(PackageNotFoundError):
+            digest.update(f"{package} {version(package)}\n".encode())
+    digest.update(f"python {sys.version}\n".encode())
+    for path in _sources(modules):
+        stat = path.stat()
+        digest.update(f"{path.name} {stat.st_mtime_ns} {stat.st_size}\n".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _digest(path: Path) -> str:
+    with path.open("rb") as file:
+        return hashlib.file_digest(file, "sha256").hexdigest()
+
+
+@contextlib.contextmanager
+def _lock(path: Path) -> Iterator[bool]:
+    """Try to take the lock at ``path`` (an advisory ``flock``): yields whether this process holds it."""
+    import fcntl
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as file:
+        try:
+            fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(file, fcntl.LOCK_UN)
+
+
+def _compile(engine: CompiledEngine, log: IO[str]) -> None:
+    """Compile ``engine`` into its folder and write the manifest last (the compiler process, holding the engine's
+    lock), then remove this installation's folders of other versions.
+
+    Numba writes each file whole (a temporary file renamed), and nobody loads from the folder
+    before the manifest is there, so a compiler killed half-way leaves only whole files
+    that the next one reuses."""
+    global _compiling
+    _compiling = True
+    folder = engine.folder
+    folder.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    module, function = engine.warm.split(":")
+    getattr(importlib.import_module(module), function)()
+    seconds = time.perf_counter() - started
+    files = {path.relative_to(folder).as_posix(): _digest(path) for path in sorted(folder.rglob("*")) if path.is_file()}
+    manifest = {"engine": engine.name, "seconds": round(seconds, 1), "files": files}
+    written = folder / (MANIFEST + ".tmp")
+    written.write_text(json.dumps(manifest, indent=1) + "\n")
+    written.replace(folder / MANIFEST)
+    prefix = folder.name.rsplit("-", 1)[0] + "-"
+    for old in folder.parent.glob(prefix + "*"):
+        if old.is_dir() and old != folder and ".damaged-" not in old.name:
+            lock = old.with_name(old.name + ".lock")
+            with _lock(lock) as free:
+                if free:  # no compiler is at work on it
+                    shutil.rmtree(old, ignore_errors=True)
+                    lock.unlink(missing_ok=True)
+    print(f"compiled the {engine.name} engine in {seconds:.0f} s: {folder}", file=log)
+
+
+def main(argv: list[str]) -> int:
+    """The compiler, as ``start`` runs it: take the lock, then compile in a detached child (the caller returns at
+    once, the lock held for the child)."""
+    name, warm, *modules = argv
+    engine = CompiledEngine(name, tuple(modules), warm)
+    with _lock(engine._lock_path()) as held:
+        if not held or engine.ready():  # another compiler is at work, or has just finished
+            return 0
+        if os.fork():  # the parent returns: the child holds the lock (the same open file) until it is done
+            os._exit(0)
+        os.setsid()
+        with contextlib.suppress(OSError):
+            os.nice(19)
+        log_path = engine.folder.with_name(engine.folder.name + ".log")
+        with log_path.open("w") as log:
+            os.dup2(log.fileno(), 1)
+            os.dup2(log.fileno(), 2)
+            try:
+                _compile(engine, log)
+            except BaseException:  # noqa: BLE001 - the compiler's last words go to its log, for the run to show
+                import traceback
+
+                traceback.print_exc(file=log)
+                log.flush()
+                os._exit(1)
+        log_path.unlink(missing_ok=True)
+    os._exit(0)
+
+
+if __name__ == "__main__":  # run as a script: the compiler must set the module's state, not this copy's
+    from workbench.sim import compiled
+
+    sys.exit(compiled.main(sys.argv[1:]))
