@@ -44,16 +44,16 @@ def test_the_readme_figures_of_the_paired_studies_reproduce() -> None:
     run = compared.runs[0]
     figures = {s.name: s for s in run.statistics}
     assert compared.engine == "batch"
-    assert (len(run.significant), len(run.statistics), compared.tests) == (40, 52, 47)
-    assert [round(v.value * 100, 1) for v in figures["guides.in.rate"].values] == [47.2, 41.4]
+    assert (len(run.significant), len(run.statistics), compared.tests) == (38, 52, 46)
+    assert [round(v.value * 100, 1) for v in figures["guides.in.rate"].values] == [47.9, 41.7]
     rounds = figures["rounds.mean"]
-    assert [round(v.value, 2) for v in rounds.values] == [12.30, 11.80] and rounds.significant
+    assert [round(v.value, 2) for v in rounds.values] == [12.17, 11.93] and not rounds.significant
     strength = studies.cards(
         VARIANTS / "chance-it.yaml", extra=ROOT / "cards" / "planted.yaml", games=2000, seed=1, backend=Local(2)
     )
     by_id = {c.card.id: c for c in strength.cards}
-    assert (round(by_id["star-shower"].worth.value, 1), by_id["star-shower"].flag) == (5.5, "too strong")
-    assert (round(by_id["copper"].worth.value, 1), by_id["copper"].flag) == (3.0, "too weak")
+    assert (round(by_id["star-shower"].worth.value, 1), by_id["star-shower"].flag) == (5.4, "too strong")
+    assert (round(by_id["copper"].worth.value, 1), by_id["copper"].flag) == (2.7, "too weak")
 
 
 def test_the_target_dice_study_quotes_its_current_tables() -> None:
