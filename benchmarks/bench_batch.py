@@ -33,7 +33,7 @@ def rounds_per_second(engine: str, bot: str, players: int, games: int, workers: 
     family = FAMILIES[loaded.family.game]
     known = family.personas(loaded.variant)
     if engine == "batch":
-        family.warm_batch(loaded.variant)  # compiled (or loaded from the cache) before the clock starts
+        family.compiled.wait()  # compiled (or found in the cache) before the clock starts
     factory = family.simulator(loaded.variant, players, (bot,) * players, known, 1, engine=engine)
     result = run(factory, games, backend=Local(workers))
     rounds = sum(value * count for value, count in result.tally.outcomes.rounds.counts.items())

@@ -13,8 +13,10 @@ import dataclasses
 import hashlib
 import importlib
 import json
+import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -62,7 +64,8 @@ def engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.Fixt
 def test_the_first_use_compiles_in_the_background_and_a_manifest_makes_it_ready(engine: CompiledEngine, tmp_path: Path) -> None:
     assert not engine.ready() and engine.compile_seconds() is None
     assert engine.prepare() == []  # nothing to remark: a cache folder that can be written, nothing damaged
-    assert engine.wait()
+    assert engine.compiling() and not engine.ready(), "the compiler waits for this process (its owner) to end"
+    assert engine.wait(), "waiting hurries it"
     assert engine.folder.parent == (tmp_path / "cache").resolve()
     manifest = json.loads((engine.folder / MANIFEST).read_text())
     assert manifest["engine"] == "stand-in"
@@ -70,6 +73,16 @@ def test_the_first_use_compiles_in_the_background_and_a_manifest_makes_it_ready(
     assert engine.compile_seconds() is not None and not engine.compiling()
     assert not engine.folder.with_name(engine.folder.name + ".log").exists(), "a compile that worked leaves no log"
     assert engine.prepare() == [] and engine.ready(), "ready: nothing is compiled again"
+
+
+def test_the_compiler_compiles_when_the_run_that_started_it_ends(engine: CompiledEngine, tmp_path: Path) -> None:
+    module = engine.warm.split(":")[0]
+    subprocess.run([sys.executable, "-c", f"import {module}; {module}.ENGINE.start()"], check=True)
+    for _ in range(1200):  # a guard against a hang, not a timing: the compile takes a moment once the owner is gone
+        if engine.ready():
+            break
+        time.sleep(0.05)
+    assert engine.ready() and not engine.compiling()
 
 
 def test_a_changed_module_is_another_version_and_its_old_folder_goes(engine: CompiledEngine, tmp_path: Path) -> None:
@@ -122,9 +135,16 @@ def test_a_compile_that_fails_is_raised_with_the_compilers_last_words(
     with pytest.raises(CompileFailed) as failed:
         engine.prepare()
         engine.wait()
-    assert "compiling the stand-in engine failed" in str(failed.value)
-    assert "RuntimeError: the stand-in cannot compile today" in str(failed.value)
+    said = str(failed.value)
+    assert "compiling the stand-in engine failed" in said and "RuntimeError: the stand-in cannot compile today" in said
     assert not engine.ready()
+    with pytest.raises(CompileFailed, match="to try again"):  # said again, not compiled again, until the file goes
+        engine.start()
+    monkeypatch.delenv("STAND_IN_FAILS")
+    kept = Path(said.rsplit("(delete ", 1)[1].split(" to try again")[0])
+    assert kept.name.endswith(".failed")
+    kept.unlink()
+    assert engine.wait() and engine.ready()
 
 
 def _workbench_imports(module: str) -> set[str]:
@@ -176,7 +196,7 @@ def test_a_handover_run_plays_the_same_games_whenever_the_compiled_engine_is_rea
         asked.append(True)
         return len(asked) > 2
 
-    flipping = dataclasses.replace(handover, ready=ready)
+    flipping = dataclasses.replace(handover, ready=ready, hurry=lambda: None)
     alone = run(interpreter, 600)
     handed = run(flipping, 600)
     assert handed.interpreted is not None and 0 < handed.interpreted < 600

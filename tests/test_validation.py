@@ -902,7 +902,14 @@ def test_wrong_types(tmp_path: Path, old: str, new: str, needle: str, key_path: 
 def test_unknown_game_suggests_the_known_one(tmp_path: Path) -> None:
     text = mutate("game: chance-it", "game: chanceit")
     problem = only(reject(tmp_path, text))
-    check(problem, 2, "game", "unknown game 'chanceit'", "did you mean 'chance-it'", "known games: chance-it")
+    check(
+        problem,
+        2,
+        "game",
+        "unknown game 'chanceit'",
+        "did you mean 'chance-it'",
+        "known games: chance-chess, chance-it, target-dice",
+    )
 
 
 def test_missing_required_key(tmp_path: Path) -> None:

@@ -33,8 +33,6 @@ from workbench.loading import did_you_mean, read_yaml
 from workbench.outputs import Outputs, Scripts, check_writable
 from workbench.play import Answer, check_seats
 from workbench.recording import SCRIPT_NAME
-from workbench.render import printing
-from workbench.render.report import render_report
 from workbench.sim.compiled import CompileFailed
 from workbench.sim.runner import LOCAL, Backend, Run, Stop, run, signals_held
 
@@ -285,6 +283,8 @@ class Simulation:
 
     def report(self) -> str:
         """``report.html``: the runs' figures and charts."""
+        from workbench.render.report import render_report  # Jinja2, for the commands that write pages
+
         return render_report([r.to_dict() for r in self.runs], self.family.title, self.family.figures)
 
 
@@ -399,10 +399,8 @@ def ready_engine(family: Family, choice: EngineChoice, notice: Notice | None, ba
         if compiled.ready():
             say("engine: batch")
         elif hands_over:
-            say(
-                "engine: batch, compiling in the background (once for this installation, about a minute); "
-                "the interpreter plays the same games until it is ready"
-            )
+            say("engine: batch, compiling in the background (once for this installation, about a minute)")
+            say("the interpreter plays the same games until it is ready")
         else:
             started = time.perf_counter()
             say("engine: batch, compiling it first (once for this installation, about a minute)...")
@@ -840,6 +838,8 @@ def print_page(
 def print_pdf(variant: VariantLike, page: str) -> bytes:
     """The PDF of a playtest set's page (from :func:`print_page`), as bytes: the same page and variant, the same bytes."""
     loaded, _ = _loaded(variant)
+    from workbench.render import printing  # WeasyPrint, for this command only
+
     return printing.render_pdf(page, printing.content_hash(loaded.variant))
 
 

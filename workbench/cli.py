@@ -14,26 +14,26 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
-from rich.text import Text
 from typer._click import exceptions as click_errors  # Typer's own copy of Click (tests/test_cli.py checks the use)
 from typer.core import TyperGroup
 
-from workbench import api, studies
 from workbench import studio as studio_server
-from workbench import sweep as sweeps
-from workbench.errors import ScenarioError, UsageError, WorkbenchError, display_path
-from workbench.games import FAMILIES, Family, game_length
+from workbench.errors import Interrupted, ScenarioError, UsageError, WorkbenchError, display_path
 from workbench.play import Left, Question
-from workbench.render.report import summary_rows
 from workbench.render.terminal import printable
-from workbench.sim import backends
-from workbench.sim.runner import Interrupted
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from workbench import api
+    from workbench.games import Family
+
+# The library (and through it pydantic, the families, NumPy, Numba, Jinja2, Dask) is imported by the commands that
+# use it, so that `workbench --help` starts at once and a command imports only what it runs.
 
 
 class _Commands(TyperGroup):
@@ -138,6 +138,8 @@ def validate(
     variants: Annotated[list[Path], typer.Argument(help="Variant files to check.", show_default=False)],
 ) -> None:
     """Check variant files; print a short summary of each valid one, every problem of an invalid one."""
+    from workbench import api
+
     failures: list[str] = []  # problems of every file, and any internal error (reported as it happens)
     for path in variants:
         with _reported(failures):
@@ -173,6 +175,8 @@ def replay(
     force: Force = False,
 ) -> None:
     """Replay scripted games and check their `expect:` blocks; exit 1 if any scenario fails."""
+    from workbench import api
+
     with _reported():
         api.check_replay_engine(engine, trace=trace)
         inputs = api.replayed_inputs(scenarios) if pgn is not None else []
@@ -195,6 +199,9 @@ def _replay_one(
     path: Path, *, as_json: bool, trace: bool, engine: str, games: list[tuple[Family, str, dict[str, Any], Sequence[str]]]
 ) -> bool | None:
     """Replay one scenario and report it: True when it passed, False when not, None for a variant file."""
+    from workbench import api
+    from workbench.games import game_length
+
     errors: list[str] = []
     replayed = None
     with _reported(errors):
@@ -260,6 +267,9 @@ def play(
 ) -> None:
     """Play one seeded game with bots (random by default), or take a seat yourself with --human, and show how it
     ended."""
+    from workbench import api
+    from workbench.games import game_length
+
     people = human or []
     terminal = _Terminal(err if as_json else out)  # the dialogue keeps out of the JSON
     with _reported():
@@ -362,6 +372,8 @@ def studio(
 ) -> None:
     """A local web page to edit the variant (checked as you type), see its printed set, play against bots, and run
     simulate or compare; it saves only when asked, and never over a file changed meanwhile."""
+    from workbench.games import FAMILIES
+
     if host is not None and not studio_server.is_loopback(host):
         warn(f"warning: --host {host}: other machines can reach the studio; the token in its address guards it")
     with _reported():
@@ -375,6 +387,8 @@ def odds(
     as_json: Annotated[bool, typer.Option("--json", help="Print the odds as JSON (exact fractions).")] = False,
 ) -> None:
     """Exact odds of the variant's dice or deck, as its game uses them (computed, not simulated)."""
+    from workbench import api
+
     with _reported():
         loaded = api.load_variant(variant)
         data = api.odds(loaded)
@@ -386,6 +400,9 @@ def odds(
 
 
 def _print_table(title: str, headers: list[str], rows: list[list[str]], console: Console = out) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=Text(printable(title)))
     for header in headers:
         table.add_column(Text(printable(header)), overflow="fold")  # a narrow terminal wraps figures, never cuts them
@@ -501,6 +518,10 @@ def simulate(
     engine: EngineOption = "auto",
 ) -> None:
     """Play many games with bots and report what the rules do: length, fairness, and the figures of the game."""
+    from workbench import api
+    from workbench.render.report import summary_rows
+    from workbench.sim import backends
+
     with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         simulation = api.simulate(
             variant,
@@ -544,6 +565,8 @@ def _progress() -> Iterator[api.Progress]:
 
     The display starts with the first row, so a command refused before any work prints nothing else.
     """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     progress = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -612,6 +635,9 @@ def compare(
     engine: EngineOption = "auto",
 ) -> None:
     """Compare variants on the same games (paired): what changed, with intervals and a correction for many figures."""
+    from workbench import studies
+    from workbench.sim import backends
+
     default = Path("reports") / ("compare-" + "-vs-".join(v.stem[:40] for v in variants[:3]))  # a name any system takes
     with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         comparison = studies.compare(
@@ -655,6 +681,9 @@ def sweep(
     force: Force = False,
 ) -> None:
     """Play a sweep: each point of a grid (or list) of rules ideas beside its base variant on the same games."""
+    from workbench import sweep as sweeps
+    from workbench.sim import backends
+
     with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         swept = sweeps.run_sweep(
             path,
@@ -713,6 +742,9 @@ def cards(
     engine: EngineOption = "auto",
 ) -> None:
     """How strong is each card? Give it to one seat and play the same games with and without it (by intervention)."""
+    from workbench import studies
+    from workbench.sim import backends
+
     with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         strength = studies.cards(
             variant,
@@ -775,6 +807,9 @@ def skill(
     engine: EngineOption = "auto",
 ) -> None:
     """Does skill matter? A ladder of bots of rising strength, each at one seat against the same field and dice."""
+    from workbench import studies
+    from workbench.sim import backends
+
     with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         result = studies.skill(
             variant,
@@ -846,6 +881,9 @@ def tune_stakes(
     engine: EngineOption = "auto",
 ) -> None:
     """Propose the stakes sheets the box never printed: race candidate sheets until the game plays like the printed ones."""
+    from workbench import api
+    from workbench.sim import backends
+
     with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         tuning = api.tune_stakes(
             variant,
@@ -926,6 +964,8 @@ def print_set(
     force: Force = False,
 ) -> None:
     """Print a playtest set as PDF: the variant's cards, the sheets and board its game has, and a rule summary."""
+    from workbench import api
+
     with _reported():
         written = api.print_set(
             variant,
@@ -959,6 +999,8 @@ def schema(
     force: Annotated[bool, typer.Option("--force", help="Replace schema files the workbench did not write.")] = False,
 ) -> None:
     """Print (or write) the JSON Schema of a game's file formats: variant, scenario and the others it has."""
+    from workbench import api
+
     with _reported():
         if out_dir is None:
             chosen = api.schemas(game, kind)

@@ -82,3 +82,7 @@ class IllegalDecision(Exception):
         self.seat = seat
         self.message = message
         super().__init__(f"round {round_no}: seat {seat}: {message}")
+
+
+class Interrupted(Exception):
+    """A run that cannot keep a part of its work (a race of candidates) was stopped by a signal."""

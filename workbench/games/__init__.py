@@ -1,21 +1,22 @@
 """Game families and the family-agnostic way in: load a variant or scenario, find its family.
 
-A family is a package under ``workbench/games/`` whose ``FAMILY`` is a :class:`Family`;
-naming it in :data:`PACKAGES` is the only edit outside its folder (tests/test_families.py checks both).
+A family is a package under ``workbench/games/`` whose ``FAMILY`` is a :class:`Family`,
+registered as an entry point of the group ``workbench.games`` (one line in
+``pyproject.toml``, the only edit outside its folder; tests/test_families.py checks both).
+:data:`FAMILIES` reads the entry points when first asked and imports a family when its game
+is first needed, so a command imports only the families of the files it opens.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from workbench.errors import ScenarioError, UsageError, VariantError, WorkbenchError
-from workbench.expect import Replay
 from workbench.loading import (
     Document,
     Key,
@@ -31,10 +32,15 @@ from workbench.loading import (
     set_key,
     validate,
 )
-from workbench.play import Answer
-from workbench.render.report import Figures
-from workbench.sim.compiled import CompiledEngine
-from workbench.sim.paired import Measure
+
+if TYPE_CHECKING:  # only named in signatures: a command imports what it runs
+    from pydantic import BaseModel
+
+    from workbench.expect import Replay
+    from workbench.play import Answer
+    from workbench.render.report import Figures
+    from workbench.sim.compiled import CompiledEngine
+    from workbench.sim.paired import Measure
 
 
 class Family(Protocol):
@@ -261,13 +267,52 @@ class Studied(Ranked, Protocol):
         ``discarded``, ``bought_per_game`` and ``round_bought`` (a mean with its interval)."""
 
 
-#: The game families by package, each with its ``FAMILY``: adding a game is adding its folder and a line here.
-PACKAGES = ("workbench.games.chance_it", "workbench.games.target_dice", "workbench.games.chance_chess")
+#: The entry-point group that registers the game families (``[project.entry-points."workbench.games"]``).
+GROUP = "workbench.games"
 
 
-def _families() -> dict[str, Family]:
-    families: list[Family] = [importlib.import_module(package).FAMILY for package in PACKAGES]
-    return {family.game: family for family in families}
+class Families(Mapping[str, "Family"]):
+    """Every family by its ``game:`` value, in the order the entry points list them; a family is imported when it is
+    first looked up (naming the games imports none)."""
+
+    def __init__(self, group: str = GROUP):
+        self.group = group
+        self._loaded: dict[str, Family] = {}
+
+    @property
+    def _points(self) -> dict[str, EntryPoint]:
+        return _entry_points(self.group)
+
+    def __getitem__(self, game: str) -> Family:
+        if game not in self._loaded:
+            family: Family = self._points[game].load()
+            if family.game != game:
+                raise RuntimeError(f"the entry point {game!r} of {self.group} gives the family of {family.game!r}")
+            self._loaded[game] = family
+        return self._loaded[game]
+
+    def __contains__(self, game: object) -> bool:
+        return game in self._points
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._points)
+
+    def __len__(self) -> int:
+        return len(self._points)
+
+
+@cache
+def _entry_points(group: str) -> dict[str, EntryPoint]:
+    found = {point.name: point for point in entry_points(group=group)}
+    if not found:
+        raise RuntimeError(f"no game families are registered ({group}): install the workbench (pip install -e .)")
+    return found
+
+
+@cache
+def every_include() -> tuple[str, ...]:
+    """Every family's include keys (for a file whose game is not known yet: loading then says what is wrong)."""
+    return tuple(sorted({key for family in FAMILIES.values() for key in family.includes}))
 
 
 @dataclass(frozen=True)
@@ -327,7 +372,7 @@ def includes_of(path: Path, text: str | None = None) -> tuple[str, ...]:
             path = path.parent / parent
     except (WorkbenchError, OSError, RuntimeError):  # the loading that follows says where and why
         pass
-    return INCLUDES
+    return every_include()
 
 
 def family_of_file(path: Path) -> tuple[Family, tuple[Path, ...]]:
@@ -406,6 +451,5 @@ def replay_scenario(path: Path, engine: str = "interpreter") -> tuple[Family, Re
     return family, family.replay(doc, loaded.variant)
 
 
-#: Every family by its ``game:`` value (built last: a family imports the helpers above).
-FAMILIES: dict[str, Family] = _families()
-INCLUDES: tuple[str, ...] = tuple(sorted({key for family in FAMILIES.values() for key in family.includes}))
+#: Every family by its ``game:`` value.
+FAMILIES: Mapping[str, Family] = Families()

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
-import jinja2
+if TYPE_CHECKING:
+    import jinja2
 
 
 @cache
 def templates(package: str, *more: str) -> jinja2.Environment:
     """The Jinja2 environment of a package's ``templates/`` folder (then those of ``more`` packages, for templates it
-    extends or imports): autoescaped, and an unknown name is an error."""
+    extends or imports): autoescaped, and an unknown name is an error. (Jinja2 is imported here, when a page is
+    first rendered: ``workbench.render.terminal`` is on every command's way.)"""
+    import jinja2
+
     return jinja2.Environment(
         loader=jinja2.ChoiceLoader([jinja2.PackageLoader(name, "templates") for name in (package, *more)]),
         autoescape=True,

@@ -17,6 +17,11 @@ SHA-256), so a folder with a manifest is complete (:meth:`ready`), and nothing l
 one without. Meanwhile a run can play on the interpreter, which
 plays the same games (see ``runner.Handover``), or wait (:meth:`wait`).
 
+The compiler waits for the run that started it to end before it compiles, unless that run
+asks it to hurry (:meth:`hurry`: a long run, or one that waits for it): a short first run
+keeps every core for its games. A compile that fails leaves its traceback beside the folder
+(``.failed``), said by every run until that file is deleted.
+
 A folder whose files no longer match their manifest is set aside (renamed ``.damaged-*``)
 and compiled again; a root that cannot be written is replaced by a folder in the system's
 temporary folder for as long as that lasts. Either is said in one line (:meth:`prepare`).
@@ -31,9 +36,11 @@ import importlib.util
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -137,34 +144,41 @@ class CompiledEngine:
 
     def start(self) -> None:
         """Start the compiler in the background unless the code is there or a compiler is at work; returns at once
-        (once the compiler holds its lock)."""
-        if self.ready():
+        (once the compiler holds its lock). Raises :class:`CompileFailed` when this version's compile failed (its
+        traceback is kept beside the folder until that file is deleted: a failure that would come again is not
+        retried on every run)."""
+        if self.ready() or self.compiling():
             return
-        log = self.folder.with_name(self.folder.name + ".log")
-        command = [sys.executable, "-m", "workbench.sim.compiled", self.name, self.warm, *self.modules]
+        failed = self._failed_path()
+        if failed.is_file():
+            raise CompileFailed(self.name, f"{failed.read_text(errors='replace')}\n(delete {failed} to try again)")
+        command = [sys.executable, "-m", "workbench.sim.compiled", self.name, self.warm, str(os.getpid()), *self.modules]
         environment = {**os.environ, CACHE_ENV: str(cache_root())}
         launched = subprocess.run(command, env=environment, stdin=subprocess.DEVNULL, capture_output=True, text=True)
         if launched.returncode:
             raise CompileFailed(self.name, launched.stderr)
-        if not self.ready() and not self.compiling() and log.is_file():  # it failed at once
-            raise CompileFailed(self.name, log.read_text(errors="replace"))
 
     def compiling(self) -> bool:
         """Whether a compiler holds this engine's lock now."""
         with _lock(self._lock_path()) as held:
             return not held
 
+    def hurry(self) -> None:
+        """Ask a compiler that waits for the run that started it to end (see :func:`main`) to compile at once (it
+        writes its pid in the lock file it holds; a file that names nobody is not a compiler at work)."""
+        if not self.compiling():
+            return
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            os.kill(int(self._lock_path().read_text().split()[0]), HURRY)
+
     def wait(self, stop: Callable[[], bool] = lambda: False) -> bool:
-        """Block until the compiled code is there (starting the compiler if need be): False when ``stop()`` came
-        first. Raises :class:`CompileFailed` when the compiler stops without it."""
-        self.start()
+        """Block until the compiled code is there (starting the compiler, or hurrying it, if need be): False when
+        ``stop()`` came first. Raises :class:`CompileFailed` when the compiler stops without it."""
         while not self.ready():
+            self.start()  # none at work (the first look, or one killed on the way): a new one
+            self.hurry()
             if stop():
                 return False
-            if not self.compiling():
-                self.start()  # the compiler finished between two looks (ready now), or died: a new one says why
-                if not self.ready() and not self.compiling():
-                    raise CompileFailed(self.name, "the compiler stopped without a word")
             time.sleep(POLL_SECONDS)
         return True
 
@@ -177,6 +191,9 @@ class CompiledEngine:
 
     def _lock_path(self) -> Path:
         return self.folder.with_name(self.folder.name + ".lock")
+
+    def _failed_path(self) -> Path:
+        return self.folder.with_name(self.folder.name + ".failed")
 
     def _damaged(self) -> str | None:
         """What no longer matches the manifest (a file changed or missing), or None."""
@@ -290,31 +307,59 @@ def _compile(engine: CompiledEngine, log: IO[str]) -> None:
 
 def main(argv: list[str]) -> int:
     """The compiler, as ``start`` runs it: take the lock, then compile in a detached child (the caller returns at
-    once, the lock held for the child)."""
-    name, warm, *modules = argv
+    once, the lock held for the child, its pid written in the lock file for :meth:`CompiledEngine.hurry`).
+
+    The child waits, without compiling, until the process that started it (``owner``) has
+    ended or asks it to hurry (SIGUSR1): a short first run plays on the interpreter with
+    every core its own, and the compile follows it; a long one hurries it, to hand over."""
+    name, warm, owner, *modules = argv
     engine = CompiledEngine(name, tuple(modules), warm)
     with _lock(engine._lock_path()) as held:
         if not held or engine.ready():  # another compiler is at work, or has just finished
             return 0
+        engine._lock_path().write_text("")  # no pid to hurry until the child writes its own
         if os.fork():  # the parent returns: the child holds the lock (the same open file) until it is done
             os._exit(0)
-        os.setsid()
-        with contextlib.suppress(OSError):
-            os.nice(19)
+        os.setsid()  # out of the terminal's session: a Ctrl-C or a closed terminal does not stop it
+        hurried = threading.Event()
+        signal.signal(HURRY, lambda signum, frame: hurried.set())
+        engine._lock_path().write_text(f"{os.getpid()}\n")
         log_path = engine.folder.with_name(engine.folder.name + ".log")
         with log_path.open("w") as log:
             os.dup2(log.fileno(), 1)
             os.dup2(log.fileno(), 2)
             try:
+                _wait_for(int(owner), hurried)
                 _compile(engine, log)
-            except BaseException:  # noqa: BLE001 - the compiler's last words go to its log, for the run to show
+            except BaseException:  # noqa: BLE001 - the compiler's last words go to its log, for the runs to show
                 import traceback
 
                 traceback.print_exc(file=log)
                 log.flush()
+                log_path.replace(engine._failed_path())
                 os._exit(1)
         log_path.unlink(missing_ok=True)
     os._exit(0)
+
+
+#: The signal that asks a waiting compiler to start at once (:meth:`CompiledEngine.hurry`).
+HURRY = signal.SIGUSR1
+
+
+def _wait_for(owner: int, hurried: threading.Event) -> None:
+    """Return when the process ``owner`` has ended, or once ``hurried`` is set (SIGUSR1 sets it)."""
+    while not hurried.is_set() and _alive(owner):
+        hurried.wait(POLL_SECONDS * 5)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process of that number
+        return True
+    return True
 
 
 if __name__ == "__main__":  # run as a script: the compiler must set the module's state, not this copy's

@@ -296,7 +296,8 @@ class PairedFactory:
         if arms and all(isinstance(arm, Handover) for arm in arms):
             handovers = cast(tuple[Handover, ...], arms)
             interpreters = cls.of(tuple(arm.interpreter for arm in handovers), measure)
-            return Handover(interpreters, cls.of(tuple(arm.compiled for arm in handovers), measure), handovers[0].ready)
+            compiled = cls.of(tuple(arm.compiled for arm in handovers), measure)
+            return Handover(interpreters, compiled, handovers[0].ready, handovers[0].hurry)
         return cls(arms, measure.measure, len(measure.columns), measure.rows)
 
     def __call__(self) -> PairedSimulator:

@@ -33,7 +33,7 @@ from itertools import islice
 from types import FrameType
 from typing import Any, ClassVar, Protocol
 
-from workbench.errors import Problem, UsageError, WorkbenchError
+from workbench.errors import Interrupted, Problem, UsageError, WorkbenchError
 
 #: Builds the family's simulator inside each worker (a picklable callable with no arguments).
 Factory = Callable[[], Any]
@@ -49,10 +49,6 @@ class Played(Protocol):
 
     record: dict[str, Any]  #: one line of ``--records``
     script: tuple[str, str] | None  #: (file name, text) of the game as a scenario script, when recording
-
-
-class Interrupted(Exception):
-    """A run that cannot keep a part of its work (a race of candidates) was stopped by a signal."""
 
 
 class WorkerDied(WorkbenchError):
@@ -186,6 +182,7 @@ class Handover:
     interpreter: Factory
     compiled: Factory
     ready: Callable[[], bool]
+    hurry: Callable[[], None]  #: asks the compiler to compile now (it waits for the run that started it, else)
 
     def __call__(self) -> _HandedOver:
         return _HandedOver(self)
@@ -210,6 +207,30 @@ class _HandedOver:
 def _compiled_ready(factory: Factory) -> bool:
     """Whether chunks of ``factory`` go to the compiled engine now (a :class:`Handover` whose engine is ready)."""
     return isinstance(factory, Handover) and factory.ready()
+
+
+#: A run hands over to a compiled engine still to be compiled only when the interpreter would otherwise play on for
+#: longer than this (about what the compile takes): a shorter run keeps every core, and the compile follows it.
+HURRY_SECONDS = 30.0
+
+
+class _Hurry:
+    """Hurries the compilers of a run's :class:`Handover` factories once its interpreter chunks show that the games
+    left would take longer than :data:`HURRY_SECONDS` on the interpreter."""
+
+    def __init__(self, factories: list[Factory], games: int, workers: int):
+        self.handovers = [factory for factory in factories if isinstance(factory, Handover)]
+        self.left = games
+        self.workers = workers
+
+    def seen(self, chunk: Chunk) -> None:
+        self.left -= chunk.tally.games
+        if not self.handovers or not chunk.interpreted or not chunk.tally.games:
+            return
+        if self.left * chunk.seconds / chunk.tally.games / self.workers > HURRY_SECONDS:
+            for handover in self.handovers:
+                handover.hurry()
+            self.handovers = []
 
 
 class Backend(Protocol):
@@ -462,8 +483,10 @@ def run(
     workers = backend.workers
     tasks = ((0, first, end, wanted, _compiled_ready(factory)) for first, end in chunks(games, workers, pace=pace))
     interpreted = 0
+    hurry = _Hurry([factory], games, workers)
     for chunk in backend.results([factory], tasks, stop):
         pace.seen(chunk.tally.games, chunk.seconds)
+        hurry.seen(chunk)
         tally.merge(chunk.tally)
         if records is not None:
             records.writelines(line + "\n" for line in chunk.lines)
@@ -503,8 +526,10 @@ def run_many(
         for which, (first, last) in enumerate(ranges)
         for start, end in chunks(last - first, backend.workers, first, pace)
     )
+    hurry = _Hurry(factories, sum(last - first for first, last in ranges), backend.workers)
     for chunk in backend.results(factories, tasks, stop):
         pace.seen(chunk.tally.games, chunk.seconds)
+        hurry.seen(chunk)
         tallies[chunk.which].merge(chunk.tally)
         if progress is not None:
             progress(chunk.tally.games)

@@ -6,32 +6,25 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
-
-from pydantic import TypeAdapter
+from typing import TYPE_CHECKING, Any
 
 from workbench.errors import ScenarioError
-from workbench.expect import Replay
 from workbench.games import CardInfo, Loaded, load_variant_with
 from workbench.games.chance_it.basics import RESOURCES
-from workbench.games.chance_it.bots import BUILTIN, make_bot
-from workbench.games.chance_it.chance import BOTS, RandomChance, game_streams
 from workbench.games.chance_it.compiled import BATCH
-from workbench.games.chance_it.effects import with_effects
-from workbench.games.chance_it.engine import Game, compile_variant
-from workbench.games.chance_it.odds import odds, odds_tables
-from workbench.games.chance_it.person import Person
-from workbench.games.chance_it.report import FIGURES
-from workbench.games.chance_it.scenario import Scenario, replay
-from workbench.games.chance_it.schema import Card, Persona, PersonaFile, Variant, variant_file_schema
-from workbench.games.chance_it.sim import SEAT_MEASURE, BatchSimulator, Gift, Simulator, table_measure
-from workbench.games.chance_it.text import describe
+from workbench.games.chance_it.schema import Persona, Variant
 from workbench.loading import Document, read_yaml, validate
-from workbench.personas import load_personas
-from workbench.play import Answer
 from workbench.sim.compiled import CompiledEngine
-from workbench.sim.paired import Measure
-from workbench.sim.runner import Handover
+
+if TYPE_CHECKING:
+    from workbench.expect import Replay
+    from workbench.games.chance_it.sim import Gift
+    from workbench.play import Answer
+    from workbench.render.report import Figures
+    from workbench.sim.paired import Measure
+
+# Only the variant's model and what validating a file needs are imported here: the engine, the bots, the
+# simulators, the odds and the reports are imported by the methods that use them (a command imports what it runs).
 
 
 class ChanceIt:
@@ -42,8 +35,13 @@ class ChanceIt:
     includes = ("cards",)
     variant_model = Variant
     default_bot = "heuristic"
-    figures = FIGURES
     compiled: CompiledEngine = BATCH
+
+    @property
+    def figures(self) -> Figures:
+        from workbench.games.chance_it.report import FIGURES
+
+        return FIGURES
 
     def player_range(self, variant: Variant) -> tuple[int, int]:
         """The fewest and most players the variant is for."""
@@ -66,6 +64,11 @@ class ChanceIt:
     def play(
         self, variant: Variant, players: int, seed: int, bots: Sequence[Persona], people: Mapping[int, Answer]
     ) -> dict[str, Any]:
+        from workbench.games.chance_it.bots import make_bot
+        from workbench.games.chance_it.chance import BOTS, RandomChance, game_streams
+        from workbench.games.chance_it.engine import Game, compile_variant
+        from workbench.games.chance_it.person import Person
+
         streams = game_streams(seed, 0, players)  # game 0 of a simulation with this seed
         chance = RandomChance(streams)
         game = Game(compile_variant(variant), players, chance)
@@ -81,6 +84,10 @@ class ChanceIt:
 
         The file may replace a name only if it lists it under ``overrides:`` (see :mod:`.personas`).
         """
+        from workbench.games.chance_it.bots import BUILTIN
+        from workbench.games.chance_it.schema import PersonaFile
+        from workbench.personas import load_personas
+
         found, _ = load_personas(BUILTIN, variant.bots, PersonaFile, extra)
         return found
 
@@ -116,6 +123,8 @@ class ChanceIt:
         engine: str = "interpreter",
     ) -> Callable[[], Any]:
         """:meth:`simulator` with a rotating seat's :class:`Gift`: the card ``card`` or ``coins`` coins."""
+        from workbench.games.chance_it.sim import Gift
+
         return self._factory(variant, players, bots, personas, seed, None, Gift(card, coins), None, engine)
 
     def _factory(
@@ -130,17 +139,20 @@ class ChanceIt:
         seat_bot: str | None,
         engine: str,
     ) -> Callable[[], Any]:
+        from workbench.games.chance_it.sim import BatchSimulator, Simulator
+        from workbench.sim.runner import Handover
+
         chosen = {name: personas[name] for name in set(bots)}
         visitor = personas[seat_bot] if seat_bot is not None else None
         interpreter = partial(Simulator, variant, players, bots, chosen, seed, record, gift, visitor)
         if engine != "batch":
             return interpreter
-        return Handover(
-            interpreter, partial(BatchSimulator, variant, players, bots, chosen, seed, record, gift, visitor), BATCH.ready
-        )
+        compiled = partial(BatchSimulator, variant, players, bots, chosen, seed, record, gift, visitor)
+        return Handover(interpreter, compiled, BATCH.ready, BATCH.hurry)
 
     def batch_blocker(self, variant: Variant, personas: list[Persona]) -> str | None:
         from workbench.games.chance_it.batch import NoBatchForm, compile_program, policies
+        from workbench.games.chance_it.engine import compile_variant
 
         for persona in personas:
             if persona.policy not in policies:
@@ -153,6 +165,8 @@ class ChanceIt:
 
     def table_measure(self, variants: list[Variant], players: int, bots: tuple[str, ...]) -> Measure:
         """The per-game figures of ``simulate`` for paired runs of ``variants`` (every card of any of them)."""
+        from workbench.games.chance_it.sim import table_measure
+
         return table_measure(players, bots, list(dict.fromkeys(card.id for v in variants for card in v.cards)))
 
     gift = (
@@ -184,6 +198,8 @@ class ChanceIt:
         return {card_id: {key: figures[key] for key in keys} for card_id, figures in summary["cards"].items()}
 
     def seat_measure(self) -> Measure:
+        from workbench.games.chance_it.sim import SEAT_MEASURE
+
         return SEAT_MEASURE
 
     def tune_stakes(self, path: Path, counts: list[int], **options: Any) -> Any:
@@ -232,20 +248,31 @@ class ChanceIt:
         return printing.render_html(variant, options)
 
     def replay(self, doc: Document, variant: Variant) -> Replay:
+        from workbench.games.chance_it.engine import compile_variant
+        from workbench.games.chance_it.scenario import Scenario, replay
+
         return replay(validate(Scenario, doc, ScenarioError), doc, compile_variant(variant))
 
     def replay_batch(self, doc: Document, variant: Variant) -> Replay:
         from workbench.games.chance_it.batch.replay import replay_batch
+        from workbench.games.chance_it.engine import compile_variant
+        from workbench.games.chance_it.scenario import Scenario
 
         return replay_batch(validate(Scenario, doc, ScenarioError), doc, compile_variant(variant))
 
     def describe(self, event: dict[str, Any]) -> str:
+        from workbench.games.chance_it.text import describe
+
         return describe(event)
 
     def odds(self, variant: Variant) -> dict[str, Any]:
+        from workbench.games.chance_it.odds import odds
+
         return odds(variant).to_dict()
 
     def odds_tables(self, data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+        from workbench.games.chance_it.odds import odds_tables
+
         return odds_tables(data)
 
     def state_table(self, output: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
@@ -260,6 +287,12 @@ class ChanceIt:
         return headers, rows
 
     def schemas(self) -> dict[str, dict[str, Any]]:
+        from pydantic import TypeAdapter
+
+        from workbench.games.chance_it.effects import with_effects
+        from workbench.games.chance_it.scenario import Scenario
+        from workbench.games.chance_it.schema import Card, variant_file_schema
+
         return {
             "variant": variant_file_schema(),
             "cards": with_effects(TypeAdapter(list[Card]).json_schema()),
