@@ -98,6 +98,7 @@ class _Model:
         self._level0: dict[tuple[object, ...], float] = {}  # a position and dice -> how likely it avoids OUT
         #: what being forced IN next round costs, by table size: the OUT choice it takes away, averaged over rolls
         self._forced: dict[int, float] = {}
+        self._usable: dict[Sequence[CardDef], dict[int, tuple[str, ...]]] = {}  # a tableau -> its die cards
 
     def of(self, effects: Effects, face: int | None = None, bonus: int = 0) -> Vector:
         """The expected outcome of effects written for ``face`` (a die card or board face), with a chance ``bonus``."""
@@ -186,19 +187,22 @@ class _Model:
         pay = in_sheet[others_in]  # stakes come first
         change: float
         worth, change, knives, rerolls = -p.coin * min(pay, coins), -max(0, pay - coins), 0.0, 0
-        usable: dict[int, list[CardDef]] = {}  # die cards by face, the best first (each used once, on one die)
-        for card in tableau:
-            if card.kind == "die":
-                usable.setdefault(card.face, []).append(card)
-        for cards in usable.values():
-            cards.sort(key=lambda c: -self.card_now[c.id])
+        usable = self._usable.get(tableau) if tableau else None
+        if usable is None and tableau:
+            if len(self._usable) >= 4096:
+                self._usable.clear()
+            usable = self._usable[tableau] = self.die_cards(tableau)
+        used: dict[int, int] = {}  # of each face's die cards, how many this roll has used
         for face in dice:
             w, h, k = self.face[face]
             worth, change, knives = worth + w, change + h, knives + k
-            waiting = usable.get(face)
+            waiting = usable.get(face) if usable else None
             if waiting:
-                w, h, k = self.card[waiting.pop(0).id]
-                worth, change, knives = worth + w, change + h, knives + k
+                taken = used.get(face, 0)
+                if taken < len(waiting):
+                    used[face] = taken + 1
+                    w, h, k = self.card[waiting[taken]]
+                    worth, change, knives = worth + w, change + h, knives + k
             if self.rerolls[face]:
                 rerolls += self.rerolls[face]
                 worth, knives = worth + self.reroll_worth, knives + self.reroll_knives
@@ -219,6 +223,14 @@ class _Model:
         )
         return {IN: value_in, OUT: value_out, CHANCE_IT: value_chance}
 
+    def die_cards(self, tableau: Sequence[CardDef]) -> dict[int, tuple[str, ...]]:
+        """A tableau's die cards by face, the best first (each is used once, on one die of its face)."""
+        usable: dict[int, list[CardDef]] = {}
+        for card in tableau:
+            if card.kind == "die":
+                usable.setdefault(card.face, []).append(card)
+        return {face: tuple(c.id for c in sorted(cards, key=lambda c: -self.card_now[c.id])) for face, cards in usable.items()}
+
     def over_rerolls(self, hearts: float, rerolls: int, holding: float, gains: float = 0.0) -> float:
         """The worth of ending with ``hearts`` and ``gains`` plus what ``rerolls`` rerolled dice do to the hearts, on
         average; a player left without hearts keeps nothing, the gains of the round included.
@@ -235,7 +247,12 @@ class _Model:
         return total / len(changes)
 
     def _ending(self, hearts: float, holding: float, gains: float) -> float:
-        return self.hearts_worth(hearts, holding) + (gains if hearts > 0 else 0.0)
+        """:meth:`hearts_worth` of ``hearts`` plus ``gains`` when the player keeps a heart (written out: the hot loop)."""
+        p = self.p
+        if hearts <= 0:
+            return -holding - 10 * p.star
+        short = p.min_hearts - hearts
+        return p.heart * hearts - (p.danger * short if short > 0 else 0.0) + gains
 
     def others_play_in(self, dice: Sequence[int], alive: int) -> float:
         """How likely another player is to play IN with these dice at a table of ``alive``: how good they look from a
