@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("quick", max_examples=25, deadline=None)
 settings.register_profile(
     "thorough",
-    max_examples=100,  # CI's whole run must stay within 25 minutes on 2 cores (the fuzz tests are most of it)
+    max_examples=100,  # CI's whole run must stay within 12 minutes on 2 cores (the fuzz tests are much of it)
     deadline=None,
     derandomize=True,  # CI runs the same examples every time: a red run can be reproduced
     database=None,

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import socket
 import sys
-import webbrowser
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from workbench.errors import UsageError, display_path
+
+if TYPE_CHECKING:  # the command line imports this module for its defaults: what serving needs comes with serve()
+    import socket
 
 #: The port ``workbench studio`` listens on unless told.
 PORT = 8765
@@ -46,6 +48,8 @@ def bind(host: str, port: int) -> socket.socket:
         raise UsageError(f"--port {port}: a port is a number from 1 to 65535 (0: any free one)")
     if not host.strip():
         raise UsageError("--host: name an address to listen on (127.0.0.1, or 0.0.0.0 for every address)")
+    import socket
+
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
@@ -85,6 +89,8 @@ def serve(
     say(f"studio for {display_path(variant)} at {url}")
     say("(Ctrl-C stops it; the address carries this run's token: share it only with who may edit the file)")
     if browser and can_open_a_browser():
+        import webbrowser
+
         webbrowser.open(url)
     config = uvicorn.Config(create_app(studio, hosts), log_level="warning", access_log=False, lifespan="off")
     try:
