@@ -102,8 +102,8 @@ def test_a_damaged_cache_is_set_aside_said_in_one_line_and_compiled_again(engine
     (engine.folder / "code.bin").write_bytes(b"machine code, damaged")
     remarks = engine.prepare()
     assert len(remarks) == 1 and "\n" not in remarks[0]
-    assert remarks[0].startswith("note: the compiled stand-in engine's cache was damaged (code.bin changed): set aside as ")
-    aside = Path(remarks[0].rsplit(" ", 1)[1])
+    assert remarks[0].startswith("note: the compiled stand-in engine's cache was damaged (code.bin changed): it is compiled ")
+    aside = Path(remarks[0].split("the damaged copy is kept in ")[1].split(" (delete it")[0])
     assert aside.is_dir() and ".damaged-" in aside.name and aside.parent == engine.folder.parent
     assert engine.wait()
     assert (engine.folder / "code.bin").read_bytes() == b"machine code"
@@ -122,7 +122,7 @@ def test_a_cache_folder_that_cannot_be_written_moves_to_the_temporary_folder_wit
     remarks = engine.prepare()
     assert len(remarks) == 1
     assert remarks[0].startswith(f"note: the cache folder {CACHE_ENV}={tmp_path / 'a-file' / 'cache'} cannot be written:")
-    assert f"set {CACHE_ENV} to a folder you can write to keep it" in remarks[0]
+    assert remarks[0].endswith(f"(to keep it, set {CACHE_ENV} to a folder you can write to)")
     assert engine.wait()
     assert engine.folder.parent.parent == (tmp_path / "tmp").resolve()
     assert engine.prepare() == [], "said once"
@@ -202,3 +202,8 @@ def test_a_handover_run_plays_the_same_games_whenever_the_compiled_engine_is_rea
     assert handed.interpreted is not None and 0 < handed.interpreted < 600
     assert handed.timing()["interpreter_games"] == handed.interpreted
     assert handed.tally.summary() == alone.tally.summary()
+    assert handed.played_by("batch") == "batch"
+    assert handed.handover() == f"the interpreter played {handed.interpreted:,} of the 600 games, the batch engine the rest"
+    never = run(dataclasses.replace(handover, ready=lambda: False, hurry=lambda: None), 50)
+    assert never.played_by("batch") == "interpreter", "summary.json names the engine that played"
+    assert never.handover() == "the interpreter played all 50 games: the batch engine was still compiling (later runs use it)"

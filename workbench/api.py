@@ -517,7 +517,9 @@ def simulate(
                         stop=halt,
                     )
                     if result.games:  # a count stopped before its first game has nothing to say
-                        summaries.append(_summary(loaded, path, count, table, seed, result, known, engine))
+                        summaries.append(_summary(loaded, path, count, table, seed, result, known, result.played_by(engine)))
+                    if notice is not None and result.handover():
+                        notice(cast(str, result.handover()))
                     if result.interrupted:
                         break
             if not summaries:  # stopped before any game finished: the earlier outputs stay

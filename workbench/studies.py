@@ -73,10 +73,15 @@ def _played(
     title: str,
     progress: Progress | None,
     halt: Stop,
+    notice: Notice | None = None,
 ) -> tuple[PairedTally, bool, dict[str, Any]]:
-    """Play the paired games: the tally, whether a stop cut it short, and the timing."""
+    """Play the paired games: the tally, whether a stop cut it short, and the timing (``notice`` hears how the
+    engines shared them, when the compiled one was not ready for all)."""
     advance = progress(title, games) if progress is not None else None
     result = run(factory, games, backend=backend, progress=advance, stop=halt)
+    shared = result.handover()
+    if notice is not None and shared:
+        notice(shared)
     tally: PairedTally = result.tally
     return tally, result.interrupted, result.timing()
 
@@ -306,7 +311,7 @@ def compare(
                     for (v, _), table, personas_ in zip(loaded, tables, known)
                 )
                 factory = PairedFactory.of(arms, measure)
-                tally, interrupted, timing = _played(factory, games, backend, f"{count} players", progress, halt)
+                tally, interrupted, timing = _played(factory, games, backend, f"{count} players", progress, halt, notice)
                 if tally.games:
                     runs.append(_compared(count, tally, measure, interrupted, timing))
                 if interrupted:
@@ -593,7 +598,7 @@ def cards(
         with _stopping(stop) as halt:
             ready_engine(family, choice, notice, backend, halt)
             tally, interrupted, timing = _played(
-                factory, games, backend, f"{len(studied)} card{'s' if len(studied) != 1 else ''}", progress, halt
+                factory, games, backend, f"{len(studied)} card{'s' if len(studied) != 1 else ''}", progress, halt, notice
             )
             result = _card_strength(family, loaded, path, extra, count, seed, table, coins, studied, added, measure, tally)
             result = replace(result, interrupted=interrupted, timing=timing, engine=engine)
@@ -843,7 +848,7 @@ def skill(
         factory = PairedFactory.of(arms, measure)
         with _stopping(stop) as halt:
             ready_engine(family, choice, notice, backend, halt)
-            tally, interrupted, timing = _played(factory, games, backend, f"{len(rungs)} bots", progress, halt)
+            tally, interrupted, timing = _played(factory, games, backend, f"{len(rungs)} bots", progress, halt, notice)
             win = next(s.of for s in measure.statistics if s.name == "win_rate")
             sums, arms_ = tally.sums, len(tally.arms)
             found = [

@@ -530,7 +530,7 @@ def run_sweep(
                 factory = PairedFactory.of(arms, measures[spot])
                 try:
                     tally, interrupted, timing = _played(
-                        factory, plan.games, backend, f"{point.name}, {n} players", progress, halt
+                        factory, plan.games, backend, f"{point.name}, {n} players", progress, halt, notice
                     )
                 except WorkbenchError as exc:  # the finished points stand: the table of them is written, then the error said
                     failure = exc

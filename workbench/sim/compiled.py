@@ -87,8 +87,8 @@ def cache_root() -> Path:
     os.environ[CACHE_ENV] = str(fallback)
     where = f"{CACHE_ENV}={chosen}" if chosen else str(root)
     _remarks.append(
-        f"note: the cache folder {where} cannot be written: compiled code is kept in {fallback} "
-        f"(set {CACHE_ENV} to a folder you can write to keep it)"
+        f"note: the cache folder {where} cannot be written: compiled code is kept in {fallback} for now "
+        f"(to keep it, set {CACHE_ENV} to a folder you can write to)"
     )
     return fallback.resolve()
 
@@ -138,7 +138,10 @@ class CompiledEngine:
             aside = folder.with_name(f"{folder.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
             with contextlib.suppress(OSError):
                 folder.rename(aside)
-            remarks.append(f"note: the compiled {self.name} engine's cache was damaged ({damaged}): set aside as {aside}")
+            remarks.append(
+                f"note: the compiled {self.name} engine's cache was damaged ({damaged}): it is compiled again; the damaged "
+                f"copy is kept in {aside} (delete it when you like)"
+            )
         self.start()
         return remarks
 
@@ -207,9 +210,9 @@ class CompiledEngine:
         for name, digest in files.items():
             try:
                 if _digest(self.folder / name) != digest:
-                    return f"{name} changed"
+                    return f"{Path(name).name} changed"
             except OSError:
-                return f"{name} is missing"
+                return f"{Path(name).name} is missing"
         return None
 
 

@@ -151,6 +151,20 @@ class Run:
     workers: int = 1  #: how many chunks it could play at once
     interpreted: int | None = None  #: of a :class:`Handover`'s games, how many the interpreter played
 
+    def played_by(self, engine: str) -> str:
+        """The engine that played the run: ``engine``, or ``interpreter`` when a :class:`Handover`'s compiled engine
+        was ready for none of its games."""
+        return "interpreter" if self.interpreted is not None and self.interpreted >= self.games else engine
+
+    def handover(self) -> str | None:
+        """How a :class:`Handover` shared the run's games between the engines, in words; None when the compiled engine
+        played them all."""
+        if not self.interpreted:
+            return None
+        if self.interpreted >= self.games:
+            return f"the interpreter played all {self.games:,} games: the batch engine was still compiling (later runs use it)"
+        return f"the interpreter played {self.interpreted:,} of the {self.games:,} games, the batch engine the rest"
+
     @property
     def games_per_second(self) -> float:
         """Throughput of the run."""
