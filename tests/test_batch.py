@@ -27,6 +27,7 @@ from workbench.expect import count_checks
 from workbench.games import load_variant, replay_scenario
 from workbench.games.chance_it.batch import Engine, kernel
 from workbench.games.chance_it.bots import BUILTIN
+from workbench.games.chance_it.compiled import BATCH
 from workbench.games.chance_it.effects import steal
 from workbench.games.chance_it.engine import compile_variant
 from workbench.games.chance_it.schema import Persona, Variant, to_yaml
@@ -217,6 +218,14 @@ def test_both_engines_write_the_same_summary_records_and_scripts(tmp_path: Path,
 # --- which engine plays -----------------------------------------------------------------------------------------
 
 
+@pytest.fixture
+def compiled() -> None:
+    """The batch engine's code in the cache, as on any machine after its first run (a cold cache's run plays on the
+    interpreter: tests/test_compiled.py)."""
+    BATCH.wait()
+
+
+@pytest.mark.usefixtures("compiled")
 def test_auto_takes_the_batch_engine_and_says_so(tmp_path: Path) -> None:
     heard: list[str] = []
     run = api.simulate(BASE, games=50, bots="random", out=tmp_path / "out", notice=heard.append)
@@ -233,6 +242,7 @@ def test_auto_falls_back_to_the_interpreter_for_a_search_bot_and_says_why(tmp_pa
         api.simulate(BASE, games=2, bots=bots, out=tmp_path / "out", engine="batch")
 
 
+@pytest.mark.usefixtures("compiled")
 def test_auto_takes_the_batch_engine_for_records_too(tmp_path: Path) -> None:
     run = api.simulate(BASE, games=5, bots="random", out=tmp_path / "out", records=tmp_path / "games.jsonl")
     assert run.runs[0].engine == "batch"

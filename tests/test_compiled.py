@@ -202,8 +202,7 @@ def test_a_handover_run_plays_the_same_games_whenever_the_compiled_engine_is_rea
     assert handed.interpreted is not None and 0 < handed.interpreted < 600
     assert handed.timing()["interpreter_games"] == handed.interpreted
     assert handed.tally.summary() == alone.tally.summary()
-    assert handed.played_by("batch") == "batch"
     assert handed.handover() == f"the interpreter played {handed.interpreted:,} of the 600 games, the batch engine the rest"
     never = run(dataclasses.replace(handover, ready=lambda: False, hurry=lambda: None), 50)
-    assert never.played_by("batch") == "interpreter", "summary.json names the engine that played"
+    assert never.timing()["interpreter_games"] == 50
     assert never.handover() == "the interpreter played all 50 games: the batch engine was still compiling (later runs use it)"

@@ -209,7 +209,7 @@ class RunSummary:
     seed: int
     bots: tuple[str, ...]
     personas: dict[str, Any]  #: what each bot name at the table meant (its policy and parameters)
-    engine: str  #: ``batch`` or ``interpreter``: which played the games
+    engine: str  #: ``batch`` or ``interpreter``: the engine given the games (``timing.interpreter_games``: how many the interpreter played while the batch engine compiled)
     figures: dict[str, Any]  #: the family's figures (``games``, ``wins``, ``rounds``, ...), as in ``summary.json``
     interrupted: bool
     timing: dict[str, Any]  #: backend, workers, seconds, games_per_second: the only part that differs between machines
@@ -517,7 +517,7 @@ def simulate(
                         stop=halt,
                     )
                     if result.games:  # a count stopped before its first game has nothing to say
-                        summaries.append(_summary(loaded, path, count, table, seed, result, known, result.played_by(engine)))
+                        summaries.append(_summary(loaded, path, count, table, seed, result, known, engine))
                     if notice is not None and result.handover():
                         notice(cast(str, result.handover()))
                     if result.interrupted:

@@ -151,11 +151,6 @@ class Run:
     workers: int = 1  #: how many chunks it could play at once
     interpreted: int | None = None  #: of a :class:`Handover`'s games, how many the interpreter played
 
-    def played_by(self, engine: str) -> str:
-        """The engine that played the run: ``engine``, or ``interpreter`` when a :class:`Handover`'s compiled engine
-        was ready for none of its games."""
-        return "interpreter" if self.interpreted is not None and self.interpreted >= self.games else engine
-
     def handover(self) -> str | None:
         """How a :class:`Handover` shared the run's games between the engines, in words; None when the compiled engine
         played them all."""
