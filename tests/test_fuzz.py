@@ -27,6 +27,7 @@ import json
 import os
 import re
 import signal
+import time
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -613,25 +614,43 @@ def extreme_variant(draw: Callable) -> bytes:
 
 
 class Hang(BaseException):
-    """Raised by the alarm: a BaseException, so the code under test (``except Exception``) cannot swallow it."""
+    """Raised by a timer: a BaseException, so the code under test (``except Exception``) cannot swallow it."""
 
 
 @contextmanager
-def time_limit(seconds: float = 10.0) -> Iterator[None]:
-    """Fail (as an AssertionError, so Hypothesis reports the input) when the block runs longer than ``seconds``."""
+def time_limit(cpu_seconds: float = 10.0, wait_seconds: float = 120.0) -> Iterator[None]:
+    """Fail (as an AssertionError, so Hypothesis reports the input) when the block uses more than ``cpu_seconds`` of
+    this process's CPU time (runaway work: the bound that is the point, and one a loaded machine does not move), or
+    is still running after ``wait_seconds`` (blocked without working, on a FIFO say: a generous guard, never a
+    measure of speed)."""
+    said = {signal.SIGPROF: f"used more than {cpu_seconds:g} s of CPU (runaway work)",
+            signal.SIGALRM: f"still waiting after {wait_seconds:g} s (a hang)"}  # fmt: skip
+    fired: list[str] = []
 
-    def on_alarm(signum: int, frame: Any) -> None:
+    def on_timer(signum: int, frame: Any) -> None:
+        fired.append(said[signal.Signals(signum)])
         raise Hang()
 
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = {signum: signal.signal(signum, on_timer) for signum in said}
+    signal.setitimer(signal.ITIMER_PROF, cpu_seconds)
+    signal.setitimer(signal.ITIMER_REAL, wait_seconds)
     try:
         yield
     except Hang:
-        raise AssertionError(f"still running after {seconds:g} s (a hang)") from None
+        raise AssertionError(fired[0]) from None
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def test_the_limit_counts_cpu_for_work_and_the_clock_only_for_a_wait() -> None:
+    with pytest.raises(AssertionError, match=r"used more than 0\.2 s of CPU"), time_limit(0.2):
+        while True:
+            pass
+    with pytest.raises(AssertionError, match=r"still waiting after 0\.2 s"), time_limit(wait_seconds=0.2):
+        time.sleep(5)  # a wait uses no CPU: only the clock stops it
 
 
 @dataclass
@@ -1165,7 +1184,7 @@ def test_no_longer_crashes_unhashable_game(fresh: Path, game: str) -> None:
 def test_no_longer_crashes_fifo_hangs(fresh: Path) -> None:
     fifo = fresh / "variant.yaml"
     os.mkfifo(fifo)
-    with time_limit(0.5), contextlib.suppress(VariantError):
+    with time_limit(wait_seconds=30), contextlib.suppress(VariantError):
         load_variant(fifo)
 
 
@@ -1234,5 +1253,5 @@ def test_no_longer_crashes_cli_symlink_loop(fresh: Path, command: str) -> None:
 def test_no_longer_crashes_cli_fifo_hangs(fresh: Path, command: str) -> None:
     fifo = fresh / "variant.yaml"
     os.mkfifo(fifo)
-    with time_limit(0.5):
+    with time_limit(wait_seconds=30):
         runner.invoke(app, COMMANDS[command](fifo, fresh))
