@@ -13,6 +13,7 @@ import dataclasses
 import hashlib
 import importlib
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -107,8 +108,39 @@ def test_a_damaged_cache_is_set_aside_said_in_one_line_and_compiled_again(engine
     assert aside.is_dir() and ".damaged-" in aside.name and aside.parent == engine.folder.parent
     assert engine.wait()
     assert (engine.folder / "code.bin").read_bytes() == b"machine code"
-    (engine.folder / MANIFEST).write_text("{not json")
-    assert engine.prepare()[0].startswith(f"note: the compiled stand-in engine's cache was damaged ({MANIFEST} cannot be read)")
+    for broken, why in (
+        ("{not json", "cannot be read"),
+        ('{"files": ["a"]}', "lists no files"),
+        ('{"files": {}}', "lists no files"),
+    ):
+        assert engine.wait()
+        (engine.folder / MANIFEST).write_text(broken)
+        assert engine.prepare()[0].startswith(f"note: the compiled stand-in engine's cache was damaged ({MANIFEST} {why})")
+
+
+def test_a_damaged_cache_that_cannot_be_moved_aside_is_refused_in_one_line(engine: CompiledEngine) -> None:
+    assert engine.wait()
+    (engine.folder / "code.bin").write_bytes(b"damaged")
+    engine.folder.parent.chmod(0o500)  # the folder cannot be renamed (root ignores modes: then it is moved aside)
+    try:
+        engine.prepare()
+    except CompileFailed as exc:
+        assert "is damaged (code.bin changed) and cannot be moved aside" in str(exc) and str(exc).endswith("delete it")
+    finally:
+        engine.folder.parent.chmod(0o700)
+
+
+def test_a_lock_file_that_cannot_be_opened_is_said_not_crashed(engine: CompiledEngine) -> None:
+    engine.folder.with_name(engine.folder.name + ".lock").mkdir(parents=True)
+    with pytest.raises(CompileFailed, match=r"its lock file .*\.lock cannot be opened"):
+        engine.prepare()
+
+
+def test_once_ready_an_engine_stays_ready_for_the_process(engine: CompiledEngine) -> None:
+    """A run that handed over keeps its engine when the cache goes (deleted by hand) instead of falling back."""
+    assert engine.wait()
+    shutil.rmtree(engine.folder)
+    assert engine.ready()
 
 
 def test_a_cache_folder_that_cannot_be_written_moves_to_the_temporary_folder_with_a_note(
@@ -136,13 +168,14 @@ def test_a_compile_that_fails_is_raised_with_the_compilers_last_words(
         engine.prepare()
         engine.wait()
     said = str(failed.value)
-    assert "compiling the stand-in engine failed" in said and "RuntimeError: the stand-in cannot compile today" in said
+    assert said.startswith("the stand-in engine cannot be compiled: RuntimeError: the stand-in cannot compile today (its log: ")
+    assert "\n" not in said and said.endswith("; delete it to try again)")
     assert not engine.ready()
     with pytest.raises(CompileFailed, match="to try again"):  # said again, not compiled again, until the file goes
         engine.start()
     monkeypatch.delenv("STAND_IN_FAILS")
-    kept = Path(said.rsplit("(delete ", 1)[1].split(" to try again")[0])
-    assert kept.name.endswith(".failed")
+    kept = Path(said.split("(its log: ")[1].split(";")[0])
+    assert kept.name.endswith(".failed") and "Traceback" in kept.read_text()
     kept.unlink()
     assert engine.wait() and engine.ready()
 
@@ -205,4 +238,4 @@ def test_a_handover_run_plays_the_same_games_whenever_the_compiled_engine_is_rea
     assert handed.handover() == f"the interpreter played {handed.interpreted:,} of the 600 games, the batch engine the rest"
     never = run(dataclasses.replace(handover, ready=lambda: False, hurry=lambda: None), 50)
     assert never.timing()["interpreter_games"] == 50
-    assert never.handover() == "the interpreter played all 50 games: the batch engine was still compiling (later runs use it)"
+    assert never.handover() == "the interpreter played all 50 games: the batch engine was not ready for them"

@@ -392,8 +392,8 @@ def ready_engine(family: Family, choice: EngineChoice, notice: Notice | None, ba
         except CompileFailed as exc:
             if not hands_over:
                 raise
-            last = exc.problems[0].message.splitlines()[-1]
-            remarks = [f"note: compiling the batch engine failed ({last}); the interpreter plays the run"]
+            say(f"engine: interpreter (the batch engine cannot be compiled: {exc.why})")
+            return _start(backend, say, stop)
         for remark in remarks:
             say(remark)
         if compiled.ready():
@@ -407,6 +407,11 @@ def ready_engine(family: Family, choice: EngineChoice, notice: Notice | None, ba
             if not compiled.wait(stop):
                 return
             say(f"compiled the batch engine in {time.perf_counter() - started:.0f} s")
+    _start(backend, say, stop)
+
+
+def _start(backend: Backend, say: Notice, stop: Stop) -> None:
+    """Reach the backend's machines (unless a stop came) and say where the games go."""
     if stop():
         return
     try:

@@ -61,14 +61,23 @@ POLL_SECONDS = 0.1
 _compiling = False
 #: Remarks about the cache for the next :meth:`CompiledEngine.prepare` (a root that cannot be written).
 _remarks: list[str] = []
+#: The engines this process has seen ready (see :meth:`CompiledEngine.ready`).
+_seen_ready: set[Path] = set()
 
 
 class CompileFailed(WorkbenchError):
-    """The compiler process stopped without a compiled engine: its last lines say why."""
+    """The compiled engine cannot be had: the compiler failed (the last line of its log says why), or its cache
+    cannot be used. One line, as every problem is said."""
 
-    def __init__(self, name: str, log: str):
-        tail = "\n".join(log.strip().splitlines()[-12:]) or "(no output)"
-        super().__init__([Problem(None, None, "", f"compiling the {name} engine failed:\n{tail}")])
+    def __init__(self, name: str, why: str):
+        self.why = why
+        super().__init__([Problem(None, None, "", f"the {name} engine cannot be compiled: {why}")])
+
+
+def _last_words(log: str) -> str:
+    """The line of a compiler's log that says what went wrong (a traceback's last)."""
+    lines = [line.strip() for line in log.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else "it stopped without a word"
 
 
 @cache
@@ -82,13 +91,26 @@ def cache_root() -> Path:
     root = Path(chosen).expanduser() if chosen else Path(user_cache_dir("chance-workbench"))
     if _writable(root):
         return root.resolve()
-    fallback = Path(tempfile.gettempdir()) / f"chance-workbench-cache-{os.getuid() if hasattr(os, 'getuid') else 0}"
-    fallback.mkdir(mode=0o700, exist_ok=True)
+    return _fall_back(f"the cache folder {f'{CACHE_ENV}={chosen}' if chosen else root} cannot be written")
+
+
+def _fall_back(why: str) -> Path:
+    """Keep compiled code in this user's own folder in the system's temporary folder from now on (set in the
+    environment, for this process's workers and compiler), with a remark for :meth:`CompiledEngine.prepare`. A
+    folder of that name that is not this user's alone is not used: a fresh one is made."""
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    fallback = Path(tempfile.gettempdir()) / f"chance-workbench-cache-{uid}"
+    try:
+        fallback.mkdir(mode=0o700, exist_ok=True)
+        owned = fallback.lstat()
+        if fallback.is_symlink() or owned.st_uid != uid or owned.st_mode & 0o077:
+            raise PermissionError
+    except OSError:
+        fallback = Path(tempfile.mkdtemp(prefix="chance-workbench-cache-"))
     os.environ[CACHE_ENV] = str(fallback)
-    where = f"{CACHE_ENV}={chosen}" if chosen else str(root)
+    cache_root.cache_clear()
     _remarks.append(
-        f"note: the cache folder {where} cannot be written: compiled code is kept in {fallback} for now "
-        f"(to keep it, set {CACHE_ENV} to a folder you can write to)"
+        f"note: {why}: compiled code is kept in {fallback} for now (to keep it, set {CACHE_ENV} to a folder you can write to)"
     )
     return fallback.resolve()
 
@@ -124,26 +146,48 @@ class CompiledEngine:
         config.CACHE_DIR = str(self.folder)  # type: ignore[attr-defined]  # set from the environment
 
     def ready(self) -> bool:
-        """Whether the compiled code is there, complete (or this process is the compiler making it)."""
-        return _compiling or (self.folder / MANIFEST).is_file()
+        """Whether the compiled code is there, complete (or this process is the compiler making it). Once seen, it
+        stays ready for this process: a run that has handed over keeps the engine it loaded."""
+        folder = self.folder
+        if _compiling or folder in _seen_ready:
+            return True
+        if (folder / MANIFEST).is_file():
+            _seen_ready.add(folder)
+            return True
+        return False
 
     def prepare(self) -> list[str]:
         """Check the cache before a run (a damaged folder is set aside) and start compiling in the background if
         the code is not there: the remarks to show, each one line."""
         folder = self.folder  # first: finding the cache root may have a remark
+        if folder.is_dir() and not _writable(folder):  # Numba would not load from it, and would compile in the run
+            _fall_back(f"the cache folder {folder} cannot be written")
+            folder = self.folder
         remarks = [*_remarks]
         _remarks.clear()
-        damaged = self._damaged()
-        if damaged is not None:
-            aside = folder.with_name(f"{folder.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-            with contextlib.suppress(OSError):
-                folder.rename(aside)
+        aside = self._set_aside()
+        if aside is not None:
             remarks.append(
-                f"note: the compiled {self.name} engine's cache was damaged ({damaged}): it is compiled again; the damaged "
-                f"copy is kept in {aside} (delete it when you like)"
+                f"note: the compiled {self.name} engine's cache was damaged ({aside[0]}): it is compiled again; the "
+                f"damaged copy is kept in {aside[1]} (delete it when you like)"
             )
         self.start()
         return remarks
+
+    def _set_aside(self) -> tuple[str, Path] | None:
+        """Rename a damaged folder out of the way: what was wrong and where it went, or None when nothing was."""
+        damaged = self._damaged()
+        if damaged is None:
+            return None
+        folder = self.folder
+        aside = folder.with_name(f"{folder.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 10**6:06d}")
+        try:
+            folder.rename(aside)
+        except OSError as exc:
+            raise CompileFailed(self.name, f"its cache {folder} is damaged ({damaged}) and cannot be moved aside "
+                                f"({exc.strerror}): delete it") from None  # fmt: skip
+        _seen_ready.discard(folder)
+        return damaged, aside
 
     def start(self) -> None:
         """Start the compiler in the background unless the code is there or a compiler is at work; returns at once
@@ -154,17 +198,23 @@ class CompiledEngine:
             return
         failed = self._failed_path()
         if failed.is_file():
-            raise CompileFailed(self.name, f"{failed.read_text(errors='replace')}\n(delete {failed} to try again)")
+            said = _last_words(failed.read_text(errors="replace"))
+            raise CompileFailed(self.name, f"{said} (its log: {failed}; delete it to try again)")
         command = [sys.executable, "-m", "workbench.sim.compiled", self.name, self.warm, str(os.getpid()), *self.modules]
         environment = {**os.environ, CACHE_ENV: str(cache_root())}
-        launched = subprocess.run(command, env=environment, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+        launched = subprocess.run(  # in a session of its own: a Ctrl-C at the terminal is the run's, never the compiler's
+            command, env=environment, stdin=subprocess.DEVNULL, capture_output=True, text=True, start_new_session=True
+        )
         if launched.returncode:
-            raise CompileFailed(self.name, launched.stderr)
+            raise CompileFailed(self.name, _last_words(launched.stderr))
 
     def compiling(self) -> bool:
         """Whether a compiler holds this engine's lock now."""
-        with _lock(self._lock_path()) as held:
-            return not held
+        try:
+            with _lock(self._lock_path()) as held:
+                return not held
+        except OSError as exc:
+            raise CompileFailed(self.name, f"its lock file {self._lock_path()} cannot be opened ({exc.strerror})") from None
 
     def hurry(self) -> None:
         """Ask a compiler that waits for the run that started it to end (see :func:`main`) to compile at once (it
@@ -177,6 +227,8 @@ class CompiledEngine:
     def wait(self, stop: Callable[[], bool] = lambda: False) -> bool:
         """Block until the compiled code is there (starting the compiler, or hurrying it, if need be): False when
         ``stop()`` came first. Raises :class:`CompileFailed` when the compiler stops without it."""
+        if not self.ready():
+            self._set_aside()  # a damaged cache is compiled again (prepare() says so where a run can say it)
         while not self.ready():
             self.start()  # none at work (the first look, or one killed on the way): a new one
             self.hurry()
@@ -202,11 +254,13 @@ class CompiledEngine:
         """What no longer matches the manifest (a file changed or missing), or None."""
         try:
             manifest = json.loads((self.folder / MANIFEST).read_text())
-            files: dict[str, str] = manifest["files"]
+            files = manifest["files"]
         except FileNotFoundError:
             return None
         except (OSError, ValueError, KeyError, TypeError):
             return f"{MANIFEST} cannot be read"
+        if not isinstance(files, dict) or not files or not all(isinstance(v, str) for v in files.values()):
+            return f"{MANIFEST} lists no files"
         for name, digest in files.items():
             try:
                 if _digest(self.folder / name) != digest:
@@ -334,12 +388,14 @@ def main(argv: list[str]) -> int:
             try:
                 _wait_for(int(owner), hurried)
                 _compile(engine, log)
-            except BaseException:  # noqa: BLE001 - the compiler's last words go to its log, for the runs to show
+            except Exception:  # noqa: BLE001 - the compiler's last words go to its log, for the runs to show
                 import traceback
 
                 traceback.print_exc(file=log)
                 log.flush()
                 log_path.replace(engine._failed_path())
+                os._exit(1)
+            except BaseException:  # noqa: BLE001 - stopped (a signal, an interrupt): not a failure; the next run compiles again
                 os._exit(1)
         log_path.unlink(missing_ok=True)
     os._exit(0)

@@ -157,7 +157,7 @@ class Run:
         if not self.interpreted:
             return None
         if self.interpreted >= self.games:
-            return f"the interpreter played all {self.games:,} games: the batch engine was still compiling (later runs use it)"
+            return f"the interpreter played all {self.games:,} games: the batch engine was not ready for them"
         return f"the interpreter played {self.interpreted:,} of the {self.games:,} games, the batch engine the rest"
 
     @property
