@@ -85,14 +85,17 @@ def validate(path: str | os.PathLike[str]) -> Validation:
     return Validation(path, [], None, family.title, loaded.variant.name, family.summary(loaded.variant))
 
 
-def replay(path: str | os.PathLike[str], engine: str = "interpreter") -> tuple[Family, Replay] | None:
+def replay(
+    path: str | os.PathLike[str], engine: str = "interpreter", notice: Notice | None = None
+) -> tuple[Family, Replay] | None:
     """Replay a scenario script and check its ``expect:``: the family and its result (None for a variant file).
 
     ``engine="batch"`` replays it with the batch engine, which keeps no event log: its output has no ``events``, and
-    the ``events`` of ``expect:`` are not checked.
+    the ``events`` of ``expect:`` are not checked; ``notice`` hears what its cache says, and that it compiles first
+    when it is not compiled yet.
     """
     check_replay_engine(engine)
-    return replay_scenario(Path(path), "batch" if engine == "batch" else "interpreter")
+    return replay_scenario(Path(path), "batch" if engine == "batch" else "interpreter", notice)
 
 
 def check_replay_engine(engine: str, *, trace: bool = False) -> None:

@@ -206,7 +206,7 @@ def _replay_one(
     replayed = None
     with _reported(errors):
         try:
-            replayed = api.replay(path, engine)
+            replayed = api.replay(path, engine, notice=warn)
         except ScenarioError as exc:
             if trace:  # the events up to the failure, then the failure
                 for line in exc.trace:

@@ -9,7 +9,7 @@ is first needed, so a command imports only the families of the files it opens.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
@@ -423,7 +423,9 @@ def overrides_of(doc: Document, at: Key, variant: Path, error: type[WorkbenchErr
     return sub
 
 
-def replay_scenario(path: Path, engine: str = "interpreter") -> tuple[Family, Replay] | None:
+def replay_scenario(
+    path: Path, engine: str = "interpreter", notice: Callable[[str], None] | None = None
+) -> tuple[Family, Replay] | None:
     """Load a scenario, its variant and overrides; replay it with the variant's family.
 
     Returns the family and its replay result, or None for a variant file (scenario
@@ -447,6 +449,12 @@ def replay_scenario(path: Path, engine: str = "interpreter") -> tuple[Family, Re
     if engine == "batch":
         if not isinstance(family, Batched):
             raise UsageError(f"--engine batch: {family.title} has no batch engine (leave out --engine)")
+        remarks = family.compiled.prepare()  # a damaged cache set aside; the compiler started if need be
+        if notice is not None:
+            for remark in remarks:
+                notice(remark)
+            if not family.compiled.ready():
+                notice("compiling the batch engine first (once for this installation, about a minute)...")
         return family, family.replay_batch(doc, loaded.variant)
     return family, family.replay(doc, loaded.variant)
 

@@ -346,7 +346,11 @@ def _compile(engine: CompiledEngine, log: IO[str]) -> None:
     module, function = engine.warm.split(":")
     getattr(importlib.import_module(module), function)()
     seconds = time.perf_counter() - started
-    files = {path.relative_to(folder).as_posix(): _digest(path) for path in sorted(folder.rglob("*")) if path.is_file()}
+    files = {
+        path.relative_to(folder).as_posix(): _digest(path)
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and path.name not in (MANIFEST, MANIFEST + ".tmp")  # not another compiler's manifest
+    }
     manifest = {"engine": engine.name, "seconds": round(seconds, 1), "files": files}
     written = folder / (MANIFEST + ".tmp")
     written.write_text(json.dumps(manifest, indent=1) + "\n")
