@@ -69,7 +69,7 @@ class _Commands(TyperGroup):
 app = typer.Typer(
     cls=_Commands,
     name="workbench",
-    help="Design workbench for chance-driven tabletop games: validate, replay and play rules variants written in YAML.",
+    help="Design workbench for chance-driven tabletop games: validate, play, simulate, compare, tune and print rules variants written in YAML.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
