@@ -26,7 +26,7 @@ from workbench.games.chance_it import engine
 from workbench.games.chance_it.bots import BUILTIN, make_bot
 from workbench.games.chance_it.chance import RandomChance, bot_stream
 from workbench.games.chance_it.effects.others_lose import OthersLoseKind
-from workbench.games.chance_it.engine import GUIDES, Game, _Round, compile_variant
+from workbench.games.chance_it.engine import GUIDES, Game, Round, compile_variant
 from workbench.games.chance_it.invariants import InvariantError, Invariants
 from workbench.games.chance_it.rules import Rules
 
@@ -257,7 +257,7 @@ def test_eliminated_players_act_no_more_chance_it_action(monkeypatch: pytest.Mon
     breaks(
         monkeypatch,
         r"eliminated act no more: seat \d+ has a 'chance_it' event after its elimination",
-        _Round,
+        Round,
         "chance_it_action",
         ("if player.eliminated or player.guide != CHANCE_IT:", "if player.guide != CHANCE_IT:"),
     )
@@ -279,7 +279,7 @@ def test_eliminated_players_act_no_more_stakes(monkeypatch: pytest.MonkeyPatch) 
     breaks(
         monkeypatch,
         r"eliminated act no more: seat \d+ pays or takes stakes after its elimination",
-        _Round,
+        Round,
         "stakes",
         (
             'game.log("stakes", seat=player.seat, coins=-coins, hearts=-hearts)\n        game.settle(player)\n',
@@ -293,7 +293,7 @@ def test_only_players_in_the_game_pick_guides(monkeypatch: pytest.MonkeyPatch) -
     breaks(
         monkeypatch,
         r"guides: seat \d+ picks but is out",
-        _Round,
+        Round,
         "choose_guides",
         ("guides=[None if p.eliminated else p.guide for p in game.players]", "guides=[p.guide for p in game.players]"),
     )
@@ -329,7 +329,7 @@ def test_forced_players_play_in(monkeypatch: pytest.MonkeyPatch) -> None:
     ],
 )
 def test_the_forced_set_follows_forced_in_after(edits: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
-    breaks(monkeypatch, r"forced in: forced next round: \[.*\], the rules force", _Round, "choose_guides", *edits)
+    breaks(monkeypatch, r"forced in: forced next round: \[.*\], the rules force", Round, "choose_guides", *edits)
 
 
 # --- rule 4: stakes ---------------------------------------------------------------------------------------------------
@@ -339,7 +339,7 @@ def test_stakes_an_out_player_paid_twice(monkeypatch: pytest.MonkeyPatch) -> Non
     breaks(
         monkeypatch,
         r"stakes: seat \d+ settles the stakes twice",
-        _Round,
+        Round,
         "stakes",
         ("for player in outs:", "for player in outs + outs:"),
     )
@@ -350,7 +350,7 @@ def test_stakes_an_out_player_paid_the_wrong_amount(monkeypatch: pytest.MonkeyPa
     breaks(
         monkeypatch,
         r"stakes: OUT seat \d+ took \d+ coins and 0 hearts, the sheet says \d+ coins",
-        _Round,
+        Round,
         "stakes",
         ("take = out_sheet[len(outs) - 1]", "take = out_sheet[0]"),
     )
@@ -361,7 +361,7 @@ def test_stakes_an_in_player_paid_the_wrong_amount(monkeypatch: pytest.MonkeyPat
     breaks(
         monkeypatch,
         r"stakes: IN seat \d+ paid \d+, the sheet says \d+",
-        _Round,
+        Round,
         "stakes",
         ("pay = in_sheet[len(ins) - 1]", "pay = in_sheet[len(alive) - 1]"),
     )
@@ -372,7 +372,7 @@ def test_stakes_an_in_player_paying_too_little_stays_in(monkeypatch: pytest.Monk
     breaks(
         monkeypatch,
         r"stakes: IN seat \d+ paid less than the sheet and is still in the game",
-        _Round,
+        Round,
         "stakes",
         ("hearts = game.lose(player, HEARTS, pay - coins) if pay > coins else 0", "hearts = 0"),
     )
@@ -383,7 +383,7 @@ def test_stakes_a_player_does_not_settle(monkeypatch: pytest.MonkeyPatch) -> Non
     breaks(
         monkeypatch,
         r"stakes: (seats \[.*\] settled the stakes, the players are|an all-OUT round, but somebody played)",
-        _Round,
+        Round,
         "stakes",
         ("ins = [p for p in order if p.guide != OUT]", "ins = [p for p in order if p.guide == IN]"),
     )
@@ -397,7 +397,7 @@ def test_the_starting_player_rotation_skips_eliminated_players(monkeypatch: pyte
     breaks(
         monkeypatch,
         r"turn order: seat \d+ starts the round but is out of the game",
-        _Round,
+        Round,
         "pass_starting_player",
         ("if not candidate.eliminated:", "if True:"),
     )
@@ -408,7 +408,7 @@ def test_the_starting_player_rotation_goes_clockwise(monkeypatch: pytest.MonkeyP
     breaks(
         monkeypatch,
         r"turn order: seat \d+ starts, but the next player in the game after \d+ is \d+",
-        _Round,
+        Round,
         "pass_starting_player",
         ("(game.starting_player + step) % count", "(game.starting_player - step) % count"),
     )
@@ -422,7 +422,7 @@ def test_the_game_ends_within_max_rounds(monkeypatch: pytest.MonkeyPatch) -> Non
     breaks(
         monkeypatch,
         r"ends within max_rounds: round 6 of at most 5",
-        _Round,
+        Round,
         "play",
         ("if game.round >= rules.max_rounds:", "if game.round > rules.max_rounds:"),
         changes={"max_rounds": 5},
@@ -480,7 +480,7 @@ def test_end_reason_max_rounds_agrees_with_the_state(monkeypatch: pytest.MonkeyP
     breaks(
         monkeypatch,
         r"end reason: max_rounds in round 4, the limit is 5",
-        _Round,
+        Round,
         "play",
         ("if game.round >= rules.max_rounds:", "if game.round >= rules.max_rounds - 1:"),
         changes={"max_rounds": 5},
@@ -629,7 +629,7 @@ def test_gap_an_out_player_paid_too_little_from_a_limited_supply(monkeypatch: py
         monkeypatch,
         out_paid_short_from_a_full_supply,
         r"stakes: an OUT player took less than the sheet though the supply held",
-        _Round,
+        Round,
         "stakes",
         ("got = game.gain(player, COINS, take)", "got = game.gain(player, COINS, take - 1)"),
     )
@@ -637,7 +637,7 @@ def test_gap_an_out_player_paid_too_little_from_a_limited_supply(monkeypatch: py
 
 def test_gap_an_all_out_round_when_somebody_played_in(monkeypatch: pytest.MonkeyPatch) -> None:
     """An ``all_out`` event is accepted without a look at the guides: a lone IN player is treated as all-out."""
-    unnoticed(monkeypatch, all_out_with_a_player_in, r"stakes|all.out", _Round, "stakes", ("if not ins:", "if len(ins) <= 1:"))
+    unnoticed(monkeypatch, all_out_with_a_player_in, r"stakes|all.out", Round, "stakes", ("if not ins:", "if len(ins) <= 1:"))
 
 
 def test_gap_turn_order_within_a_round(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -670,7 +670,7 @@ def test_gap_stakes_paid_in_hearts_before_coins(monkeypatch: pytest.MonkeyPatch)
         monkeypatch,
         hearts_paid_while_coins_were_enough,
         r"stakes: IN seat",
-        _Round,
+        Round,
         "stakes",
         ("coins = game.lose(player, COINS, pay)", "coins = game.lose(player, COINS, pay) if player.res[COINS] >= pay else 0"),
     )
@@ -682,7 +682,7 @@ def test_gap_out_players_take_part_in_the_action_round(monkeypatch: pytest.Monke
         monkeypatch,
         out_player_in_the_action_round,
         r"act|participa|guides",
-        _Round,
+        Round,
         "stakes",
         (
             "self.participants = [p for p in ins if not p.eliminated]",

@@ -49,7 +49,7 @@ def load_variant(path: str | os.PathLike[str], text: str | None = None) -> Loade
     return _load_variant(Path(path), text=text)
 
 
-def _loaded(variant: VariantLike) -> tuple[Loaded, Path | None]:
+def as_loaded(variant: VariantLike) -> tuple[Loaded, Path | None]:
     loaded = variant if isinstance(variant, Loaded) else load_variant(variant)
     return loaded, loaded.path
 
@@ -122,7 +122,7 @@ def play(
     person's instead, each decision asked through its :data:`~workbench.play.Answer` (a
     :class:`~workbench.play.Left` raised there stops the game and comes out of here).
     """
-    loaded, path = _loaded(variant)
+    loaded, path = as_loaded(variant)
     (count,) = player_counts(loaded, players, path)
     people = dict(people or {})
     check_seats(list(people), count)
@@ -133,7 +133,7 @@ def play(
 
 def odds(variant: VariantLike) -> dict[str, Any]:
     """The exact odds of a variant's dice, computed (never simulated): each chance an exact fraction with its percent."""
-    loaded, _ = _loaded(variant)
+    loaded, _ = as_loaded(variant)
     return loaded.family.odds(loaded.variant)
 
 
@@ -428,7 +428,7 @@ def _start(backend: Backend, say: Notice, stop: Stop) -> None:
 
 
 @contextmanager
-def _stopping(stop: Stop | None) -> Iterator[Stop]:
+def stopping(stop: Stop | None) -> Iterator[Stop]:
     """The caller's stop, or one that SIGINT and SIGTERM set for the duration of the block."""
     if stop is not None:
         yield stop
@@ -474,7 +474,7 @@ def simulate(
     :class:`~workbench.sim.cluster.Dask` cluster): the figures are the same on any.
     """
     check_run(games)
-    loaded, path = _loaded(variant)
+    loaded, path = as_loaded(variant)
     family = loaded.family
     counts = player_counts(loaded, players, path)
     known = family.personas(loaded.variant, Path(personas) if personas is not None else None)
@@ -484,7 +484,7 @@ def simulate(
     choice = choose_engine(family, [(loaded.variant, seated)], engine)
     engine = choice.engine
     with Outputs(force=force) as outputs:
-        _reserve_inputs(outputs, *loaded.sources, personas)
+        reserve_inputs(outputs, *loaded.sources, personas)
         summary_file = report_file = None
         if out is not None:
             outputs.folder_for(Path(out), "--out", create=create_out)
@@ -500,7 +500,7 @@ def simulate(
         notation_file = outputs.file(Path(notation), "--pgn") if notation is not None else None
         outputs.ready()
         summaries = []
-        with _stopping(stop) as halt:  # signals during the commit too only ask to stop: the set goes in whole
+        with stopping(stop) as halt:  # signals during the commit too only ask to stop: the set goes in whole
             ready_engine(family, choice, notice, backend, halt)
             with _records(outputs, records_file) as handle, _records(outputs, notation_file) as notes:
                 for count, table in tables.items():
@@ -593,16 +593,16 @@ def replayed_inputs(scenarios: Sequence[str | os.PathLike[str]]) -> list[Path]:
 
 
 def _notation_file(outputs: Outputs, path: str | os.PathLike[str], inputs: Sequence[str | os.PathLike[str]]) -> Path:
-    _reserve_inputs(outputs, *inputs)
+    reserve_inputs(outputs, *inputs)
     return outputs.file(Path(path), "--pgn")
 
 
-def _plain(value: Any) -> Any:
+def plain_persona(value: Any) -> Any:
     """A persona (a pydantic model) as plain data for ``summary.json``."""
     return value.model_dump(mode="json") if isinstance(value, BaseModel) else value
 
 
-def _reserve_inputs(outputs: Outputs, *inputs: str | os.PathLike[str] | None) -> None:
+def reserve_inputs(outputs: Outputs, *inputs: str | os.PathLike[str] | None) -> None:
     """Keep the command's input files from being named as outputs."""
     for given in inputs:
         if given is not None:
@@ -645,7 +645,7 @@ def _summary(
         players=players,
         seed=seed,
         bots=bots,
-        personas={name: _plain(known[name]) for name in dict.fromkeys(bots)},
+        personas={name: plain_persona(known[name]) for name in dict.fromkeys(bots)},
         engine=engine,
         figures=result.tally.summary(),
         interrupted=result.interrupted,
@@ -723,7 +723,7 @@ def tune_stakes(
         ]
     )
     with Outputs(force=force) as outputs:
-        _reserve_inputs(outputs, *sources)
+        reserve_inputs(outputs, *sources)
         proposal = page = None
         if out is not None:
             if Path(out).suffix.lower() in (".html", ".htm"):
@@ -734,7 +734,7 @@ def tune_stakes(
             page = outputs.file(Path(out).with_suffix(".html"), "--out")
         real = path.resolve()  # a symlinked variant is written where it really is
         before = _writable_variant(family, real, counts) if write else None
-        with _stopping(stop) as halt:
+        with stopping(stop) as halt:
             ready_engine(family, choice, notice, backend, halt)
             report = family.tune_stakes(
                 path,
@@ -806,12 +806,12 @@ def print_set(
     ``players`` (the set is for N players), ``bleed`` (mm), ``backs``,
     ``backs_offset`` (``"DX,DY"`` mm), ``only`` (a comma list of the family's parts, such as ``"cards,rules"``).
     """
-    loaded, _ = _loaded(variant)
+    loaded, _ = as_loaded(variant)
     _printable(loaded)
     out = Path(out)
     html_only = out.suffix.lower() in (".html", ".htm")
     with Outputs(force=force) as outputs:
-        _reserve_inputs(outputs, *loaded.sources)
+        reserve_inputs(outputs, *loaded.sources)
         targets = [outputs.file(out, "--out", create_folder=create_folders)]
         if html and not html_only:
             targets.append(outputs.file(out.with_suffix(".html"), "--html"))
@@ -840,14 +840,14 @@ def print_page(
     only: str | None = None,
 ) -> str:
     """The playtest set as one HTML document (what :func:`print_set` prints), with its options."""
-    loaded, _ = _loaded(variant)
+    loaded, _ = as_loaded(variant)
     options = {"paper": paper, "players": players, "bleed": bleed, "backs": backs, "backs_offset": backs_offset, "only": only}
     return _printable(loaded).print_html(loaded.variant, options)
 
 
 def print_pdf(variant: VariantLike, page: str) -> bytes:
     """The PDF of a playtest set's page (from :func:`print_page`), as bytes: the same page and variant, the same bytes."""
-    loaded, _ = _loaded(variant)
+    loaded, _ = as_loaded(variant)
     from workbench.render import printing  # WeasyPrint, for this command only
 
     return printing.render_pdf(page, printing.content_hash(loaded.variant))

@@ -27,15 +27,15 @@ from workbench.api import (
     Notice,
     Progress,
     VariantLike,
-    _loaded,
-    _plain,
-    _reserve_inputs,
-    _stopping,
+    as_loaded,
     bot_tables,
     check_run,
     choose_engine,
+    plain_persona,
     player_counts,
     ready_engine,
+    reserve_inputs,
+    stopping,
 )
 from workbench.errors import UsageError, display_path
 from workbench.games import CardInfo, Family, Loaded, Ranked, Studied, family_of_file
@@ -66,7 +66,7 @@ def _out_files(outputs: Outputs, out: str | os.PathLike[str] | None, name: str, 
     return outputs.file(Path(out) / f"{name}.json", "--out"), outputs.file(Path(out) / f"{name}.html", "--out")
 
 
-def _played(
+def play_paired(
     factory: PairedFactory | Handover,
     games: int,
     backend: Backend,
@@ -113,18 +113,18 @@ class Compared:
             "percent": self.percent,
             "values": [value.report() for value in self.values],
             "differences": [
-                {**d.report(), "p": _p(d.p), "p_adjusted": _p(adjusted), "significant": adjusted <= ALPHA}
+                {**d.report(), "p": rounded_p(d.p), "p_adjusted": rounded_p(adjusted), "significant": adjusted <= ALPHA}
                 for d, adjusted in zip(self.differences, self.adjusted)
             ],
         }
 
 
-def _names(table: tuple[str, ...]) -> list[str]:
+def bot_names(table: tuple[str, ...]) -> list[str]:
     """A table's bots as the outputs name them: one name when it fills every seat, else one per seat."""
     return [table[0]] if len(set(table)) == 1 else list(table)
 
 
-def _p(p: float) -> float | None:
+def rounded_p(p: float) -> float | None:
     """A p-value for the JSON: four significant digits, null when nothing was tested."""
     return None if math.isnan(p) else float(f"{p:.4g}")
 
@@ -270,7 +270,7 @@ def compare(
         raise UsageError("compare: name at least two variant files (the first is the reference)")
     if len(variants) > 26:
         raise UsageError(f"compare: at most 26 variants at once (they are lettered A to Z), not {len(variants)}")
-    loaded = [_loaded(v) for v in variants]
+    loaded = [as_loaded(v) for v in variants]
     family = loaded[0][0].family
     for other, other_path in loaded[1:]:
         if other.family is not family:
@@ -295,11 +295,11 @@ def compare(
     choice = choose_engine(family, seated, engine)
     engine = choice.engine
     with Outputs(force=force) as outputs:
-        _reserve_inputs(outputs, *(source for variant, _ in loaded for source in variant.sources), personas)
+        reserve_inputs(outputs, *(source for variant, _ in loaded for source in variant.sources), personas)
         targets = _out_files(outputs, out, "compare", create_out)
         outputs.ready()
         runs: list[ComparedRun] = []
-        with _stopping(stop) as halt:
+        with stopping(stop) as halt:
             ready_engine(family, choice, notice, backend, halt)
             for count in counts:
                 if halt():
@@ -311,9 +311,9 @@ def compare(
                     for (v, _), table, personas_ in zip(loaded, tables, known)
                 )
                 factory = PairedFactory.of(arms, measure)
-                tally, interrupted, timing = _played(factory, games, backend, f"{count} players", progress, halt, notice)
+                tally, interrupted, timing = play_paired(factory, games, backend, f"{count} players", progress, halt, notice)
                 if tally.games:
-                    runs.append(_compared(count, tally, measure, interrupted, timing))
+                    runs.append(compared_run(count, tally, measure, interrupted, timing))
                 if interrupted:
                     break
             runs = _corrected(runs)
@@ -322,7 +322,7 @@ def compare(
                 [{"name": v.variant.name, "file": display_path(p) if p else None} for v, p in loaded],
                 counts,
                 seed,
-                _names(tables[0][counts[0]]),
+                bot_names(tables[0][counts[0]]),
                 engine,
                 runs,
                 [],
@@ -336,7 +336,7 @@ def compare(
     return replace(result, written=written)
 
 
-def _compared(count: int, tally: PairedTally, measure: Measure, interrupted: bool, timing: dict[str, Any]) -> ComparedRun:
+def compared_run(count: int, tally: PairedTally, measure: Measure, interrupted: bool, timing: dict[str, Any]) -> ComparedRun:
     arms = len(tally.arms)
     statistics = []
     for statistic in measure.statistics:
@@ -416,7 +416,7 @@ class CardEffect:
             "cost": self.card.cost,
             "when": self.card.when,
             "source": self.source,
-            "effect": {name: {**e.report(), "p": _p(e.p)} for name, e in self.effects.items()},
+            "effect": {name: {**e.report(), "p": rounded_p(e.p)} for name, e in self.effects.items()},
             "coins_equivalent": self.worth.report(),
             "flag": self.flag,
             "evidence": self.evidence,
@@ -471,7 +471,7 @@ class CardStrength:
             },
             "baseline": {name: e.report() for name, e in self.baseline.items()},
             "coins_given": self.coins,
-            "coin_effect": {name: {**e.report(), "p": _p(e.p)} for name, e in self.coin_effect.items()},
+            "coin_effect": {name: {**e.report(), "p": rounded_p(e.p)} for name, e in self.coin_effect.items()},
             "cards": [card.to_dict() for card in self.cards],
             "observed": {"about": OBSERVED, "cards": self.observed},
             "interrupted": self.interrupted,
@@ -570,7 +570,7 @@ def cards(
         )
     if extra is not None and not Path(extra).is_file():
         raise UsageError(f"--with {display_path(Path(extra))}: no such card file")
-    loaded, added = family.with_cards(path, Path(extra)) if extra is not None else (_loaded(path)[0], [])
+    loaded, added = family.with_cards(path, Path(extra)) if extra is not None else (as_loaded(path)[0], [])
     (count,) = player_counts(loaded, players, path)
     market = family.card_list(loaded.variant)
     studied = [c for c in market if (c.id in only if only else extra is None or c.id in added)]
@@ -585,7 +585,7 @@ def cards(
     choice = choose_engine(family, [(loaded.variant, [known[name] for name in set(table)])], engine)
     engine = choice.engine
     with Outputs(force=force) as outputs:
-        _reserve_inputs(outputs, *loaded.sources, personas)
+        reserve_inputs(outputs, *loaded.sources, personas)
         targets = _out_files(outputs, out, "cards", create_out)
         outputs.ready()
         arms = (
@@ -595,9 +595,9 @@ def cards(
         )
         measure = family.seat_measure()
         factory = PairedFactory.of(arms, measure)
-        with _stopping(stop) as halt:
+        with stopping(stop) as halt:
             ready_engine(family, choice, notice, backend, halt)
-            tally, interrupted, timing = _played(
+            tally, interrupted, timing = play_paired(
                 factory, games, backend, f"{len(studied)} card{'s' if len(studied) != 1 else ''}", progress, halt, notice
             )
             result = _card_strength(family, loaded, path, extra, count, seed, table, coins, studied, added, measure, tally)
@@ -663,7 +663,7 @@ def _card_strength(
         display_path(Path(extra)) if extra is not None else None,
         players,
         seed,
-        _names(table),
+        bot_names(table),
         tally.games,
         coins,
         {
@@ -700,9 +700,9 @@ class Rung:
     def to_dict(self) -> dict[str, Any]:
         return {
             "bot": self.name,
-            "persona": _plain(self.persona),
+            "persona": plain_persona(self.persona),
             "win_rate": self.win_rate.report(),
-            "over_field": {**self.over_field.report(), "p": _p(self.over_field.p)},
+            "over_field": {**self.over_field.report(), "p": rounded_p(self.over_field.p)},
         }
 
 
@@ -756,8 +756,16 @@ class Skill:
             "about": SKILL_ABOUT,
             "equal_share": self.equal.report(),
             "rungs": [r.to_dict() for r in self.rungs],
-            "skill_edge": {**self.edge.report(), "p": _p(self.edge.p), "about": "the top rung's win rate minus equal_share"},
-            "skill_spread": {**self.spread.report(), "p": _p(self.spread.p), "about": "the top rung minus the bottom rung"},
+            "skill_edge": {
+                **self.edge.report(),
+                "p": rounded_p(self.edge.p),
+                "about": "the top rung's win rate minus equal_share",
+            },
+            "skill_spread": {
+                **self.spread.report(),
+                "p": rounded_p(self.spread.p),
+                "about": "the top rung minus the bottom rung",
+            },
             "verdict": self.verdict(),
             "field_alone": {
                 "first_seat_advantage": self.table_figures["first_seat_advantage"],
@@ -815,7 +823,7 @@ def skill(
     ``skill.json`` and ``skill.html``.
     """
     check_run(games)
-    loaded, path = _loaded(variant)
+    loaded, path = as_loaded(variant)
     family = loaded.family
     if not isinstance(family, Ranked):
         raise UsageError(f"{family.title} has no bots to rank")
@@ -837,7 +845,7 @@ def skill(
     choice = choose_engine(family, [(loaded.variant, [known[table[0]], *rungs.values()])], engine)
     engine = choice.engine
     with Outputs(force=force) as outputs:
-        _reserve_inputs(outputs, *loaded.sources, personas)
+        reserve_inputs(outputs, *loaded.sources, personas)
         targets = _out_files(outputs, out, "skill", create_out)
         outputs.ready()
         arms = (
@@ -846,9 +854,9 @@ def skill(
         )
         measure = family.seat_measure()
         factory = PairedFactory.of(arms, measure)
-        with _stopping(stop) as halt:
+        with stopping(stop) as halt:
             ready_engine(family, choice, notice, backend, halt)
-            tally, interrupted, timing = _played(factory, games, backend, f"{len(rungs)} bots", progress, halt, notice)
+            tally, interrupted, timing = play_paired(factory, games, backend, f"{len(rungs)} bots", progress, halt, notice)
             win = next(s.of for s in measure.statistics if s.name == "win_rate")
             sums, arms_ = tally.sums, len(tally.arms)
             found = [

@@ -32,14 +32,14 @@ from workbench import GENERATOR, __version__
 from workbench.api import (
     Notice,
     Progress,
-    _plain,
-    _reserve_inputs,
-    _stopping,
     bot_tables,
     check_run,
     choose_engine,
+    plain_persona,
     player_counts,
     ready_engine,
+    reserve_inputs,
+    stopping,
 )
 from workbench.errors import UsageError, WorkbenchError, display_path, players_span
 from workbench.games import Family, Loaded, load_variant, overrides_of
@@ -49,7 +49,7 @@ from workbench.outputs import Outputs, is_ours
 from workbench.render.pages import number, render_sweep
 from workbench.sim.paired import PairedFactory
 from workbench.sim.runner import LOCAL, Backend, Stop
-from workbench.studies import ComparedRun, _compared, _names, _p, _played
+from workbench.studies import ComparedRun, bot_names, compared_run, play_paired, rounded_p
 
 #: Most points a sweep may have (a grid multiplies its axes).
 MOST_POINTS = 1000
@@ -257,7 +257,7 @@ def _row(point: str, run: ComparedRun) -> Row:
             "percent": s.percent,
             **s.values[1].report(),
             "reference": s.values[0].report(),
-            "change": {**s.differences[0].report(), "p": _p(s.differences[0].p) if s.tested else None},
+            "change": {**s.differences[0].report(), "p": rounded_p(s.differences[0].p) if s.tested else None},
         }
         for s in run.statistics
     }
@@ -404,7 +404,7 @@ def _key(point: SweepPoint, base: Loaded, players: int, plan: SweepFile, table: 
         "games": plan.games,
         "seed": plan.seed,
         "bots": table,
-        "personas": {name: _plain(known[name]) for name in dict.fromkeys(table)},
+        "personas": {name: plain_persona(known[name]) for name in dict.fromkeys(table)},
     }
     return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -485,9 +485,9 @@ def run_sweep(
     if plan.goal is not None and plan.goal.figure in rates and not isinstance(plan.goal.aim, str) and not 0 <= plan.goal.aim <= 1:
         message = f"{plan.goal.figure} is a rate, from 0 to 1: write {plan.goal.aim / 100:g} for {plan.goal.aim:g} %"
         raise SweepError([doc.problem(("goal", "aim"), message)])
-    sweep = Sweep(plan, path, family, base, points, counts, _names(tables[counts[0]]), engine, [], figures)
+    sweep = Sweep(plan, path, family, base, points, counts, bot_names(tables[counts[0]]), engine, [], figures)
     with Outputs(force=force) as outputs:
-        _reserve_inputs(outputs, path, *base.sources, *(s for p in points for s in p.loaded.sources))
+        reserve_inputs(outputs, path, *base.sources, *(s for p in points for s in p.loaded.sources))
         folder = Path(out) if out is not None else None
         files: dict[tuple[str, int], Path] = {}
         if folder is not None:
@@ -514,7 +514,7 @@ def run_sweep(
                 )
         outputs.ready()
         failure: WorkbenchError | None = None  # a worker lost, a point file changed meanwhile: said after the table
-        with _stopping(stop) as halt:
+        with stopping(stop) as halt:
             if len(rows) < len(keys):
                 ready_engine(family, choice, notice, backend, halt)
             for point, n in itertools.product(points, counts):  # the order of sweep.json's table
@@ -529,7 +529,7 @@ def run_sweep(
                 )
                 factory = PairedFactory.of(arms, measures[spot])
                 try:
-                    tally, interrupted, timing = _played(
+                    tally, interrupted, timing = play_paired(
                         factory, plan.games, backend, f"{point.name}, {n} players", progress, halt, notice
                     )
                 except WorkbenchError as exc:  # the finished points stand: the table of them is written, then the error said
@@ -537,7 +537,7 @@ def run_sweep(
                     break
                 if interrupted:  # half a point proves nothing: it is played again next time
                     break
-                rows[spot] = _row(point.id, _compared(n, tally, measures[spot], False, timing))
+                rows[spot] = _row(point.id, compared_run(n, tally, measures[spot], False, timing))
                 if spot in files:
                     body = {"generator": GENERATOR, "key": keys[spot], **rows[spot].to_dict(), "timing": timing}
                     try:

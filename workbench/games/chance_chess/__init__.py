@@ -1,6 +1,6 @@
 """Chance Chess: chess in which a drawn card names the piece you may move, on python-chess.
 
-The rules are ``shared/rules/chance-chess.txt``; :mod:`.engine` spells out the normative reading the workbench
+The published rules are not part of this repository; :mod:`.engine` spells out the normative reading the workbench
 plays. The deck (cards per piece type, ``any`` and ``reshuffle``) is the design surface.
 """
 

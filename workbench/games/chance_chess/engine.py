@@ -4,7 +4,7 @@ Every shuffle comes from a :class:`ChanceSource` and every choice from a :class:
 white, seat 1 black), both passed in: a replay is a scripted source with scripted deciders, a simulation seeded
 RNGs with bots; the same code.
 
-The normative reading of the rules (``shared/rules/chance-chess.txt``):
+The normative reading of the published rules:
 
 1. The deck is shuffled; the side to move in the start position (white) takes the first turn.
 2. A turn: the player draws the top card and moves a piece of that type (any piece for ``any``), or passes; with no

@@ -324,7 +324,7 @@ class HeuristicBot:
     def model(self, rules: Rules) -> _Model:
         """The value model for these rules (built on first use)."""
         if self._model is None or self._model.rules is not rules:
-            self._model = _model_for(self.persona, rules)
+            self._model = model_for(self.persona, rules)
         return self._model
 
     def guide(self, view: View, options: tuple[str, ...]) -> str:
@@ -421,7 +421,7 @@ def _pull(lead: float) -> float:
 
 
 @lru_cache(maxsize=64)
-def _model_for(persona: Persona, rules: Rules) -> _Model:
+def model_for(persona: Persona, rules: Rules) -> _Model:
     return _Model(persona, rules)
 
 

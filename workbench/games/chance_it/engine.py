@@ -372,7 +372,7 @@ class Game:
         """
         if self.is_over:
             raise RuntimeError("the game is over")
-        _Round(self, chance, deciders).play(roll)
+        Round(self, chance, deciders).play(roll)
 
     def play(self, chance: ChanceSource, deciders: Sequence[Decider]) -> None:
         """Play rounds until the game ends."""
@@ -500,7 +500,7 @@ class Game:
 
         Called during an action round: its participants (the living players who did not play OUT) take part.
         """
-        rnd = _Round(self, chance, deciders)
+        rnd = Round(self, chance, deciders)
         rnd.participants = [p for p in self.turn_order(self.alive()) if p.guide != OUT]
         rnd.apply(effects, player)
 
@@ -511,7 +511,7 @@ class Game:
             self.log("market", cards=[card.id for card in self.market])
 
 
-class _Round:
+class Round:
     """One round in progress: the game plus this round's chance source, deciders and bookkeeping."""
 
     __slots__ = (

@@ -1,6 +1,6 @@
 """Target dice: roll the number on the card exactly, with as many dice from the stock as you dare.
 
-The rulebook is ``shared/rules/target-dice.txt``; :mod:`.engine` spells out the normative
+The published rulebook is not part of this repository; :mod:`.engine` spells out the normative
 reading the workbench plays (the optional falling-dice rule is left out).
 """
 

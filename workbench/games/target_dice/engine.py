@@ -4,7 +4,7 @@ Every random draw comes from a :class:`~workbench.games.target_dice.chance.Chanc
 and every choice from a :class:`Decider` per seat, both passed in. A replay is a scripted
 chance source with scripted deciders, a simulation is seeded RNGs with bots: the same code.
 
-The normative reading of the rulebook (``shared/rules/target-dice.txt``):
+The normative reading of the published rulebook:
 
 1. Setup: the deck is shuffled; each player rolls one die, the highest starts (the tied
    players roll again). A scenario names the first starting player instead.

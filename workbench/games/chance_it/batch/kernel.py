@@ -1273,7 +1273,7 @@ def _others_after(S, p, out):
 
 @njit(**_COMPILED)
 def _run(S, R, M, T, A, top, who, tape):
-    """Apply effect list ``top`` (engine._Round.apply) for seat ``who``, or with ``EACH`` for every participant still
+    """Apply effect list ``top`` (engine.Round.apply) for seat ``who``, or with ``EACH`` for every participant still
     in the game, in turn order (each checked when its turn comes, as the board is applied); nested lists run on the
     frame stack."""
     lists = _lists(R)

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from workbench.games.chance_it.batch import kernel as k
-from workbench.games.chance_it.bots import _model_for
+from workbench.games.chance_it.bots import model_for
 from workbench.games.chance_it.rules import Rules
 from workbench.games.chance_it.schema import Persona
 
@@ -28,7 +28,7 @@ def model_arrays(rules: Rules, personas: Sequence[Persona]) -> npt.NDArray[np.fl
     width = max(k.M_SIZE, 6, sides + 1, most + 1)
     blocks = np.zeros((max(1, len(personas)), rows, width))
     for block, persona in zip(blocks, personas):
-        model = _model_for(persona, rules)
+        model = model_for(persona, rules)
         p, mp = persona, block[0]
         mp[k.M_STAR], mp[k.M_HEART], mp[k.M_COIN] = p.star, p.heart, p.coin
         mp[k.M_MIN_HEARTS], mp[k.M_DANGER], mp[k.M_CHANCE_IT] = p.min_hearts, p.danger, p.chance_it

@@ -27,7 +27,7 @@ from workbench.models import KeyPath
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from workbench.games.chance_it.engine import Player, _Round
+    from workbench.games.chance_it.engine import Player, Round
 
 #: Where a kind may be written: in any list of effects, only directly on a board face, or only on a passive card.
 Placement = Literal["anywhere", "board", "passive"]
@@ -378,7 +378,7 @@ class PlayerEffect(EffectKind):
 
     @staticmethod
     @abstractmethod
-    def apply(rnd: _Round, player: Player, argument: Any) -> None:
+    def apply(rnd: Round, player: Player, argument: Any) -> None:
         """Apply the compiled effect for ``player`` in the round in progress."""
 
 
@@ -389,7 +389,7 @@ class DieEffect(EffectKind):
 
     @staticmethod
     @abstractmethod
-    def apply(rnd: _Round, face: int, argument: Any) -> None:
+    def apply(rnd: Round, face: int, argument: Any) -> None:
         """Act on the die of ``face`` being resolved."""
 
     @abstractmethod

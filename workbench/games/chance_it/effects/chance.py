@@ -32,7 +32,7 @@ from workbench.models import KeyPath, Model, Positive
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from workbench.games.chance_it.engine import Player, _Round
+    from workbench.games.chance_it.engine import Player, Round
 
 #: The modifier of passive cards this test reads (see ``chance_bonus``).
 BONUS = "chance_bonus"
@@ -144,7 +144,7 @@ class ChanceKind(PlayerEffect):
         return batch.op("chance", need, batch.list(then), batch.list(otherwise), int(keep))
 
     @staticmethod
-    def apply(rnd: _Round, player: Player, test: tuple[int, Effects, Effects, bool]) -> None:
+    def apply(rnd: Round, player: Player, test: tuple[int, Effects, Effects, bool]) -> None:
         need, then, otherwise, keep = test
         sides = rnd.rules.sides
         rolled = rnd.chance.test(sides)

@@ -30,7 +30,7 @@ Options = tuple[tuple[Effects, ...], tuple[str, ...]]
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from workbench.games.chance_it.engine import Player, _Round
+    from workbench.games.chance_it.engine import Player, Round
 
 FORK = """
   <path d="M12 22V13M12 13L5 5M12 13L19 5" fill="none" stroke="#5e2470" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"/>
@@ -87,7 +87,7 @@ class ChooseKind(PlayerEffect):
         return batch.op("choose", *batch.lists(argument[0]))
 
     @staticmethod
-    def apply(rnd: _Round, player: Player, argument: Options) -> None:
+    def apply(rnd: Round, player: Player, argument: Options) -> None:
         options, texts = argument
         index = rnd.decide_choice(player, options, texts)
         if rnd.game.events is not None:

@@ -29,7 +29,7 @@ from workbench.models import KeyPath, Model, Positive
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from workbench.games.chance_it.engine import Player, _Round
+    from workbench.games.chance_it.engine import Player, Round
 
 TIMES = """
   <rect x="2" y="2" width="20" height="20" rx="4" fill="#fff4d6" stroke="#9c7412" stroke-width="1.4"/>
@@ -99,7 +99,7 @@ class ForEachKind(PlayerEffect):
         return batch.op("for_each", face, batch.list(effects))
 
     @staticmethod
-    def apply(rnd: _Round, player: Player, argument: tuple[int, Effects]) -> None:
+    def apply(rnd: Round, player: Player, argument: tuple[int, Effects]) -> None:
         face, effects = argument
         times = rnd.game.dice.count(face)
         if rnd.game.events is not None:

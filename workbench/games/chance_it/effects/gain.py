@@ -29,7 +29,7 @@ from workbench.games.chance_it.effects.base import (
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from workbench.games.chance_it.engine import Player, _Round
+    from workbench.games.chance_it.engine import Player, Round
 
 
 class Gain(AmountsModel):
@@ -76,7 +76,7 @@ class GainKind(PlayerEffect):
         return batch.op("gain", *batch.amounts(amounts))
 
     @staticmethod
-    def apply(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:
+    def apply(rnd: Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:
         game = rnd.game
         if game.events is None:
             for r, n in amounts:

@@ -32,7 +32,7 @@ from workbench.models import Count, KeyPath, Model, Positive
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from workbench.games.chance_it.engine import Player, _Round
+    from workbench.games.chance_it.engine import Player, Round
 
 QUESTION = """
   <circle cx="12" cy="12" r="10" fill="#fff" stroke="#2f6db5" stroke-width="1.6"/>
@@ -198,7 +198,7 @@ class IfKind(PlayerEffect):
         return batch.op("if", *batch.conditions(test), batch.list(then), batch.list(otherwise))
 
     @staticmethod
-    def apply(rnd: _Round, player: Player, argument: Checks) -> None:
+    def apply(rnd: Round, player: Player, argument: Checks) -> None:
         test, then, otherwise, said = argument
         held = holds(test, player.res, rnd.game.dice, sum(1 for p in rnd.participants if not p.eliminated))
         if rnd.game.events is not None:

@@ -28,7 +28,7 @@ from workbench.games.chance_it.effects.gain import signed
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from workbench.games.chance_it.engine import Player, _Round
+    from workbench.games.chance_it.engine import Player, Round
 
 
 class Lose(AmountsModel):
@@ -55,7 +55,7 @@ class Lost(EffectEvent):
         return f"seat {self.seat} loses {signed(self.amounts, signed=False)}"
 
 
-def lose(rnd: _Round, player: Player, argument: tuple[tuple[int, int], ...]) -> None:
+def lose(rnd: Round, player: Player, argument: tuple[tuple[int, int], ...]) -> None:
     """``player`` returns the (resource, amount) pairs to the supply (what it has, at most) and is out without hearts."""
     game = rnd.game
     if game.events is None:

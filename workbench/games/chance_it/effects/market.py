@@ -11,7 +11,7 @@ from workbench.games.chance_it.effects.base import Batch, Compiler, Drawing, Exa
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from workbench.games.chance_it.engine import Player, _Round
+    from workbench.games.chance_it.engine import Player, Round
 
 MARKET = """
   <rect x="2.5" y="4" width="11" height="16" rx="1.6" fill="#fff" stroke="#333" stroke-width="1.2" transform="rotate(-10 8 12)"/>
@@ -36,7 +36,7 @@ class MarketKind(PlayerEffect):
         return batch.op("market")
 
     @staticmethod
-    def apply(rnd: _Round, player: Player, argument: None) -> None:
+    def apply(rnd: Round, player: Player, argument: None) -> None:
         rnd.market_action(player)
 
     def value(self, argument: None, valuer: Valuer) -> Vector:

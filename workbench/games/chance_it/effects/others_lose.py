@@ -25,7 +25,7 @@ from workbench.games.chance_it.effects.lose import Lost, lose
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from workbench.games.chance_it.engine import Player, _Round
+    from workbench.games.chance_it.engine import Player, Round
 
 
 class OthersLose(AmountsModel):
@@ -58,7 +58,7 @@ class OthersLoseKind(PlayerEffect):
         return batch.op("others_lose", *batch.amounts(amounts))
 
     @staticmethod
-    def apply(rnd: _Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:
+    def apply(rnd: Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:
         for other in rnd.participants:
             if other is not player and not other.eliminated:
                 lose(rnd, other, amounts)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from hypothesis.strategies import SearchStrategy
 
-    from workbench.games.chance_it.engine import _Round
+    from workbench.games.chance_it.engine import Round
 
 REROLL = """
   <rect x="6" y="6" width="12" height="12" rx="2.4" fill="#fff" stroke="#333" stroke-width="1.2"/>
@@ -74,7 +74,7 @@ class RerollOnesKind(DieEffect):
         return batch.op("reroll_ones")
 
     @staticmethod
-    def apply(rnd: _Round, face: int, argument: None) -> None:
+    def apply(rnd: Round, face: int, argument: None) -> None:
         if not any(not p.eliminated for p in rnd.participants):
             return
         sides = rnd.rules.sides

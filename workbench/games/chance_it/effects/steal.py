@@ -31,7 +31,7 @@ from workbench.models import Count, Model
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from workbench.games.chance_it.engine import Game, Player, _Round
+    from workbench.games.chance_it.engine import Game, Player, Round
 
 Victims = Literal["each", "richest", "choose"]
 #: Whom a steal takes from, in the batch engine's numbering.
@@ -139,7 +139,7 @@ class StealKind(PlayerEffect):
         return batch.op("steal", *batch.amounts(amounts), VICTIMS.index(victims))
 
     @staticmethod
-    def apply(rnd: _Round, player: Player, argument: tuple[str, tuple[tuple[int, int], ...]]) -> None:
+    def apply(rnd: Round, player: Player, argument: tuple[str, tuple[tuple[int, int], ...]]) -> None:
         victims, amounts = argument
         candidates = rnd.others_after(player)
         if not candidates:
