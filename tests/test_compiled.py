@@ -63,7 +63,7 @@ def engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.Fixt
 
 
 def test_the_first_use_compiles_in_the_background_and_a_manifest_makes_it_ready(engine: CompiledEngine, tmp_path: Path) -> None:
-    assert not engine.ready() and engine.compile_seconds() is None
+    assert not engine.ready()
     assert engine.prepare() == []  # nothing to remark: a cache folder that can be written, nothing damaged
     assert engine.compiling() and not engine.ready(), "the compiler waits for this process (its owner) to end"
     assert engine.wait(), "waiting hurries it"
@@ -71,7 +71,7 @@ def test_the_first_use_compiles_in_the_background_and_a_manifest_makes_it_ready(
     manifest = json.loads((engine.folder / MANIFEST).read_text())
     assert manifest["engine"] == "stand-in"
     assert manifest["files"] == {"code.bin": hashlib.sha256(b"machine code").hexdigest()}
-    assert engine.compile_seconds() is not None and not engine.compiling()
+    assert manifest["seconds"] >= 0 and not engine.compiling()
     assert not engine.folder.with_name(engine.folder.name + ".log").exists(), "a compile that worked leaves no log"
     assert engine.prepare() == [] and engine.ready(), "ready: nothing is compiled again"
 
@@ -235,7 +235,7 @@ def test_a_handover_run_plays_the_same_games_whenever_the_compiled_engine_is_rea
     assert handed.interpreted is not None and 0 < handed.interpreted < 600
     assert handed.timing()["interpreter_games"] == handed.interpreted
     assert handed.tally.summary() == alone.tally.summary()
-    assert handed.handover() == f"the interpreter played {handed.interpreted:,} of the 600 games, the batch engine the rest"
+    assert handed.handover() == f"the interpreter played {handed.interpreted:,} of the 600 games, the compiled engine the rest"
     never = run(dataclasses.replace(handover, ready=lambda: False, hurry=lambda: None), 50)
     assert never.timing()["interpreter_games"] == 50
-    assert never.handover() == "the interpreter played all 50 games: the batch engine was not ready for them"
+    assert never.handover() == "the interpreter played all 50 games: the compiled engine was not ready for them"

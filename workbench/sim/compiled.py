@@ -237,13 +237,6 @@ class CompiledEngine:
             time.sleep(POLL_SECONDS)
         return True
 
-    def compile_seconds(self) -> float | None:
-        """How long the cached code took to compile (from its manifest), or None when it is not there."""
-        try:
-            return float(json.loads((self.folder / MANIFEST).read_text())["seconds"])
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-
     def _lock_path(self) -> Path:
         return self.folder.with_name(self.folder.name + ".lock")
 

@@ -157,8 +157,8 @@ class Run:
         if not self.interpreted:
             return None
         if self.interpreted >= self.games:
-            return f"the interpreter played all {self.games:,} games: the batch engine was not ready for them"
-        return f"the interpreter played {self.interpreted:,} of the {self.games:,} games, the batch engine the rest"
+            return f"the interpreter played all {self.games:,} games: the compiled engine was not ready for them"
+        return f"the interpreter played {self.interpreted:,} of the {self.games:,} games, the compiled engine the rest"
 
     @property
     def games_per_second(self) -> float:
