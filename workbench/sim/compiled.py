@@ -143,7 +143,7 @@ class CompiledEngine:
         reads the setting then."""
         from numba.core import config
 
-        config.CACHE_DIR = str(self.folder)  # type: ignore[attr-defined]  # set from the environment
+        config.CACHE_DIR = str(self._usable_folder())  # type: ignore[attr-defined]  # set from the environment
 
     def ready(self) -> bool:
         """Whether the compiled code is there, complete (or this process is the compiler making it). Once seen, it
@@ -159,10 +159,7 @@ class CompiledEngine:
     def prepare(self) -> list[str]:
         """Check the cache before a run (a damaged folder is set aside) and start compiling in the background if
         the code is not there: the remarks to show, each one line."""
-        folder = self.folder  # first: finding the cache root may have a remark
-        if folder.is_dir() and not _writable(folder):  # Numba would not load from it, and would compile in the run
-            _fall_back(f"the cache folder {folder} cannot be written")
-            folder = self.folder
+        self._usable_folder()  # first: finding the cache folder may have a remark
         remarks = [*_remarks]
         _remarks.clear()
         aside = self._set_aside()
@@ -173,6 +170,16 @@ class CompiledEngine:
             )
         self.start()
         return remarks
+
+    def _usable_folder(self) -> Path:
+        """:attr:`folder`, or the one in the temporary folder when it exists but cannot be written: Numba would not
+        load from it, and would compile inside the run (into the source tree). Asked before the compiled functions
+        are defined (:meth:`use`: Numba keeps the folder it was given then) and by :meth:`prepare`."""
+        folder = self.folder
+        if folder.is_dir() and not _writable(folder):
+            _fall_back(f"the cache folder {folder} cannot be written")
+            folder = self.folder
+        return folder
 
     def _set_aside(self) -> tuple[str, Path] | None:
         """Rename a damaged folder out of the way: what was wrong and where it went, or None when nothing was."""
