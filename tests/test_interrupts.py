@@ -57,11 +57,13 @@ class Job:
         return self.folder / "scripts"
 
     def started_records(self) -> list[str]:
-        """The lines in the records' temporary file so far (the run writes there until it ends)."""
+        """The whole lines in the records' temporary file so far (the run writes there until it ends; a line being
+        written, without its end yet, is not one)."""
         lines: list[str] = []
         for path in self.folder.glob(".games.jsonl.*.tmp"):
             with contextlib.suppress(OSError):  # replaced by the real file at that moment
-                lines += path.read_text().splitlines()
+                text = path.read_text()
+                lines += text[: text.rfind("\n") + 1].splitlines()
         return lines
 
     def wait_for_games(self, enough: Callable[[list[str]], bool] = bool, timeout: float = 120.0) -> None:
