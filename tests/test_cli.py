@@ -2,6 +2,8 @@
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -133,3 +135,26 @@ def test_a_mistyped_command_or_option_is_one_line_and_exit_1(args: list[str], me
     assert result.exit_code == 1, result.output
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(message) and lines[0].endswith("--help)"), lines
+
+
+#: What a command that runs no game must not import (issue 26: `--help` and `validate` start at once).
+HEAVY = {"numpy", "numba", "dask", "distributed", "weasyprint", "starlette", "jinja2", "icepool", "rich", "multiprocessing"}
+RUN_MACHINERY = ("workbench.api", "workbench.sim.runner")
+
+
+@pytest.mark.parametrize(
+    "argv", [["--help"], *(["validate", str(path.relative_to(ROOT))] for path in sorted(ROOT.glob("variants/*.yaml")))]
+)
+def test_help_and_validate_import_no_heavy_module_nor_the_run_machinery(argv: list[str]) -> None:
+    """A check imports the loader and its file's family only: no engine, bot, renderer or run machinery; python-chess
+    only for a chess variant (its schema checks the starting position)."""
+    watched = sorted(HEAVY | {"chess"})
+    code = (
+        "import sys; from workbench.cli import main; sys.argv = ['workbench', *sys.argv[1:]]\n"
+        "try: main()\nexcept SystemExit as exc: assert not exc.code, exc.code\n"
+        f"print(*sorted(m for m in sys.modules if m.split('.')[0] in {watched} or m in {RUN_MACHINERY}), file=sys.stderr)"
+    )
+    ran = subprocess.run([sys.executable, "-c", code, *argv], cwd=ROOT, capture_output=True, text=True, check=True)
+    imported = set(ran.stderr.split())
+    chess = {"chess"} if argv[-1].endswith("chance-chess.yaml") else set()
+    assert {m.split(".")[0] for m in imported} - chess == set(), imported

@@ -35,6 +35,7 @@ from workbench.play import Answer, check_seats
 from workbench.recording import SCRIPT_NAME
 from workbench.sim.compiled import CompileFailed
 from workbench.sim.runner import LOCAL, Backend, Run, Stop, run, signals_held
+from workbench.validation import Validation, validate
 
 #: A progress display: called with a label and a number of games, returns the function to call as games finish.
 Progress = Callable[[str, int], Callable[[int], None]]
@@ -54,35 +55,7 @@ def as_loaded(variant: VariantLike) -> tuple[Loaded, Path | None]:
     return loaded, loaded.path
 
 
-# --- validate and replay -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Validation:
-    """The verdict on one variant file: its summary when valid, its problems when not."""
-
-    path: Path
-    problems: list[str]  #: ``file:line: key.path: message`` lines
-    note: str | None = None  #: a remark after the problems
-    title: str = ""  #: the game family's name
-    name: str = ""  #: the variant's name
-    summary: list[tuple[str, str]] = field(default_factory=list)  #: (label, text) lines of a valid variant
-
-    @property
-    def ok(self) -> bool:
-        """Whether the file is a valid variant."""
-        return not self.problems
-
-
-def validate(path: str | os.PathLike[str]) -> Validation:
-    """Check one variant file; never raises for a problem in the file."""
-    path = Path(path)
-    try:
-        loaded = load_variant(path)
-    except WorkbenchError as exc:
-        return Validation(path, [str(p) for p in exc.problems], exc.note)
-    family = loaded.family
-    return Validation(path, [], None, family.title, loaded.variant.name, family.summary(loaded.variant))
+# --- replay -------------------------------------------------------------------------------------
 
 
 def replay(

@@ -4,8 +4,6 @@ Each command parses its options, calls one library function and prints the resul
 whatever text came from a user's file is printed with control characters escaped.
 """
 
-from __future__ import annotations
-
 import json
 import signal
 import sys
@@ -13,11 +11,11 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
 from typer._click import exceptions as click_errors  # Typer's own copy of Click (tests/test_cli.py checks the use)
 from typer.core import TyperGroup
 
@@ -27,6 +25,7 @@ from workbench.play import Left, Question
 from workbench.render.terminal import printable
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.progress import Progress
 
     from workbench import api
@@ -75,24 +74,35 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-out = Console(highlight=False, soft_wrap=True, emoji=False)  # ":thumbs_up:" in a variant name stays text
-err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+
+
+@cache
+def console(stderr: bool = False) -> "Console":
+    """The terminal: standard output, or standard error (rich is imported when something is first printed)."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False)  # ":thumbs_up:" in a name stays text
+
+
 _debug = {"on": False}
 
 
 def say(text: str, *, wrap: bool = False) -> None:
     """Print a line on standard output (control characters escaped); ``wrap`` folds prose to the terminal's width."""
-    out.print(printable(text), markup=False, soft_wrap=not wrap)
+    if wrap:
+        console().print(printable(text), markup=False, soft_wrap=False)
+    else:
+        print(printable(text))  # as rich would print it unstyled, without importing rich for a line
 
 
 def say_json(body: object, indent: int | None = None) -> None:
     """Print JSON on standard output (``json.dumps`` escapes every control character itself)."""
-    out.print(json.dumps(body, indent=indent), markup=False)
+    print(json.dumps(body, indent=indent))
 
 
 def warn(text: str) -> None:
     """Print a line on standard error (control characters escaped)."""
-    err.print(printable(text), markup=False)
+    print(printable(text), file=sys.stderr)
 
 
 @app.callback()
@@ -133,17 +143,66 @@ def _reported(failures: list[str] | None = None) -> Iterator[None]:
         failures.append(f"internal error: {exc}")
 
 
+#: Options several commands share, worded once.
+Workers = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        "-w",
+        help="Processes to use [default: every core; at most four a core, or 16; with --scheduler, the cluster's].",
+        min=1,
+        show_default=False,
+    ),
+]
+BackendName = Annotated[
+    str,
+    typer.Option(
+        "--backend",
+        help="local (this machine's processes) or dask (a Dask cluster: --scheduler, or one started here); same results.",
+    ),
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option("--scheduler", help="The Dask scheduler to run on (tcp://HOST:8786), with --backend dask.", show_default=False),
+]
+Bots = Annotated[
+    str | None,
+    typer.Option(
+        "--bots",
+        "-b",
+        help="One bot per seat (a built-in bot or a persona); one name fills every seat [default: the game's default bot].",
+        show_default=False,
+    ),
+]
+Personas = Annotated[Path | None, typer.Option("--personas", help="A YAML file of bot personas (bots: {name: {policy: ...}}).")]
+Force = Annotated[
+    bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
+]
+Notation = Annotated[
+    Path | None,
+    typer.Option(
+        "--pgn", help="Also write the game(s) in the game's standard notation to this file (PGN for chess).", show_default=False
+    ),
+]
+EngineOption = Annotated[
+    str,
+    typer.Option(
+        "--engine", help="batch (compiled, fast), interpreter, or auto: the batch engine when it can play every bot and card."
+    ),
+]
+
+
 @app.command()
 def validate(
     variants: Annotated[list[Path], typer.Argument(help="Variant files to check.", show_default=False)],
 ) -> None:
     """Check variant files; print a short summary of each valid one, every problem of an invalid one."""
-    from workbench import api
+    from workbench.validation import validate as check  # not the api: a check imports no run machinery
 
     failures: list[str] = []  # problems of every file, and any internal error (reported as it happens)
     for path in variants:
         with _reported(failures):
-            checked = api.validate(path)
+            checked = check(path)
             if checked.ok:
                 say(f"{display_path(path)}: valid {checked.title} variant '{checked.name}'")
                 for label, text in checked.summary:
@@ -196,7 +255,7 @@ def replay(
 
 
 def _replay_one(
-    path: Path, *, as_json: bool, trace: bool, engine: str, games: list[tuple[Family, str, dict[str, Any], Sequence[str]]]
+    path: Path, *, as_json: bool, trace: bool, engine: str, games: "list[tuple[Family, str, dict[str, Any], Sequence[str]]]"
 ) -> bool | None:
     """Replay one scenario and report it: True when it passed, False when not, None for a variant file."""
     from workbench import api
@@ -271,7 +330,7 @@ def play(
     from workbench.games import game_length
 
     people = human or []
-    terminal = _Terminal(err if as_json else out)  # the dialogue keeps out of the JSON
+    terminal = _Terminal(console(stderr=as_json))  # the dialogue keeps out of the JSON
     with _reported():
         if len(set(people)) < len(people):
             raise UsageError("--human: name each seat once")
@@ -315,7 +374,7 @@ class _Terminal:
     """A person's seat in the terminal: each question shown (what happened, the holdings, the dice, the options
     numbered from 1), the answer read from standard input; asked again after an entry that is not an option."""
 
-    def __init__(self, console: Console):
+    def __init__(self, console: "Console"):
         self.console = console
         self.seen = 0  #: events of the log told so far
         self.unit = "round"  #: what the game counts its steps in (its length's unit: a ply for chess)
@@ -327,7 +386,7 @@ class _Terminal:
         for line in question.said:
             self.show(line)
         self.seen = max(self.seen, question.seen)
-        _print_table(f"{self.unit} {question.round}", *question.table, console=self.console)
+        _print_table(f"{self.unit} {question.round}", *question.table, on=self.console)
         if question.dice:
             self.show(f"dice: {' '.join(str(d) for d in question.dice)}")
         self.show(f"seat {question.seat}: {question.prompt}")
@@ -399,7 +458,7 @@ def odds(
         _print_table(title, headers, rows)
 
 
-def _print_table(title: str, headers: list[str], rows: list[list[str]], console: Console = out) -> None:
+def _print_table(title: str, headers: list[str], rows: list[list[str]], on: "Console | None" = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
@@ -408,56 +467,7 @@ def _print_table(title: str, headers: list[str], rows: list[list[str]], console:
         table.add_column(Text(printable(header)), overflow="fold")  # a narrow terminal wraps figures, never cuts them
     for row in rows:
         table.add_row(*(Text(printable(cell)) for cell in row))
-    console.print(table, soft_wrap=False)  # a long title wraps to the table, never past the terminal
-
-
-#: Options several commands share, worded once.
-Workers = Annotated[
-    int | None,
-    typer.Option(
-        "--workers",
-        "-w",
-        help="Processes to use [default: every core; at most four a core, or 16; with --scheduler, the cluster's].",
-        min=1,
-        show_default=False,
-    ),
-]
-BackendName = Annotated[
-    str,
-    typer.Option(
-        "--backend",
-        help="local (this machine's processes) or dask (a Dask cluster: --scheduler, or one started here); same results.",
-    ),
-]
-Scheduler = Annotated[
-    str | None,
-    typer.Option("--scheduler", help="The Dask scheduler to run on (tcp://HOST:8786), with --backend dask.", show_default=False),
-]
-Bots = Annotated[
-    str | None,
-    typer.Option(
-        "--bots",
-        "-b",
-        help="One bot per seat (a built-in bot or a persona); one name fills every seat [default: the game's default bot].",
-        show_default=False,
-    ),
-]
-Personas = Annotated[Path | None, typer.Option("--personas", help="A YAML file of bot personas (bots: {name: {policy: ...}}).")]
-Force = Annotated[
-    bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
-]
-Notation = Annotated[
-    Path | None,
-    typer.Option(
-        "--pgn", help="Also write the game(s) in the game's standard notation to this file (PGN for chess).", show_default=False
-    ),
-]
-EngineOption = Annotated[
-    str,
-    typer.Option(
-        "--engine", help="batch (compiled, fast), interpreter, or auto: the batch engine when it can play every bot and card."
-    ),
-]
+    (on or console()).print(table, soft_wrap=False)  # a long title wraps to the table, never past the terminal
 
 
 def _stopped_before_any_game(what: str = "game") -> NoReturn:
@@ -560,7 +570,7 @@ def simulate(
 
 
 @contextmanager
-def _progress() -> Iterator[api.Progress]:
+def _progress() -> "Iterator[api.Progress]":
     """Rich progress rows, one per call of the returned factory: (label, games) -> advance(finished).
 
     The display starts with the first row, so a command refused before any work prints nothing else.
@@ -573,7 +583,7 @@ def _progress() -> Iterator[api.Progress]:
         MofNCompleteColumn(),
         TextColumn("{task.fields[rate]}"),
         TimeRemainingColumn(),
-        console=err,
+        console=console(stderr=True),
         transient=False,
     )
     started: list[bool] = []
@@ -591,7 +601,7 @@ def _progress() -> Iterator[api.Progress]:
             progress.stop()
 
 
-def _games_task(progress: Progress, label: str, total: int) -> Callable[[int], None]:
+def _games_task(progress: "Progress", label: str, total: int) -> Callable[[int], None]:
     """A progress row counting ``total`` games, with games/s; returns the function that advances it."""
     task = progress.add_task(printable(label), total=total, rate="")
     started = time.perf_counter()

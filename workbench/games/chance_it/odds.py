@@ -170,7 +170,7 @@ class _Walk:
         self.missing: list[str] = []
 
     def of(self, effects: Effects) -> icepool.Die:
-        total = kinds.NOTHING
+        total = kinds.outcome()
         for _, argument, kind in effects:
             part = kind.exact(argument, self.exact)  # nested lists come back here: None is the kind's own
             if part is None:

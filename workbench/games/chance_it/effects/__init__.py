@@ -6,7 +6,6 @@ that it supplies every part. See CONTRIBUTING.md.
 """
 
 from workbench.games.chance_it.effects.base import (
-    NOTHING,
     OUTCOME,
     ZERO,
     Batch,
@@ -83,7 +82,6 @@ for _kind in (
 
 __all__ = [
     "EVENTS",
-    "NOTHING",
     "OUTCOME",
     "REGISTRY",
     "ZERO",

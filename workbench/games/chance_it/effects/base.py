@@ -18,13 +18,13 @@ from fractions import Fraction
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-import icepool
 from pydantic import TypeAdapter
 
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.models import KeyPath
 
 if TYPE_CHECKING:
+    import icepool
     from hypothesis.strategies import SearchStrategy
 
     from workbench.games.chance_it.engine import Player, Round
@@ -95,6 +95,8 @@ def success_chance(roll: int, sides: int, bonus: int = 0) -> Fraction:
     >>> success_chance(4, 6), success_chance(4, 6, 1), success_chance(6, 6, 9), success_chance(2, 6, -2)
     (Fraction(1, 2), Fraction(2, 3), Fraction(1, 1), Fraction(1, 2))
     """
+    import icepool  # exact odds only: kept out of the start-up of commands that never compute them
+
     held = (icepool.d(sides) + bonus).clip(1, sides)
     return Fraction((held >= roll).probability(True))
 
@@ -114,11 +116,10 @@ OUTCOME = ("coins", "hearts gained", "hearts lost", "stars", "market actions")
 
 def outcome(**parts: int) -> icepool.Die:
     """A certain outcome (one vector of :data:`OUTCOME`, by name with spaces as underscores) as an icepool die."""
+    import icepool
+
     names = [name.replace(" ", "_") for name in OUTCOME]
     return icepool.Die([icepool.Vector(tuple(parts.get(name, 0) for name in names))])
-
-
-NOTHING = outcome()
 
 
 # --- the contexts a kind is given ------------------------------------------------------------------------------

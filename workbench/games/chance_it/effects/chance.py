@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-import icepool
 from pydantic import Field
 
 from workbench.games.chance_it.effects.base import (
@@ -30,6 +29,7 @@ from workbench.games.chance_it.effects.registry import Effect
 from workbench.models import KeyPath, Model, Positive
 
 if TYPE_CHECKING:
+    import icepool
     from hypothesis.strategies import SearchStrategy
 
     from workbench.games.chance_it.engine import Player, Round
@@ -163,6 +163,8 @@ class ChanceKind(PlayerEffect):
         return add(add(ZERO, valuer.of(then), p), valuer.of(otherwise), 1 - p)
 
     def exact(self, test: tuple[int, Effects, Effects, bool], exact: Exact) -> icepool.Die | None:
+        import icepool
+
         need, then, otherwise, _ = test
         passed, failed = exact.of(then), exact.of(otherwise)
         if passed is None or failed is None:

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any
 
-import icepool
 from pydantic import Field, Strict
 
 from workbench.games.chance_it.effects.base import (
-    NOTHING,
     Batch,
     Compiler,
     Drawing,
@@ -17,11 +15,13 @@ from workbench.games.chance_it.effects.base import (
     Valuer,
     Vector,
     Words,
+    outcome,
 )
 from workbench.games.chance_it.effects.chance import BONUS
 from workbench.models import Model
 
 if TYPE_CHECKING:
+    import icepool
     from hypothesis.strategies import SearchStrategy
 
 CLOVER = """
@@ -61,7 +61,7 @@ class ChanceBonusKind(PassiveEffect):
         return valuer.bonus_gain(bonus)
 
     def exact(self, bonus: int, exact: Exact) -> icepool.Die:
-        return NOTHING  # it changes its owner's chance rolls (``workbench odds`` lists the tests with each bonus)
+        return outcome()  # it changes its owner's chance rolls (``workbench odds`` lists the tests with each bonus)
 
     def text(self, effect: ChanceBonus, words: Words) -> str:
         bonus = effect.chance_bonus

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import icepool
-
 from workbench.games.chance_it.basics import RESOURCES, Amounts, AmountsModel
 from workbench.games.chance_it.effects.base import (
     ZERO,
@@ -27,6 +25,7 @@ from workbench.games.chance_it.effects.base import (
 )
 
 if TYPE_CHECKING:
+    import icepool
     from hypothesis.strategies import SearchStrategy
 
     from workbench.games.chance_it.engine import Player, Round

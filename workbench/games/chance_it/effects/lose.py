@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import icepool
-
 from workbench.games.chance_it.basics import RESOURCES, Amounts, AmountsModel
 from workbench.games.chance_it.effects.base import (
     Batch,
@@ -26,6 +24,7 @@ from workbench.games.chance_it.effects.base import (
 from workbench.games.chance_it.effects.gain import signed
 
 if TYPE_CHECKING:
+    import icepool
     from hypothesis.strategies import SearchStrategy
 
     from workbench.games.chance_it.engine import Player, Round

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-import icepool
-
 from workbench.games.chance_it.effects.base import Batch, Compiler, Drawing, Exact, PlayerEffect, Valuer, Vector, Words, outcome
 
 if TYPE_CHECKING:
+    import icepool
     from hypothesis.strategies import SearchStrategy
 
     from workbench.games.chance_it.engine import Player, Round

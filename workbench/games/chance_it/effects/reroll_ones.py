@@ -5,10 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-import icepool
-
 from workbench.games.chance_it.effects.base import (
-    NOTHING,
     Batch,
     Compiler,
     DieEffect,
@@ -19,12 +16,14 @@ from workbench.games.chance_it.effects.base import (
     Valuer,
     Vector,
     Words,
+    outcome,
 )
 from workbench.models import KeyPath
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    import icepool
     from hypothesis.strategies import SearchStrategy
 
     from workbench.games.chance_it.engine import Round
@@ -88,7 +87,7 @@ class RerollOnesKind(DieEffect):
         return (0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
 
     def exact(self, argument: None, exact: Exact) -> icepool.Die:
-        return NOTHING  # it moves the die (see rerolls), giving the player nothing itself
+        return outcome()  # it moves the die (see rerolls), giving the player nothing itself
 
     def rerolls(self, argument: None, face: int, sides: int) -> tuple[int, ...]:
         return tuple(range(2, sides + 1))  # rerolled until it is not a 1: each other face equally likely
