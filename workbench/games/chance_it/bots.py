@@ -98,6 +98,7 @@ class _Model:
         self._level0: dict[tuple[object, ...], float] = {}  # a position and dice -> how likely it avoids OUT
         #: what being forced IN next round costs, by table size: the OUT choice it takes away, averaged over rolls
         self._forced: dict[int, float] = {}
+        self._forcing: dict[int, float] = {}  # the CHANCE IT value's share of it, by table size
         self._usable: dict[Sequence[CardDef], dict[int, tuple[str, ...]]] = {}  # a tableau -> its die cards
 
     def of(self, effects: Effects, face: int | None = None, bonus: int = 0) -> Vector:
@@ -172,8 +173,11 @@ class _Model:
         """
         rules, p = self.rules, self.p
         chances = [self.others_play_in(dice, alive)] * (alive - 1) if others is None else others
-        others_in = round(added(chances))
-        everybody_out = math.prod(1 - chance for chance in chances)
+        expected_in, everybody_out = 0.0, 1.0  # added left to right, as the batch engine does (see ``added``)
+        for chance in chances:
+            expected_in += chance
+            everybody_out *= 1 - chance
+        others_in = round(expected_in)
         holding = p.star * stars + p.coin * coins
         knife = self.knife * others_in
 
@@ -219,7 +223,7 @@ class _Model:
             knife * (knives + k)
             + self.over_rerolls(hearts + change + h, rerolls, holding, worth + w)
             + p.chance_it
-            - (1 - 0.8 ** (alive - 1)) * self.forced_cost(alive)  # another CHANCE IT forces both IN
+            - self.forcing(alive)
         )
         return {IN: value_in, OUT: value_out, CHANCE_IT: value_chance}
 
@@ -276,13 +280,13 @@ class _Model:
         """
         level0: list[float] | None = None
         chances = []
-        seen = self._level0
+        seen, roll = self._level0, tuple(dice)
         for other in others:
             if other.forced_in:
                 chances.append(1.0)
                 continue
             tableau = other.tableau
-            key = (tuple(dice), other.coins, other.hearts, other.stars, tableau, alive)
+            key = (roll, other.coins, other.hearts, other.stars, tableau, alive)
             chance = seen.get(key)
             if chance is None:  # the bots of a table share this model: a position with these dice is judged once
                 if level0 is None:
@@ -293,6 +297,13 @@ class _Model:
                 chance = seen[key] = _pull(max(values[IN], values[CHANCE_IT]) - values[OUT])
             chances.append(chance)
         return chances
+
+    def forcing(self, alive: int) -> float:
+        """What playing CHANCE IT costs at a table of ``alive`` in forced rounds: another CHANCE IT forces both IN."""
+        cost = self._forcing.get(alive)
+        if cost is None:  # measured once (a measurement under way sees none: forced_cost holds 0 meanwhile)
+            cost = self._forcing[alive] = (1 - 0.8 ** (alive - 1)) * self.forced_cost(alive)
+        return cost
 
     def forced_cost(self, alive: int, samples: int = 200) -> float:
         """What losing the free choice of guide costs at a table of ``alive`` on average: E[best of IN and OUT] - E[IN]
