@@ -222,7 +222,7 @@ def test_auto_falls_back_to_the_interpreter_for_a_search_bot_and_says_why(tmp_pa
     run = api.simulate(BASE, games=2, bots=bots, out=tmp_path / "out", notice=heard.append)
     assert run.runs[0].engine == "interpreter"
     assert heard == ["engine: interpreter (the search bot plays only in the interpreter)"]
-    with pytest.raises(UsageError, match="--engine batch: the search bot plays only in the interpreter"):
+    with pytest.raises(UsageError, match=r"^engine batch: the search bot plays only in the interpreter"):
         api.simulate(BASE, games=2, bots=bots, out=tmp_path / "out", engine="batch")
 
 
@@ -234,9 +234,9 @@ def test_auto_takes_the_batch_engine_for_records_too(tmp_path: Path) -> None:
 
 
 def test_an_unknown_engine_is_refused_before_any_game() -> None:
-    with pytest.raises(UsageError, match="--engine 'fast': choose auto, batch or interpreter"):
+    with pytest.raises(UsageError, match=r"^engine 'fast': choose auto, batch or interpreter"):
         api.simulate(BASE, games=5, engine="fast")
-    with pytest.raises(UsageError, match="--engine 'fast': choose auto, batch or interpreter"):
+    with pytest.raises(UsageError, match=r"^engine 'fast': choose auto, batch or interpreter"):
         api.replay(SCENARIOS[0], "fast")
     _, auto = api.replay(SCENARIOS[0], "auto")  # the interpreter: it keeps the event log
     assert "events" in auto.output

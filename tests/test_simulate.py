@@ -137,7 +137,7 @@ def test_a_personas_file_replaces_a_variant_persona_only_when_it_says_so(tmp_pat
     ("args", "message"),
     [
         (["--bots", "heuristc"], "unknown bot 'heuristc' (did you mean 'heuristic'?)"),
-        (["--bots", "random,random"], "--bots names 2 bots, but a 4-player table has 4 seats"),
+        (["--bots", "random,random"], "--bots: 2 bots named, but a 4-player table has 4 seats"),
         (["--players", "7"], "--players 7: variants/chance-it.yaml is for 3 to 6 players"),
         (["--players", "four"], "--players four: expected a number or a list"),
     ],
@@ -278,3 +278,36 @@ def test_summary_records_what_each_bot_name_meant(tmp_path: Path) -> None:
     assert list(summary)[:10] == [
         "generator", "game", "variant", "variant_file", "players", "seed", "bots", "personas", "engine", "games"
     ]  # fmt: skip
+
+
+def test_a_refused_parameter_is_named_by_the_library_the_command_line_and_the_studio_each_in_its_own_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The library's error names the parameter (``players``) and no option; the command line names its option, the
+    studio its form field, from the same error."""
+    from workbench import api
+    from workbench.errors import UsageError
+    from workbench.studio.sessions import RUN_FIELDS, said
+
+    monkeypatch.chdir(ROOT)
+    with pytest.raises(UsageError) as refused:
+        api.simulate("variants/chance-it.yaml", players=[9], games=10)
+    error = refused.value
+    assert (error.field, error.value) == ("players", "9")
+    assert str(error) == "players 9: variants/chance-it.yaml is for 3 to 6 players" and "--" not in str(error)
+    assert said(error, RUN_FIELDS) == "Players 9: variants/chance-it.yaml is for 3 to 6 players"
+    result = CliRunner().invoke(app, ["simulate", "variants/chance-it.yaml", "--players", "9", "--games", "10"])
+    assert result.exit_code == 1
+    assert "--players 9: variants/chance-it.yaml is for 3 to 6 players" in result.output.splitlines()
+
+
+def test_an_option_named_in_a_reason_is_named_as_the_caller_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from workbench import api
+    from workbench.errors import UsageError
+
+    monkeypatch.chdir(ROOT)
+    with pytest.raises(UsageError) as refused:
+        api.tune_stakes("variants/chance-it.yaml", players=[3], replace_printed=True)
+    assert str(refused.value) == "replace_printed: only with write (without it the variant file is not changed)"
+    result = CliRunner().invoke(app, ["tune-stakes", "variants/chance-it.yaml", "--players", "3", "--replace-printed"])
+    assert "--replace-printed: only with --write (without it the variant file is not changed)" in result.output

@@ -75,9 +75,12 @@ def check_replay_engine(engine: str, *, trace: bool = False) -> None:
     """Refuse an engine a replay cannot use (``auto`` replays with the interpreter, which keeps the event log
     ``--trace`` prints and ``expect.events`` checks)."""
     if engine not in ENGINES:
-        raise UsageError(f"--engine {engine!r}: choose {', '.join(ENGINES[:-1])} or {ENGINES[-1]}")
+        raise UsageError("engine", f"choose {', '.join(ENGINES[:-1])} or {ENGINES[-1]}", repr(engine))
     if trace and engine == "batch":
-        raise UsageError("--trace prints the event log, which only the interpreter keeps: leave out --engine batch")
+        raise UsageError(
+            "trace",
+            lambda name: f"prints the event log, which only the interpreter keeps: leave out {name('engine')} batch",
+        )
 
 
 def play(
@@ -118,7 +121,7 @@ def schemas(game: str | None, kind: str | None = None) -> dict[str, dict[str, An
     (game,) = _games(game, several=False)
     found = FAMILIES[game].schemas()
     if kind is not None and kind not in found:
-        raise UsageError(f"unknown schema {kind!r} for {game}; choose one of {', '.join(found)}")
+        raise UsageError(None, f"unknown schema {kind!r} for {game}; choose one of {', '.join(found)}")
     return {kind: found[kind]} if kind else found
 
 
@@ -137,9 +140,9 @@ def _games(game: str | None, *, several: bool) -> list[str]:
     if game is None:
         if several or len(FAMILIES) == 1:
             return list(FAMILIES)
-        raise UsageError(f"--game: which game's formats? choose one of {', '.join(FAMILIES)}")
+        raise UsageError("game", f"which game's formats? choose one of {', '.join(FAMILIES)}")
     if game not in FAMILIES:
-        raise UsageError(f"--game {game}: unknown game{did_you_mean(game, FAMILIES)}; known games: {', '.join(FAMILIES)}")
+        raise UsageError("game", f"unknown game{did_you_mean(game, FAMILIES)}; known games: {', '.join(FAMILIES)}", game)
     return [game]
 
 
@@ -154,12 +157,12 @@ def write_schemas(out: str | os.PathLike[str], game: str | None, kind: str | Non
     if kind in (None, SWEEP):
         texts[Path(out) / f"{SWEEP}.schema.json"] = json.dumps(_sweep_schema(), indent=2) + "\n"
     if not texts:
-        raise UsageError(f"unknown schema {kind!r}; no game has one")
+        raise UsageError(None, f"unknown schema {kind!r}; no game has one")
     with Outputs(force=force) as outputs:
-        outputs.folder_for(Path(out), "--out", create=False)
+        outputs.folder_for(Path(out), "out", create=False)
         for target, text in texts.items():
             if not _holds(target, text):
-                outputs.file(target, "--out")
+                outputs.file(target, "out")
                 outputs.stage(target, text)
         return outputs.commit()
 
@@ -277,13 +280,13 @@ def player_counts(loaded: Loaded, counts: int | Sequence[int] | None, path: Path
     if isinstance(counts, int):
         counts = [counts]
     if not all(isinstance(count, int) and not isinstance(count, bool) for count in counts):
-        raise UsageError(f"--players {counts!r}: expected whole numbers of players")
+        raise UsageError("players", "expected whole numbers of players", repr(counts))
     if not counts:
-        raise UsageError("--players: name at least one player count")
+        raise UsageError("players", "name at least one player count")
     what = display_path(path) if path is not None else repr(loaded.variant.name)
     for count in counts:
         if not low <= count <= high:
-            raise UsageError(f"--players {count}: {what} is for {players_span(low, high)} players")
+            raise UsageError("players", f"{what} is for {players_span(low, high)} players", str(count))
     return list(dict.fromkeys(counts))
 
 
@@ -296,20 +299,20 @@ def bot_tables(
     names = [part.strip() for part in bots.split(",")] if isinstance(bots, str) else list(bots)
     for name in names:
         if name not in known:
-            raise UsageError(f"--bots: unknown bot {name!r}{did_you_mean(name, known)}; known: {', '.join(sorted(known))}")
+            raise UsageError("bots", f"unknown bot {name!r}{did_you_mean(name, known)}; known: {', '.join(sorted(known))}")
     tables = {count: tuple(names * count if len(names) == 1 else names) for count in counts}
     for count, table in tables.items():
         if len(table) != count:
-            raise UsageError(f"--bots names {len(names)} bots, but a {count}-player table has {count} seats")
+            raise UsageError("bots", f"{len(names)} bots named, but a {count}-player table has {count} seats")
     return tables
 
 
 def check_run(games: int) -> None:
     """Refuse, before any work, a number of games that cannot be played (a backend checks its own workers)."""
     if not isinstance(games, int) or isinstance(games, bool):
-        raise UsageError(f"--games {games!r}: expected a whole number")
+        raise UsageError("games", "expected a whole number", repr(games))
     if games < 1:
-        raise UsageError(f"--games {games}: play at least one game")
+        raise UsageError("games", "play at least one game", str(games))
 
 
 #: The engines a run may ask for: ``auto`` takes the batch engine when it can play the run, else the interpreter.
@@ -336,7 +339,7 @@ def choose_engine(family: Family, runs: Iterable[tuple[Any, Iterable[Any]]], req
     ``--engine batch`` for a run the batch engine cannot play is refused before any work, with the reason.
     """
     if requested not in ENGINES:
-        raise UsageError(f"--engine {requested!r}: choose {', '.join(ENGINES[:-1])} or {ENGINES[-1]}")
+        raise UsageError("engine", f"choose {', '.join(ENGINES[:-1])} or {ENGINES[-1]}", repr(requested))
     if requested == "interpreter":
         return EngineChoice("interpreter", named=True)
     blocker: str | None = None
@@ -348,7 +351,11 @@ def choose_engine(family: Family, runs: Iterable[tuple[Any, Iterable[Any]]], req
     if blocker is None:
         return EngineChoice("batch", named=requested == "batch")
     if requested == "batch":
-        raise UsageError(f"--engine batch: {blocker} (leave out --engine batch: auto then plays on the interpreter)")
+        raise UsageError(
+            "engine",
+            lambda name: f"{blocker} (leave out {name('engine')} batch: auto then plays on the interpreter)",
+            "batch",
+        )
     return EngineChoice("interpreter", blocker)
 
 
@@ -460,17 +467,17 @@ def simulate(
         reserve_inputs(outputs, *loaded.sources, personas)
         summary_file = report_file = None
         if out is not None:
-            outputs.folder_for(Path(out), "--out", create=create_out)
-            summary_file = outputs.file(Path(out) / "summary.json", "--out")
-            report_file = outputs.file(Path(out) / "report.html", "--out")
+            outputs.folder_for(Path(out), "out", create=create_out)
+            summary_file = outputs.file(Path(out) / "summary.json", "out")
+            report_file = outputs.file(Path(out) / "report.html", "out")
         scripts = record = None
         if record_scenarios is not None:
             if path is None:
-                raise UsageError("--record-scenarios: the scripts name their variant file; pass the variant as a path")
+                raise UsageError("record_scenarios", "the scripts name their variant file; pass the variant as a path")
             scripts = _scripts(outputs, Path(record_scenarios), counts, games)
             record = (Path(record_scenarios), path)  # where the scripts go, the variant file they name
-        records_file = outputs.file(Path(records), "--records") if records is not None else None
-        notation_file = outputs.file(Path(notation), "--pgn") if notation is not None else None
+        records_file = outputs.file(Path(records), "records") if records is not None else None
+        notation_file = outputs.file(Path(notation), "notation") if notation is not None else None
         outputs.ready()
         summaries = []
         with stopping(stop) as halt:  # signals during the commit too only ask to stop: the set goes in whole
@@ -517,7 +524,7 @@ def simulate(
 def notating(family: Family) -> Notated:
     """The family, if its games have a notation (``--pgn``); refused in one line if not."""
     if not isinstance(family, Notated):
-        raise UsageError(f"--pgn: {family.title} games have no standard notation to write")
+        raise UsageError("notation", f"{family.title} games have no standard notation to write")
     return family
 
 
@@ -567,7 +574,7 @@ def replayed_inputs(scenarios: Sequence[str | os.PathLike[str]]) -> list[Path]:
 
 def _notation_file(outputs: Outputs, path: str | os.PathLike[str], inputs: Sequence[str | os.PathLike[str]]) -> Path:
     reserve_inputs(outputs, *inputs)
-    return outputs.file(Path(path), "--pgn")
+    return outputs.file(Path(path), "notation")
 
 
 def plain_persona(value: Any) -> Any:
@@ -589,7 +596,7 @@ def _scripts(outputs: Outputs, folder: Path, counts: list[int], games: int) -> S
         match = pattern.fullmatch(name)
         return match is not None and int(match.group(1)) in counts and int(match.group(2)) < games
 
-    return outputs.scripts(folder, "--record-scenarios", pattern=pattern, names=this_run)
+    return outputs.scripts(folder, "record_scenarios", pattern=pattern, names=this_run)
 
 
 @contextmanager
@@ -673,11 +680,13 @@ def tune_stakes(
     path = Path(variant)
     family, sources = family_of_file(path)
     if not isinstance(family, Tunable):
-        raise UsageError(f"{family.title} has no stakes sheets to tune")
+        raise UsageError(None, f"{family.title} has no stakes sheets to tune")
     if budget is not None and budget < 100:
-        raise UsageError(f"--budget {budget}: tune with at least 100 games per player count")
+        raise UsageError("budget", "tune with at least 100 games per player count", str(budget))
     if replace_printed and not write:
-        raise UsageError("--replace-printed: only with --write (without it the variant file is not changed)")
+        raise UsageError(
+            "replace_printed", lambda name: f"only with {name('write')} (without it the variant file is not changed)"
+        )
     counts = sorted(set(players))
     tuned = family.tuning_variant(path, counts)
     known = family.personas(tuned)
@@ -701,10 +710,10 @@ def tune_stakes(
         if out is not None:
             if Path(out).suffix.lower() in (".html", ".htm"):
                 raise UsageError(
-                    f"--out {display_path(Path(out))}: the proposal is YAML (the comparison page goes beside it as .html)"
+                    "out", "the proposal is YAML (the comparison page goes beside it as .html)", display_path(Path(out))
                 )
-            proposal = outputs.file(Path(out), "--out", create_folder=create_folders)
-            page = outputs.file(Path(out).with_suffix(".html"), "--out")
+            proposal = outputs.file(Path(out), "out", create_folder=create_folders)
+            page = outputs.file(Path(out).with_suffix(".html"), "out")
         real = path.resolve()  # a symlinked variant is written where it really is
         before = _writable_variant(family, real, counts) if write else None
         with stopping(stop) as halt:
@@ -729,8 +738,9 @@ def tune_stakes(
             if before is not None:
                 if real.read_bytes() != before:
                     raise UsageError(
+                        None,
                         f"{display_path(path)} changed on disk while the tuner ran; not written "
-                        f"(the proposal is in {display_path(proposal) if proposal else 'the returned report'})"
+                        f"(the proposal is in {display_path(proposal) if proposal else 'the returned report'})",
                     )
                 try:
                     family.write_sheets(real, report, os.path.relpath(page, real.parent) if page is not None else None)
@@ -745,13 +755,14 @@ def _writable_variant(family: Tunable, path: Path, counts: list[int]) -> bytes:
     """The variant file's bytes (``path`` with symlinks followed), after checking that its sheets can be replaced."""
     found = path.stat()
     if not found.st_mode & 0o222:
-        raise UsageError(f"--write {display_path(path)}: the variant file is read-only; make it writable first")
+        raise UsageError("write", "the variant file is read-only; make it writable first", display_path(path))
     if found.st_nlink > 1:
         raise UsageError(
-            f"--write {display_path(path)}: the variant file has {found.st_nlink} hard links, which replacing it "
-            "would break; work on a copy"
+            "write",
+            f"the variant file has {found.st_nlink} hard links, which replacing it would break; work on a copy",
+            display_path(path),
         )
-    check_writable(path.parent, "--write")
+    check_writable(path.parent, "write")
     family.check_write(path, counts)
     return path.read_bytes()
 
@@ -785,9 +796,9 @@ def print_set(
     html_only = out.suffix.lower() in (".html", ".htm")
     with Outputs(force=force) as outputs:
         reserve_inputs(outputs, *loaded.sources)
-        targets = [outputs.file(out, "--out", create_folder=create_folders)]
+        targets = [outputs.file(out, "out", create_folder=create_folders)]
         if html and not html_only:
-            targets.append(outputs.file(out.with_suffix(".html"), "--html"))
+            targets.append(outputs.file(out.with_suffix(".html"), "html"))
         page = print_page(loaded, paper=paper, players=players, bleed=bleed, backs=backs, backs_offset=backs_offset, only=only)
         for target in targets:
             is_html = target.suffix.lower() in (".html", ".htm")
@@ -798,7 +809,7 @@ def print_set(
 def _printable(loaded: Loaded) -> Printable:
     family = loaded.family
     if not isinstance(family, Printable):
-        raise UsageError(f"{family.title} has no printable playtest set")
+        raise UsageError(None, f"{family.title} has no printable playtest set")
     return family
 
 

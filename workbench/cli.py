@@ -9,9 +9,9 @@ import signal
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -112,20 +112,31 @@ def _options(
     _debug["on"] = debug
 
 
+#: The library's parameters that every command names otherwise than ``--`` and the name with dashes.
+RENAMED = {"notation": "--pgn", "people": "--human"}
+
+
+def option_of(parameter: str, renamed: Mapping[str, str] = RENAMED) -> str:
+    """The option that sets a library parameter: ``--players`` for ``players``, ``--record-scenarios`` for
+    ``record_scenarios``, or as ``renamed`` says."""
+    return renamed.get(parameter) or RENAMED.get(parameter) or "--" + parameter.replace("_", "-")
+
+
 @contextmanager
-def _reported(failures: list[str] | None = None) -> Iterator[None]:
-    """Turn library errors into ``file:line: key: message`` lines (exit 1); a stop into exit 130; anything else into
-    one line (exit 2)."""
+def _reported(failures: list[str] | None = None, renamed: Mapping[str, str] = RENAMED) -> Iterator[None]:
+    """Turn library errors into ``file:line: key: message`` lines (exit 1), a refused parameter named by its option
+    (``renamed``: this command's own names); a stop into exit 130; anything else into one line (exit 2)."""
     try:
         yield
     except WorkbenchError as exc:
-        for problem in exc.problems:
-            warn(str(problem))
+        shown = [exc.text(partial(option_of, renamed=renamed))] if isinstance(exc, UsageError) else [str(p) for p in exc.problems]
+        for line in shown:
+            warn(line)
         if exc.note:
             warn(f"note: {exc.note}")
         if failures is None:
             raise typer.Exit(1) from None
-        failures.extend(str(p) for p in exc.problems)
+        failures.extend(shown)
     except Interrupted:
         warn("interrupted: nothing was written (an unfinished comparison proves nothing)")
         raise typer.Exit(130) from None
@@ -333,9 +344,9 @@ def play(
     terminal = _Terminal(console(stderr=as_json))  # the dialogue keeps out of the JSON
     with _reported():
         if len(set(people)) < len(people):
-            raise UsageError("--human: name each seat once")
+            raise UsageError("people", "name each seat once")
         if people and sys.stdin is None:
-            raise UsageError("--human: standard input is closed, and the answers are read from it")
+            raise UsageError("people", "standard input is closed, and the answers are read from it")
         loaded = api.load_variant(variant)
         terminal.unit = loaded.family.figures.length[0]
         (players,) = api.player_counts(loaded, players, variant)
@@ -491,7 +502,7 @@ def _player_counts(values: list[str] | None) -> list[int] | None:
     try:
         return [int(part) for text in values for part in text.split(",") if part.strip()]
     except ValueError:
-        raise UsageError(f"--players {','.join(values)}: expected a number or a list such as 3,4,5") from None
+        raise UsageError("players", "expected a number or a list such as 3,4,5", ",".join(values)) from None
 
 
 @app.command()
@@ -755,7 +766,11 @@ def cards(
     from workbench import studies
     from workbench.sim import backends
 
-    with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
+    with (
+        _reported(renamed={"extra": "--with", "only": "--card"}),
+        backends.opened(backend, workers, scheduler) as runner,
+        _progress() as progress,
+    ):
         strength = studies.cards(
             variant,
             extra=extra,

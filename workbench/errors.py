@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,11 +64,55 @@ class ScenarioError(WorkbenchError):
         self.trace: list[str] = []
 
 
-class UsageError(WorkbenchError):
-    """A command was asked for something it cannot do (bad option value, unknown game)."""
+#: How a caller names a parameter of the library: the library by the parameter's own name (``players``), the command
+#: line by its option (``--players``), a sweep file by its key, the studio by its form field.
+Naming = Callable[[str], str]
+#: Why a value was refused: a sentence, or one that names other parameters through the caller's :data:`Naming`.
+Reason = str | Callable[[Naming], str]
 
-    def __init__(self, message: str):
-        super().__init__([Problem(None, None, "", message)])
+
+def as_named(field: str) -> str:
+    """The library's own :data:`Naming`: a parameter by its name."""
+    return field
+
+
+class UsageError(WorkbenchError):
+    """A call asked for something it cannot do: ``field`` is the parameter (``players``; None when the call as a
+    whole is refused), ``value`` the value given as the message shows it (None: none shown), ``reason`` why.
+
+    The message names the parameter as the library does (``players 9: ...``); :meth:`text` names it as the caller
+    does (the command line says ``--players 9: ...``), and ``reason`` names other parameters the same way.
+
+    >>> error = UsageError("replace_printed", lambda name: f"only with {name('write')}")
+    >>> str(error), error.text(lambda field: "--" + field.replace("_", "-"))
+    ('replace_printed: only with write', '--replace-printed: only with --write')
+    """
+
+    def __init__(self, field: str | None, reason: Reason, value: str | None = None):
+        self.field, self.value, self.reason = field, value, reason
+        super().__init__([Problem(None, None, "", self.text(as_named))])
+
+    def text(self, naming: Naming) -> str:
+        """The message, each parameter named by ``naming``."""
+        if self.field is None:
+            return self.why(naming)
+        return (
+            f"{naming(self.field)} {self.detail(naming)}"
+            if self.value is not None
+            else f"{naming(self.field)}: {self.why(naming)}"
+        )
+
+    def detail(self, naming: Naming) -> str:
+        """The message after the parameter's name: the value given and the reason (``9: ... is for 3 to 6 players``)."""
+        return f"{self.value}: {self.why(naming)}" if self.value is not None else self.why(naming)
+
+    def why(self, naming: Naming) -> str:
+        """The reason alone, other parameters named by ``naming``."""
+        return self.reason(naming) if callable(self.reason) else self.reason
+
+    def adding(self, words: str) -> UsageError:
+        """The same refusal, ``words`` added to its reason (which variant of several it concerns)."""
+        return UsageError(self.field, lambda naming: f"{self.why(naming)} {words}", self.value)
 
 
 class IllegalDecision(Exception):

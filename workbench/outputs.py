@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from workbench import GENERATOR, __version__
-from workbench.errors import Problem, UsageError, WorkbenchError, display_path
+from workbench.errors import Naming, Problem, Reason, UsageError, WorkbenchError, display_path
 
 #: The record of what the workbench wrote in a folder: file name -> sha256 of its bytes.
 MANIFEST = ".workbench-outputs.json"
@@ -65,6 +65,30 @@ def sha256_of(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Who names a path: a parameter of the command (``out``), or an input, in words (``the input variants/x.yaml``)."""
+
+    parameter: str | None
+    words: str = ""
+
+    def said(self, naming: Naming) -> str:
+        return naming(self.parameter) if self.parameter is not None else self.words
+
+    def then(self, rest: str) -> Reason:
+        """A reason that starts with who this is: ``--out names the same file`` on the command line."""
+        return lambda naming: f"{self.said(naming)} {rest}"
+
+
+def _not_ours(name: Naming) -> str:
+    return f"this file exists and was not written by the workbench (or was changed since); add {name('force')} to replace it"
+
+
+def _changed_meanwhile(path: Path) -> Reason:
+    shown = display_path(path)
+    return lambda name: f"{shown} changed while the command ran; nothing was written (add {name('force')} to replace it anyway)"
 
 
 def _reason(exc: OSError) -> str:
@@ -217,17 +241,18 @@ def _stat(path: Path) -> os.stat_result | None:
     except FileNotFoundError:
         return None
     except (OSError, RuntimeError) as exc:  # a symlink loop, a name too long, a file where a folder should be
-        raise UsageError(f"{display_path(path)}: cannot use this path ({getattr(exc, 'strerror', None) or exc})") from None
+        raise UsageError(None, f"{display_path(path)}: cannot use this path ({getattr(exc, 'strerror', None) or exc})") from None
 
 
-def _resolve(path: Path, option: str) -> Path:
+def _resolve(path: Path, parameter: str | None) -> Path:
     """The real path (symlinks followed, ``..`` taken out): every check and write is on it, never on the text typed."""
     try:
         return path.resolve()
     except (OSError, RuntimeError) as exc:  # a symlink loop
-        raise UsageError(
-            f"{option} {display_path(path)}: cannot use this path ({getattr(exc, 'strerror', None) or exc})"
-        ) from None
+        why = f"cannot use this path ({getattr(exc, 'strerror', None) or exc})"
+        if parameter is None:  # an input
+            raise UsageError(None, f"{display_path(path)}: {why}") from None
+        raise UsageError(parameter, why, display_path(path)) from None
 
 
 def _signature(path: Path) -> tuple[int, int] | None:
@@ -236,21 +261,22 @@ def _signature(path: Path) -> tuple[int, int] | None:
     return None if found is None else (found.st_size, found.st_mtime_ns)
 
 
-def _check_manifest_path(folder: Path, option: str) -> None:
+def _check_manifest_path(folder: Path, parameter: str) -> None:
     found = _stat(folder / MANIFEST)
     if found is not None and not stat.S_ISREG(found.st_mode):
         raise UsageError(
-            f"{option} {display_path(folder / MANIFEST)}: the workbench keeps its record of outputs here, "
-            f"but this is {_kind(found.st_mode)}"
+            parameter,
+            f"the workbench keeps its record of outputs here, but this is {_kind(found.st_mode)}",
+            display_path(folder / MANIFEST),
         )
 
 
-def check_writable(folder: Path, option: str) -> None:
+def check_writable(folder: Path, parameter: str) -> None:
     """Refuse a folder the workbench cannot create files in (checked by trying, which also works as root)."""
     try:
         descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".workbench-probe-")
     except OSError as exc:
-        raise UsageError(f"{option} {display_path(folder)}: cannot write in this folder ({_reason(exc)})") from None
+        raise UsageError(parameter, f"cannot write in this folder ({_reason(exc)})", display_path(folder)) from None
     os.close(descriptor)
     os.unlink(probe)
 
@@ -276,8 +302,8 @@ class Outputs:
     """
 
     force: bool = False
-    targets: dict[Path, str] = field(default_factory=dict)  #: resolved path -> the option (or input) that names it
-    folders: dict[Path, str] = field(default_factory=dict)  #: resolved folders named as output folders -> option
+    targets: dict[Path, Claim] = field(default_factory=dict)  #: resolved path -> the parameter (or input) that names it
+    folders: dict[Path, str] = field(default_factory=dict)  #: resolved folders named as output folders -> parameter
     scripted: dict[Path, Scripts] = field(default_factory=dict)  #: resolved scripts folders -> their scripts
     written: list[Path] = field(default_factory=list)  #: what was committed, in order
     _missing: dict[Path, bool] = field(default_factory=dict)  #: folders to make when ready -> with their parents
@@ -292,89 +318,89 @@ class Outputs:
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, traceback: Any) -> None:
         self.discard()
 
-    def _claim(self, path: Path, option: str) -> Path:
-        resolved = _resolve(path, option)
+    def _claim(self, path: Path, parameter: str) -> Path:
+        resolved = _resolve(path, parameter)
         if resolved.name == MANIFEST:
-            raise UsageError(f"{option} {display_path(path)}: this name is the workbench's record of its outputs")
+            raise UsageError(parameter, "this name is the workbench's record of its outputs", display_path(path))
         if resolved in self.targets:
-            raise UsageError(f"{option} {display_path(path)}: {self.targets[resolved]} names the same file")
+            claim = self.targets[resolved]
+            raise UsageError(parameter, claim.then("names the same file"), display_path(path))
         if resolved in self.folders:
-            raise UsageError(f"{option} {display_path(path)}: {self.folders[resolved]} names this path as a folder")
-        self.targets[resolved] = option
+            other = self.folders[resolved]
+            raise UsageError(parameter, Claim(other).then("names this path as a folder"), display_path(path))
+        self.targets[resolved] = Claim(parameter)
         return resolved
 
     def reserve(self, path: Path, what: str) -> None:
         """Keep an input (the variant file, a personas file) from being named as an output, even with ``force``."""
-        self.targets.setdefault(_resolve(Path(path), what), what)
+        self.targets.setdefault(_resolve(Path(path), None), Claim(None, what))
 
     def _will_exist(self, folder: Path) -> bool:
         return folder in self._missing or _stat(folder) is not None
 
-    def folder_for(self, folder: Path, option: str, *, create: bool) -> None:
-        """Name ``folder`` as an output folder of ``option`` and check that files can be written there.
+    def folder_for(self, folder: Path, parameter: str, *, create: bool) -> None:
+        """Name ``folder`` as an output folder of ``parameter`` and check that files can be written there.
 
         A missing folder is made by :meth:`ready` (not now: a refused command leaves nothing
         behind) if its parent exists, or with ``create`` its nearest existing ancestor (for the
         default output places).
         """
         folder = Path(folder)
-        resolved = _resolve(folder, option)
+        resolved = _resolve(folder, parameter)
         if resolved in self.targets:
-            raise UsageError(f"{option} {display_path(folder)}: {self.targets[resolved]} names this path as a file")
+            claim = self.targets[resolved]
+            raise UsageError(parameter, claim.then("names this path as a file"), display_path(folder))
         if folder.is_symlink() and not folder.exists():  # never make a folder where a broken link points
-            raise UsageError(f"{option} {display_path(folder)}: a symbolic link to {os.readlink(folder)}, which does not exist")
-        self.folders.setdefault(resolved, option)
+            raise UsageError(parameter, f"a symbolic link to {os.readlink(folder)}, which does not exist", display_path(folder))
+        self.folders.setdefault(resolved, parameter)
         found = _stat(resolved)
         if found is not None:
             if not stat.S_ISDIR(found.st_mode):
-                raise UsageError(f"{option} {display_path(folder)}: expected a folder, found {_kind(found.st_mode)}")
-            check_writable(resolved, option)
-            _check_manifest_path(resolved, option)
+                raise UsageError(parameter, f"expected a folder, found {_kind(found.st_mode)}", display_path(folder))
+            check_writable(resolved, parameter)
+            _check_manifest_path(resolved, parameter)
             return
         existing = resolved.parent
         while create and not self._will_exist(existing) and existing != existing.parent:
             existing = existing.parent
         if not self._will_exist(existing):
-            raise UsageError(f"{option} {display_path(folder)}: the folder {display_path(folder.parent)} does not exist")
+            raise UsageError(parameter, f"the folder {display_path(folder.parent)} does not exist", display_path(folder))
         found = _stat(existing)
         if found is not None:
             if not stat.S_ISDIR(found.st_mode):
-                raise UsageError(f"{option} {display_path(folder)}: {display_path(existing)} is {_kind(found.st_mode)}")
-            check_writable(existing, option)
+                raise UsageError(parameter, f"{display_path(existing)} is {_kind(found.st_mode)}", display_path(folder))
+            check_writable(existing, parameter)
         self._missing[resolved] = create
 
-    def file(self, path: Path, option: str, *, create_folder: bool = False) -> Path:
-        """Name ``path`` as a target of ``option`` and check it now; returns it.
+    def file(self, path: Path, parameter: str, *, create_folder: bool = False) -> Path:
+        """Name ``path`` as a target of ``parameter`` and check it now; returns it.
 
         Its folder must exist or be one this command makes (with ``create_folder``, it is
         made: for default output places). Raises :class:`UsageError` when it cannot or may
         not be written.
         """
         path = Path(path)
-        resolved = self._claim(path, option)
+        resolved = self._claim(path, parameter)
         found = _stat(resolved)
         if found is not None and not stat.S_ISREG(found.st_mode):
-            raise UsageError(f"{option} {display_path(path)}: expected a file, found {_kind(found.st_mode)}")
+            raise UsageError(parameter, f"expected a file, found {_kind(found.st_mode)}", display_path(path))
         scripts = self.scripted.get(resolved.parent)
         if scripts is not None and scripts.pattern.fullmatch(resolved.name):
-            raise UsageError(f"{option} {display_path(path)}: {scripts.option} writes its scripts there")
+            raise UsageError(parameter, Claim(scripts.parameter).then("writes its scripts there"), display_path(path))
         if create_folder:
-            self.folder_for(resolved.parent, option, create=True)
+            self.folder_for(resolved.parent, parameter, create=True)
         elif not self._will_exist(resolved.parent):
-            raise UsageError(f"{option} {display_path(path)}: the folder {display_path(path.parent)} does not exist")
+            raise UsageError(parameter, f"the folder {display_path(path.parent)} does not exist", display_path(path))
         elif resolved.parent not in self._missing:
-            check_writable(resolved.parent, option)
-            _check_manifest_path(resolved.parent, option)
+            check_writable(resolved.parent, parameter)
+            _check_manifest_path(resolved.parent, parameter)
         _remove_left_behind(resolved)
         self._seen[resolved] = _signature(resolved)
         if found is not None and not self.force and not is_ours(resolved):
-            raise UsageError(
-                f"{option} {display_path(path)}: this file exists and was not written by the workbench "
-                "(or was changed since); add --force to replace it"
-            )
+            raise UsageError(parameter, _not_ours, display_path(path))
         return path
 
-    def scripts(self, folder: Path, option: str, *, pattern: re.Pattern[str], names: Callable[[str], bool]) -> Scripts:
+    def scripts(self, folder: Path, parameter: str, *, pattern: re.Pattern[str], names: Callable[[str], bool]) -> Scripts:
         """Name a folder for many small files (scenario scripts) called like ``pattern``; ``names`` are this run's.
 
         Checked now: the folder, and any file in it this run would replace that the
@@ -383,11 +409,11 @@ class Outputs:
         earlier files of the same pattern that this run did not write again.
         """
         folder = Path(folder)
-        resolved = _resolve(folder, option)
-        for target, other in self.targets.items():
+        resolved = _resolve(folder, parameter)
+        for target, claim in self.targets.items():
             if target.parent == resolved and pattern.fullmatch(target.name):
-                raise UsageError(f"{option} {display_path(folder)}: {other} names a file this run writes there")
-        self.folder_for(folder, option, create=False)
+                raise UsageError(parameter, claim.then("names a file this run writes there"), display_path(folder))
+        self.folder_for(folder, parameter, create=False)
         if resolved not in self._missing:
             manifest = read_manifest(resolved)
             for entry in os.scandir(resolved):
@@ -397,13 +423,10 @@ class Outputs:
                     continue
                 elif not entry.is_file(follow_symlinks=False):
                     kind = _kind(entry.stat(follow_symlinks=False).st_mode)
-                    raise UsageError(f"{option} {display_path(Path(entry.path))}: expected a file, found {kind}")
+                    raise UsageError(parameter, f"expected a file, found {kind}", display_path(Path(entry.path)))
                 elif not self.force and not is_ours(Path(entry.path), manifest):
-                    raise UsageError(
-                        f"{option} {display_path(Path(entry.path))}: this file exists and was not written by the "
-                        "workbench (or was changed since); add --force to replace it"
-                    )
-        staged = Scripts(resolved, option, pattern)
+                    raise UsageError(parameter, _not_ours, display_path(Path(entry.path)))
+        staged = Scripts(resolved, parameter, pattern)
         self.scripted[resolved] = staged
         return staged
 
@@ -448,10 +471,7 @@ class Outputs:
         self.ready()
         for staged in self._staged:
             if not self.force and _signature(staged.target) != self._seen.get(staged.target):
-                raise UsageError(
-                    f"{display_path(staged.named)} changed while the command ran; nothing was written "
-                    "(add --force to replace it anyway)"
-                )
+                raise UsageError(None, _changed_meanwhile(staged.named))
         manifests: dict[Path, dict[str, str]] = {}
         for staged in self._staged:
             folder = staged.target.parent
@@ -541,7 +561,7 @@ class Scripts:
     """A run's scripts, staged beside the folder they go to; :meth:`Outputs.commit` puts them in place."""
 
     folder: Path
-    option: str
+    parameter: str
     pattern: re.Pattern[str]
     staging: Path | None = None  #: made by :meth:`Outputs.ready`
     hashes: dict[str, str] = field(default_factory=dict)

@@ -93,4 +93,4 @@ def check_seats(people: Sequence[int], players: int) -> None:
     """Refuse seats of people that are not at the table (seats count from 0)."""
     for seat in people:
         if not 0 <= seat < players:
-            raise UsageError(f"--human {seat}: the seats are numbered 0 to {players - 1} at a table of {players}")
+            raise UsageError("people", f"the seats are numbered 0 to {players - 1} at a table of {players}", str(seat))

@@ -62,8 +62,8 @@ def _out_files(outputs: Outputs, out: str | os.PathLike[str] | None, name: str, 
     """Reserve ``<name>.json`` and ``<name>.html`` in the folder ``out`` (checked now, before any game)."""
     if out is None:
         return None
-    outputs.folder_for(Path(out), "--out", create=create)
-    return outputs.file(Path(out) / f"{name}.json", "--out"), outputs.file(Path(out) / f"{name}.html", "--out")
+    outputs.folder_for(Path(out), "out", create=create)
+    return outputs.file(Path(out) / f"{name}.json", "out"), outputs.file(Path(out) / f"{name}.html", "out")
 
 
 def play_paired(
@@ -267,15 +267,15 @@ def compare(
     """
     check_run(games)
     if len(variants) < 2:
-        raise UsageError("compare: name at least two variant files (the first is the reference)")
+        raise UsageError(None, "compare: name at least two variant files (the first is the reference)")
     if len(variants) > 26:
-        raise UsageError(f"compare: at most 26 variants at once (they are lettered A to Z), not {len(variants)}")
+        raise UsageError(None, f"compare: at most 26 variants at once (they are lettered A to Z), not {len(variants)}")
     loaded = [as_loaded(v) for v in variants]
     family = loaded[0][0].family
     for other, other_path in loaded[1:]:
         if other.family is not family:
             what = display_path(other_path) if other_path else other.variant.name
-            raise UsageError(f"{what} is a {other.family.title} variant; compare variants of one game ({family.title})")
+            raise UsageError(None, f"{what} is a {other.family.title} variant; compare variants of one game ({family.title})")
     counts: list[int] = []
     for variant, path in loaded:  # every variant must take every count (the list is the same each time)
         counts = player_counts(variant, players, path)
@@ -287,7 +287,7 @@ def compare(
             tables.append(bot_tables(bots, counts, table, family))
         except UsageError as exc:  # say which variant lacks the bot: the others may define it
             what = display_path(path) if path is not None else repr(variant.variant.name)
-            raise UsageError(f"{exc.problems[0].message} (in {what})") from None
+            raise exc.adding(f"(in {what})") from None
     seated = [
         (variant.variant, [table[name] for name in dict.fromkeys(tables[0][counts[0]])])
         for (variant, _), table in zip(loaded, known)
@@ -566,19 +566,19 @@ def cards(
     family, _ = family_of_file(path)
     if not isinstance(family, Studied):
         raise UsageError(
-            f"{family.title} has no cards a player buys, so none to study (cards gives one to a seat and measures it)"
+            None, f"{family.title} has no cards a player buys, so none to study (cards gives one to a seat and measures it)"
         )
     if extra is not None and not Path(extra).is_file():
-        raise UsageError(f"--with {display_path(Path(extra))}: no such card file")
+        raise UsageError("extra", "no such card file", display_path(Path(extra)))
     loaded, added = family.with_cards(path, Path(extra)) if extra is not None else (as_loaded(path)[0], [])
     (count,) = player_counts(loaded, players, path)
     market = family.card_list(loaded.variant)
     studied = [c for c in market if (c.id in only if only else extra is None or c.id in added)]
     for name in only:
         if name not in {c.id for c in market}:
-            raise UsageError(f"--card {name}: no such card{did_you_mean(name, [c.id for c in market])}")
+            raise UsageError("only", f"no such card{did_you_mean(name, [c.id for c in market])}", name)
     if not studied:
-        raise UsageError("no card to study: the variant has no cards" if not market else "no card to study")
+        raise UsageError(None, "no card to study: the variant has no cards" if not market else "no card to study")
     known = family.personas(loaded.variant, Path(personas) if personas is not None else None)
     table = bot_tables(bots, [count], known, family)[count]
     coins = family.reference_coins(loaded.variant, count)
@@ -826,21 +826,21 @@ def skill(
     loaded, path = as_loaded(variant)
     family = loaded.family
     if not isinstance(family, Ranked):
-        raise UsageError(f"{family.title} has no bots to rank")
+        raise UsageError(None, f"{family.title} has no bots to rank")
     (count,) = player_counts(loaded, players, path)
     known = dict(family.personas(loaded.variant, Path(personas) if personas is not None else None))
     table = bot_tables(bots, [count], known, family)[count]
     if len(set(table)) > 1:
-        raise UsageError(f"--bots {bots}: the field is one bot at every seat")
+        raise UsageError("bots", "the field is one bot at every seat", str(bots))
     names = list(family.ladder() if ladder is None else ladder)
     twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
     if twice is not None:
-        raise UsageError(f"--ladder: {twice} is named twice")
+        raise UsageError("ladder", f"{twice} is named twice")
     if len(names) < 2:
-        raise UsageError(f"--ladder: name at least two bots, weakest first (got {len(names)})")
+        raise UsageError("ladder", f"name at least two bots, weakest first (got {len(names)})")
     for name in names:
         if name not in known:
-            raise UsageError(f"--ladder: unknown bot {name!r}{did_you_mean(name, known)}; known: {', '.join(sorted(known))}")
+            raise UsageError("ladder", f"unknown bot {name!r}{did_you_mean(name, known)}; known: {', '.join(sorted(known))}")
     rungs = {name: known[name] for name in names}
     choice = choose_engine(family, [(loaded.variant, [known[table[0]], *rungs.values()])], engine)
     engine = choice.engine

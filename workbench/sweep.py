@@ -22,6 +22,8 @@ import json
 import math
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -41,7 +43,7 @@ from workbench.api import (
     reserve_inputs,
     stopping,
 )
-from workbench.errors import UsageError, WorkbenchError, display_path, players_span
+from workbench.errors import UsageError, WorkbenchError, as_named, display_path, players_span
 from workbench.games import Family, Loaded, load_variant, overrides_of
 from workbench.loading import Document, Setting, did_you_mean, read_yaml, validate
 from workbench.models import KeyPath, Model, Positive, rules_error
@@ -155,6 +157,16 @@ class SweepPoint:
     name: str
     values: dict[str, Any]
     loaded: Loaded
+
+
+@contextmanager
+def _located(doc: Document) -> Iterator[None]:
+    """A refused setting of the plan as a problem at its key in the sweep file (the keys are the parameters' names)."""
+    try:
+        yield
+    except UsageError as exc:
+        at = (exc.field,) if exc.field in SweepFile.model_fields else ()
+        raise SweepError([doc.problem(at, exc.detail(as_named) if at else exc.text(as_named))]) from None
 
 
 def _slug(name: str) -> str:
@@ -443,11 +455,9 @@ def run_sweep(
     path = Path(path)
     plan, doc, points, base = load_sweep(path)
     family = base.family
-    check_run(plan.games)
-    try:
+    with _located(doc):
+        check_run(plan.games)
         counts = player_counts(base, plan.players, base.path)
-    except UsageError as exc:
-        raise SweepError([doc.problem(("players",), exc.problems[0].message.removeprefix("--players "))]) from None
     for point in points:
         low, high = family.player_range(point.loaded.variant)
         for n in counts:
@@ -457,21 +467,17 @@ def run_sweep(
                 )
     known = {p.id: family.personas(p.loaded.variant) for p in points}
     base_known = family.personas(base.variant)
-    try:
+    with _located(doc):
         tables = bot_tables(plan.bots, counts, base_known, family)
         for point in points:
             bot_tables(plan.bots, counts, known[point.id], family)
-    except UsageError as exc:
-        raise SweepError([doc.problem(("bots",), exc.problems[0].message.removeprefix("--bots: "))]) from None
     seated = [
         (v, [table[name] for name in dict.fromkeys(tables[counts[0]])])
         for v, table in [(base.variant, base_known), *((p.loaded.variant, known[p.id]) for p in points)]
     ]
-    try:
+    with _located(doc):
         choice = choose_engine(family, seated, plan.engine)
-        engine = choice.engine
-    except UsageError as exc:
-        raise SweepError([doc.problem(("engine",), exc.problems[0].message.removeprefix("--engine "))]) from None
+    engine = choice.engine
     measures = {(p.id, n): family.table_measure([base.variant, p.loaded.variant], n, tables[n]) for p in points for n in counts}
     figures = list(dict.fromkeys([*plan.figures, *([plan.goal.figure] if plan.goal else [])]))
     offered = {s.name for measure in measures.values() for s in measure.statistics}
@@ -491,10 +497,10 @@ def run_sweep(
         folder = Path(out) if out is not None else None
         files: dict[tuple[str, int], Path] = {}
         if folder is not None:
-            outputs.folder_for(folder, "--out", create=create_out)
-            outputs.folder_for(folder / "points", "--out", create=True)
-            targets = outputs.file(folder / "sweep.json", "--out"), outputs.file(folder / "sweep.html", "--out")
-            files = {(p.id, n): outputs.file(folder / "points" / f"{p.id}.{n}p.json", "--out") for p in points for n in counts}
+            outputs.folder_for(folder, "out", create=create_out)
+            outputs.folder_for(folder / "points", "out", create=True)
+            targets = outputs.file(folder / "sweep.json", "out"), outputs.file(folder / "sweep.html", "out")
+            files = {(p.id, n): outputs.file(folder / "points" / f"{p.id}.{n}p.json", "out") for p in points for n in counts}
         keys = {(p.id, n): _key(p, base, n, plan, tables[n]) for p in points for n in counts}
         rows: dict[tuple[str, int], Row] = {}
         for spot, file in files.items():

@@ -448,7 +448,7 @@ def replay_scenario(
     family = loaded.family
     if engine == "batch":
         if not isinstance(family, Batched):
-            raise UsageError(f"--engine batch: {family.title} has no batch engine (leave out --engine)")
+            raise UsageError("engine", lambda name: f"{family.title} has no batch engine (leave out {name('engine')})", "batch")
         remarks = family.compiled.prepare()  # a damaged cache set aside; the compiler started if need be
         if notice is not None:
             for remark in remarks:

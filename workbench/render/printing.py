@@ -67,18 +67,18 @@ def print_options(options: dict[str, Any], parts: Sequence[str], players: tuple[
     build_date()  # a bad SOURCE_DATE_EPOCH is the user's to fix, found before any work
     paper = str(options.get("paper") or "a4").lower()
     if paper not in PAPERS:
-        raise UsageError(f"--paper {options.get('paper')}: unknown paper; choose a4 or letter")
+        raise UsageError("paper", "unknown paper; choose a4 or letter", str(options.get("paper")))
     count = options.get("players")
     low, high = players
     count = high if count is None else count
     if not low <= count <= high:
-        raise UsageError(f"--players {count}: '{name}' is for {players_span(low, high)} players")
+        raise UsageError("players", f"'{name}' is for {players_span(low, high)} players", str(count))
     bleed = float(options.get("bleed") or 0.0)
     if not math.isfinite(bleed) or bleed < 0:
-        raise UsageError(f"--bleed {bleed:g}: the bleed is a length in mm, 0 or more")
+        raise UsageError("bleed", "the bleed is a length in mm, 0 or more", f"{bleed:g}")
     most = max_bleed(paper)
     if bleed > most:
-        raise UsageError(f"--bleed {bleed:g}: 3 x 3 cards with their bleed fit on {paper} with at most {most:g} mm")
+        raise UsageError("bleed", f"3 x 3 cards with their bleed fit on {paper} with at most {most:g} mm", f"{bleed:g}")
     only = options.get("only")
     chosen: tuple[str, ...]
     if only is None or only == "":
@@ -87,7 +87,7 @@ def print_options(options: dict[str, Any], parts: Sequence[str], players: tuple[
         asked = [part.strip() for part in (only.split(",") if isinstance(only, str) else only) if part.strip()]
         unknown = [part for part in asked if part not in parts]
         if unknown or not asked:
-            raise UsageError(f"--only {','.join(unknown) or only}: unknown part; choose from {', '.join(parts)}")
+            raise UsageError("only", f"unknown part; choose from {', '.join(parts)}", ",".join(unknown) or str(only))
         chosen = tuple(part for part in parts if part in asked)
     offset = options.get("backs_offset") or (0.0, 0.0)
     if isinstance(offset, str):
@@ -96,7 +96,7 @@ def print_options(options: dict[str, Any], parts: Sequence[str], players: tuple[
             if not (math.isfinite(dx) and math.isfinite(dy)):
                 raise ValueError
         except ValueError:
-            raise UsageError(f"--backs-offset {offset}: expected two lengths in mm, right and down, such as 1,-0.5") from None
+            raise UsageError("backs_offset", "expected two lengths in mm, right and down, such as 1,-0.5", offset) from None
         offset = (dx, dy)
     return PrintOptions(paper, count, bleed, bool(options.get("backs", True)), tuple(offset), chosen)
 
@@ -187,7 +187,7 @@ def build_date() -> str:
     if epoch is None:
         return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     if not epoch.strip().isdigit() or int(epoch) > 253_402_300_799:  # beyond 9999-12-31
-        raise UsageError(f"SOURCE_DATE_EPOCH={epoch!r}: expected whole seconds since 1970-01-01 (or leave it unset)")
+        raise UsageError(None, f"SOURCE_DATE_EPOCH={epoch!r}: expected whole seconds since 1970-01-01 (or leave it unset)")
     return datetime.fromtimestamp(int(epoch), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 

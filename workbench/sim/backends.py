@@ -18,7 +18,9 @@ from workbench.sim.runner import Backend, Local
 
 def _local(workers: int | None, scheduler: str | None) -> Backend:
     if scheduler is not None:
-        raise UsageError(f"--scheduler {scheduler}: a scheduler is for --backend dask (add --backend dask)")
+        raise UsageError(
+            "scheduler", lambda name: f"a scheduler is for {name('backend')} dask (add {name('backend')} dask)", scheduler
+        )
     return Local(workers if workers is not None else os.cpu_count() or 1)
 
 
@@ -40,7 +42,7 @@ def opened(name: str, workers: int | None = None, scheduler: str | None = None) 
     ``LocalCluster`` started when no ``scheduler`` is given).
     """
     if name not in BACKENDS:
-        raise UsageError(f"--backend {name!r}: choose {' or '.join(BACKENDS)}")
+        raise UsageError("backend", f"choose {' or '.join(BACKENDS)}", repr(name))
     backend = BACKENDS[name](workers, scheduler)
     try:
         yield backend

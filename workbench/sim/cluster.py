@@ -142,11 +142,15 @@ class Dask:
 
     def __init__(self, scheduler: str | None = None, workers: int | None = None) -> None:
         if not available():
-            raise UsageError(f"--backend dask needs Dask's distributed scheduler: install it with {INSTALL}")
+            raise UsageError(
+                None, lambda name: f"{name('backend')} dask needs Dask's distributed scheduler: install it with {INSTALL}"
+            )
         if scheduler is not None and not ADDRESS.fullmatch(scheduler):
-            raise UsageError(f"--scheduler {scheduler}: expected a scheduler's address, such as tcp://10.0.0.5:8786")
+            raise UsageError("scheduler", "expected a scheduler's address, such as tcp://10.0.0.5:8786", scheduler)
         if scheduler is not None and workers is not None:
-            raise UsageError("--workers: the cluster at --scheduler has its own workers (leave out --workers)")
+            raise UsageError(
+                "workers", lambda name: f"the cluster at {name('scheduler')} has its own workers (leave out {name('workers')})"
+            )
         if workers is not None:
             check_workers(workers)
         self.scheduler = scheduler
@@ -219,7 +223,7 @@ class Dask:
             try:
                 client = distributed.Client(self.scheduler, timeout=f"{CONNECT_SECONDS}s", set_as_default=False)
             except (OSError, ValueError, TypeError) as exc:  # TimeoutError is an OSError
-                raise UsageError(f"--scheduler {self.scheduler}: cannot reach the Dask scheduler ({exc})") from None
+                raise UsageError("scheduler", f"cannot reach the Dask scheduler ({exc})", self.scheduler) from None
         self._check_workers(client)
         return client
 
@@ -231,7 +235,7 @@ class Dask:
             except (OSError, TimeoutError):
                 client.close()
                 raise UsageError(
-                    f"--scheduler {self.scheduler}: the scheduler has no workers (start some with: dask worker {self.scheduler})"
+                    "scheduler", f"the scheduler has no workers (start some with: dask worker {self.scheduler})", self.scheduler
                 ) from None
         found = client.run(_version, on_error="return")
         wrong = {worker: version for worker, version in found.items() if version != __version__}
@@ -240,8 +244,10 @@ class Dask:
             worker, version = next(iter(sorted(wrong.items())))
             has = f"has {version}" if isinstance(version, str) else "cannot import it"
             raise UsageError(
-                f"--scheduler {self.scheduler}: {len(wrong)} worker(s) do not run this workbench ({GENERATOR} "
-                f"{__version__}): {worker} {has}; install it on every worker machine ({INSTALL})"
+                "scheduler",
+                f"{len(wrong)} worker(s) do not run this workbench ({GENERATOR} {__version__}): {worker} {has}; "
+                f"install it on every worker machine ({INSTALL})",
+                self.scheduler,
             )
 
     @property

@@ -389,14 +389,18 @@ def most_workers() -> int:
 def check_workers(workers: int) -> None:
     """Refuse a number of workers to start here that is not a whole number from one to :func:`most_workers`."""
     if not isinstance(workers, int) or isinstance(workers, bool):
-        raise UsageError(f"--workers {workers!r}: expected a whole number")
+        raise UsageError("workers", "expected a whole number", repr(workers))
     if workers < 1:
-        raise UsageError(f"--workers {workers}: use at least one worker")
+        raise UsageError("workers", "use at least one worker", str(workers))
     if workers > most_workers():
         cores = os.cpu_count() or 1
         raise UsageError(
-            f"--workers {workers}: this machine has {cores} core(s); use at most {most_workers()} "
-            "(workers beyond the cores only share them; a cluster's workers are its own: --backend dask --scheduler)"
+            "workers",
+            lambda name: (
+                f"this machine has {cores} core(s); use at most {most_workers()} (workers beyond the cores only "
+                f"share them; a cluster's workers are its own: {name('backend')} dask {name('scheduler')})"
+            ),
+            str(workers),
         )
 
 

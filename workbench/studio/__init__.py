@@ -45,9 +45,9 @@ def is_wildcard(host: str) -> bool:
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket at ``host:port`` (port 0: any free one), or a one-line refusal."""
     if not 0 <= port <= 65535:
-        raise UsageError(f"--port {port}: a port is a number from 1 to 65535 (0: any free one)")
+        raise UsageError("port", "a port is a number from 1 to 65535 (0: any free one)", str(port))
     if not host.strip():
-        raise UsageError("--host: name an address to listen on (127.0.0.1, or 0.0.0.0 for every address)")
+        raise UsageError("host", "name an address to listen on (127.0.0.1, or 0.0.0.0 for every address)")
     import socket
 
     try:
@@ -57,8 +57,15 @@ def bind(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
         sock.listen(64)
     except OSError as exc:
-        reason = "it is in use (another studio?): try --port " + str(port + 1) if exc.errno == 98 else exc.strerror or str(exc)
-        raise UsageError(f"cannot listen at {host}:{port}: {reason}") from None
+        busy = exc.errno == 98
+        why = exc.strerror or str(exc)
+        raise UsageError(
+            None,
+            lambda name: (
+                f"cannot listen at {host}:{port}: "
+                + (f"it is in use (another studio?): try {name('port')} {port + 1}" if busy else why)
+            ),
+        ) from None
     return sock
 
 
@@ -77,7 +84,7 @@ def serve(
 
     if not variant.is_file():
         what = "no such variant file" if not variant.exists() else "not a variant file (a folder? a pipe?)"
-        raise UsageError(f"{display_path(variant)}: {what}")
+        raise UsageError(None, f"{display_path(variant)}: {what}")
     sock = bind(host, port)
     bound = sock.getsockname()[1]
     studio = Studio(variant)

@@ -47,7 +47,7 @@ from workbench.errors import Problem, WorkbenchError, display_path
 from workbench.games import family_of_file
 from workbench.loading import MAX_BYTES, readable_only
 from workbench.outputs import FileChanged, write_atomic
-from workbench.studio.sessions import Job, Table
+from workbench.studio.sessions import Job, Table, said
 
 #: The header that carries the page's token on every ``/api`` request.
 TOKEN_HEADER = "X-Studio-Token"
@@ -404,7 +404,7 @@ def create_app(studio: Studio, hosts: set[str] | None) -> Starlette:
             except Refused as refused:
                 return JSONResponse({"error": refused.reason}, refused.status)
             except WorkbenchError as exc:
-                return JSONResponse({"error": "; ".join(str(p) for p in exc.problems)}, 422)
+                return JSONResponse({"error": said(exc)}, 422)
             except ValueError as exc:
                 return JSONResponse({"error": str(exc)}, 400)
             return answer if isinstance(answer, Response) else JSONResponse(answer)

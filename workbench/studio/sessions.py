@@ -13,10 +13,22 @@ from pathlib import Path
 from typing import Any
 
 from workbench import api, studies
-from workbench.errors import WorkbenchError
+from workbench.errors import UsageError, WorkbenchError
 from workbench.games import Loaded, game_length
 from workbench.play import Left, Question
 from workbench.sim.runner import Stop
+
+#: The form fields of the play and run panels, by the library parameter each sets: a refusal names the field.
+PLAY_FIELDS = {"players": "Players", "seed": "Seed", "bots": "Other players' style", "people": "Your seat"}
+RUN_FIELDS = {"players": "Players", "games": "Games", "seed": "Seed", "bots": "Players' style"}
+
+
+def said(exc: WorkbenchError, fields: dict[str, str] | None = None) -> str:
+    """A library error in one line for the page, a refused parameter named by its form field (``fields``)."""
+    if isinstance(exc, UsageError):
+        return exc.text(lambda parameter: (fields or {}).get(parameter, parameter))
+    return "; ".join(str(p) for p in exc.problems)
+
 
 #: How long an answer waits for the game to reach its next question (or its end) before the page asks again.
 SETTLE_SECONDS = 10.0
@@ -49,7 +61,7 @@ class Table:
         except Left as left:
             self._finish("stopped", None, left.problems[0].message)
         except WorkbenchError as exc:
-            self._finish("failed", None, "; ".join(str(p) for p in exc.problems))
+            self._finish("failed", None, said(exc, PLAY_FIELDS))
         else:
             self._finish("over", output, None)
 
@@ -180,7 +192,7 @@ class Job:
             played = sum(run.games for run in done.runs)  # a comparison's: on each variant
             table = ", ".join(str(run.players) for run in done.runs)
         except WorkbenchError as exc:
-            self.state, self.message = "failed", "; ".join(str(p) for p in exc.problems)
+            self.state, self.message = "failed", said(exc, RUN_FIELDS)
             return
         except Exception as exc:  # noqa: BLE001 - the page says it in one line, as the terminal would
             self.state, self.message = "failed", f"internal error: {type(exc).__name__}: {exc}"

@@ -124,8 +124,9 @@ def _check_size(part: str, marginal: icepool.Die, count: int) -> None:
     span = count * (max(amounts) - min(amounts)) + 1
     if min(multisets, span) > MOST_TOTALS:
         raise UsageError(
+            None,
             f"odds: the board's {part} amounts ({len(amounts)} different, {min(amounts)} to {max(amounts)}) can add up "
-            f"to more than {MOST_TOTALS:,} different totals over {count} dice; too many to compute exactly"
+            f"to more than {MOST_TOTALS:,} different totals over {count} dice; too many to compute exactly",
         )
 
 

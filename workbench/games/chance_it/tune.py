@@ -359,7 +359,7 @@ def load_for_tuning(path: Path, counts: list[int]) -> tuple[Variant, list[int]]:
     top: int = given if isinstance(given, int) else max(counts)
     for n in counts:
         if not 2 <= n <= top:
-            raise UsageError(f"--players {n}: a stakes sheet is for 2 to {top} players (players.max of {path.name} is {top})")
+            raise UsageError("players", f"a stakes sheet is for 2 to {top} players (players.max of {path.name} is {top})", str(n))
     wanted = sorted(set(counts) | {n for n in range(2, max(counts)) if n not in present})
     if isinstance(stakes, dict):
         filled = dict(stakes)
@@ -488,12 +488,17 @@ def tune_stakes(
             n = kept[0]
             source = variant.stakes[n].source
             raise UsageError(
-                f"--players {n}: the {n}-player sheet of {path.name} is {source} (source: {source}); --write would replace "
-                "it with a proposal. Add --replace-printed to do that, or leave out --write to see the proposal only"
+                "players",
+                lambda name: (
+                    f"the {n}-player sheet of {path.name} is {source} (source: {source}); {name('write')} would "
+                    f"replace it with a proposal. Add {name('replace_printed')} to do that, or leave out {name('write')} to see "
+                    "the proposal only"
+                ),
+                str(n),
             )
     personas = personas if personas is not None else family.personas(variant)
     if bots not in personas:
-        raise VariantError([Problem(None, None, "", f"--bots: unknown bot {bots!r}; known: {', '.join(sorted(personas))}")])
+        raise UsageError("bots", f"unknown bot {bots!r}; known: {', '.join(sorted(personas))}")
     printed = sorted(n for n, sheet in variant.stakes.items() if sheet.source == "printed" and n not in wanted)
     if not printed and not variant.tuning.targets:
         raise VariantError(
