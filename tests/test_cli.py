@@ -158,3 +158,9 @@ def test_help_and_validate_import_no_heavy_module_nor_the_run_machinery(argv: li
     imported = set(ran.stderr.split())
     chess = {"chess"} if argv[-1].endswith("chance-chess.yaml") else set()
     assert {m.split(".")[0] for m in imported} - chess == set(), imported
+
+
+def test_a_reason_that_names_two_options_names_both_as_options() -> None:
+    result = runner.invoke(app, ["replay", str(ROOT / "tests/scenarios/rule04-stakes.yaml"), "--trace", "--engine", "batch"])
+    assert result.exit_code == 1
+    assert result.output.strip() == "--trace prints the event log, which only the interpreter keeps: leave out --engine batch"

@@ -78,8 +78,10 @@ def check_replay_engine(engine: str, *, trace: bool = False) -> None:
         raise UsageError("engine", f"choose {', '.join(ENGINES[:-1])} or {ENGINES[-1]}", repr(engine))
     if trace and engine == "batch":
         raise UsageError(
-            "trace",
-            lambda name: f"prints the event log, which only the interpreter keeps: leave out {name('engine')} batch",
+            None,
+            lambda name: (
+                f"{name('trace')} prints the event log, which only the interpreter keeps: leave out {name('engine')} batch"
+            ),
         )
 
 
