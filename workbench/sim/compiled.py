@@ -40,7 +40,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -382,8 +381,8 @@ def main(argv: list[str]) -> int:
         if os.fork():  # the parent returns: the child holds the lock (the same open file) until it is done
             os._exit(0)
         os.setsid()  # out of the terminal's session: a Ctrl-C or a closed terminal does not stop it
-        hurried = threading.Event()
-        signal.signal(HURRY, lambda signum, frame: hurried.set())
+        hurried: list[int] = []  # a signal handler may only set a flag: no lock (a run sends SIGUSR1 as it polls)
+        signal.signal(HURRY, lambda signum, frame: hurried.append(signum))
         engine._lock_path().write_text(f"{os.getpid()}\n")
         log_path = engine.folder.with_name(engine.folder.name + ".log")
         with log_path.open("w") as log:
@@ -391,6 +390,7 @@ def main(argv: list[str]) -> int:
             os.dup2(log.fileno(), 2)
             try:
                 _wait_for(int(owner), hurried)
+                signal.signal(HURRY, signal.SIG_IGN)  # hurried or not, it compiles now: later asks change nothing
                 _compile(engine, log)
             except Exception:  # noqa: BLE001 - the compiler's last words go to its log, for the runs to show
                 import traceback
@@ -409,10 +409,10 @@ def main(argv: list[str]) -> int:
 HURRY = signal.SIGUSR1
 
 
-def _wait_for(owner: int, hurried: threading.Event) -> None:
-    """Return when the process ``owner`` has ended, or once ``hurried`` is set (SIGUSR1 sets it)."""
-    while not hurried.is_set() and _alive(owner):
-        hurried.wait(POLL_SECONDS * 5)
+def _wait_for(owner: int, hurried: list[int]) -> None:
+    """Return when the process ``owner`` has ended, or once ``hurried`` holds a signal (SIGUSR1 adds one)."""
+    while not hurried and _alive(owner):
+        time.sleep(POLL_SECONDS)
 
 
 def _alive(pid: int) -> bool:
