@@ -1029,8 +1029,8 @@ def test_rule_error_in_a_card_file_is_reported_in_the_card_file(tmp_path: Path) 
 
 
 def test_card_files_are_included_relative_to_the_file_that_names_them(tmp_path: Path) -> None:
-    write(tmp_path, "shared/cards.yaml", CARD_FILE)
-    write(tmp_path, "lib/base.yaml", mutate("cards:\n", "cards:\n  - ../shared/cards.yaml\n"))
+    write(tmp_path, "common/cards.yaml", CARD_FILE)
+    write(tmp_path, "lib/base.yaml", mutate("cards:\n", "cards:\n  - ../common/cards.yaml\n"))
     child = write(tmp_path, "variants/child.yaml", "extends: ../lib/base.yaml\nname: Child\n")
     variant = load_variant(child).variant
     assert [card.id for card in variant.cards] == ["tithe", "purse", "balm", "gamble"]

@@ -119,17 +119,18 @@ RENAMED = {"notation": "--pgn", "people": "--human"}
 def option_of(parameter: str, renamed: Mapping[str, str] = RENAMED) -> str:
     """The option that sets a library parameter: ``--players`` for ``players``, ``--record-scenarios`` for
     ``record_scenarios``, or as ``renamed`` says."""
-    return renamed.get(parameter) or RENAMED.get(parameter) or "--" + parameter.replace("_", "-")
+    return renamed.get(parameter, "--" + parameter.replace("_", "-"))
 
 
 @contextmanager
-def _reported(failures: list[str] | None = None, renamed: Mapping[str, str] = RENAMED) -> Iterator[None]:
+def _reported(failures: list[str] | None = None, renamed: Mapping[str, str] | None = None) -> Iterator[None]:
     """Turn library errors into ``file:line: key: message`` lines (exit 1), a refused parameter named by its option
     (``renamed``: this command's own names); a stop into exit 130; anything else into one line (exit 2)."""
     try:
         yield
     except WorkbenchError as exc:
-        shown = [exc.text(partial(option_of, renamed=renamed))] if isinstance(exc, UsageError) else [str(p) for p in exc.problems]
+        naming = partial(option_of, renamed={**RENAMED, **(renamed or {})})
+        shown = [exc.text(naming)] if isinstance(exc, UsageError) else [str(p) for p in exc.problems]
         for line in shown:
             warn(line)
         if exc.note:

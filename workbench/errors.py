@@ -96,11 +96,7 @@ class UsageError(WorkbenchError):
         """The message, each parameter named by ``naming``."""
         if self.field is None:
             return self.why(naming)
-        return (
-            f"{naming(self.field)} {self.detail(naming)}"
-            if self.value is not None
-            else f"{naming(self.field)}: {self.why(naming)}"
-        )
+        return naming(self.field) + (" " if self.value is not None else ": ") + self.detail(naming)
 
     def detail(self, naming: Naming) -> str:
         """The message after the parameter's name: the value given and the reason (``9: ... is for 3 to 6 players``)."""

@@ -51,7 +51,7 @@ def model_arrays(rules: Rules, personas: Sequence[Persona]) -> npt.NDArray[np.fl
                 model.often[card.id],
             )
         for alive in range(2, rules.max_players + 1):
-            block[forced_at, alive] = (1 - 0.8 ** (alive - 1)) * model.forced_cost(alive)  # as guide_values computes it
+            block[forced_at, alive] = model.forcing(alive)  # the heuristic's own figure
         keyed = [(rules.chance_it, None), *((rules.board[f], f) for f in range(1, sides + 1))]
         keyed += [(card.effects, card.face or None) for card in cards]
         # a bonus beyond the faces changes no test: clipped to -sides .. sides
