@@ -51,7 +51,7 @@ from output_helpers import (
     workbench,
 )
 
-from workbench import api, outputs
+from workbench import api, outputs, runs
 from workbench.games.chance_it import FAMILY
 from workbench.outputs import read_manifest, write_atomic
 from workbench.render import printing as print_set
@@ -89,7 +89,7 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the work started before the outputs were checked")
 
-    monkeypatch.setattr(api, "run", boom)
+    monkeypatch.setattr(runs, "run", boom)
     monkeypatch.setattr(type(FAMILY), "tune_stakes", boom)
     monkeypatch.setattr(type(FAMILY), "print_html", boom)
     monkeypatch.setattr(print_set, "render_pdf", boom)
@@ -816,13 +816,13 @@ def test_a_symlink_loop_as_an_output_is_one_line(tmp_path: Path, no_work: None) 
 def test_an_output_edited_during_the_run_is_not_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "race"
     assert invoke(*sim("--out", out, seed=1)).code == 0
-    real = api.run
+    real = runs.run
 
     def edit_meanwhile(*args: Any, **kwargs: Any) -> Any:
         (out / "summary.json").write_text('{"edited": "by the designer while the games ran"}\n')
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(api, "run", edit_meanwhile)
+    monkeypatch.setattr(runs, "run", edit_meanwhile)
     before = files(tmp_path)
     ran = invoke(*sim("--out", out, seed=2))
     assert ran.code == 1 and "summary.json changed while the command ran; nothing was written" in ran.stderr

@@ -15,32 +15,41 @@ from __future__ import annotations
 
 import json
 import os
-import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
-
-from pydantic import BaseModel
+from typing import Any
 
 from workbench import GENERATOR
-from workbench.errors import UsageError, WorkbenchError, display_path, players_span
+from workbench.errors import UsageError, WorkbenchError, display_path
 from workbench.expect import Replay
-from workbench.games import FAMILIES, Batched, Family, Loaded, Notated, Printable, Tunable, family_of_file, replay_scenario
+from workbench.games import FAMILIES, Family, Loaded, Notated, Printable, Tunable, family_of_file, replay_scenario
 from workbench.games import load_variant as _load_variant
 from workbench.loading import did_you_mean, read_yaml
 from workbench.outputs import Outputs, Scripts, check_writable
 from workbench.play import Answer, check_seats
 from workbench.recording import SCRIPT_NAME
-from workbench.sim.compiled import CompileFailed
-from workbench.sim.runner import LOCAL, Backend, Run, Stop, run, signals_held
+from workbench.runs import (
+    ENGINES,
+    Notice,
+    Plan,
+    Progress,
+    RunOptions,
+    VariantLike,
+    as_loaded,
+    bot_tables,
+    check_run,
+    choose_engine,
+    job,
+    plain_persona,
+    plan,
+    player_counts,
+    reserve_inputs,
+)
+from workbench.sim.runner import LOCAL, Backend, Run, Stop
+from workbench.sweep_file import SWEEP, sweep_schema
 from workbench.validation import Validation, validate
-
-#: A progress display: called with a label and a number of games, returns the function to call as games finish.
-Progress = Callable[[str, int], Callable[[int], None]]
-#: What a variant argument may be: a path, or a variant already loaded.
-VariantLike = str | os.PathLike[str] | Loaded
 
 
 def load_variant(path: str | os.PathLike[str], text: str | None = None) -> Loaded:
@@ -48,11 +57,6 @@ def load_variant(path: str | os.PathLike[str], text: str | None = None) -> Loade
 
     ``text`` is the file's text as an editor holds it (unsaved), read instead of the file and located as the file."""
     return _load_variant(Path(path), text=text)
-
-
-def as_loaded(variant: VariantLike) -> tuple[Loaded, Path | None]:
-    loaded = variant if isinstance(variant, Loaded) else load_variant(variant)
-    return loaded, loaded.path
 
 
 # --- replay -------------------------------------------------------------------------------------
@@ -119,22 +123,12 @@ def schemas(game: str | None, kind: str | None = None) -> dict[str, dict[str, An
     """The JSON Schemas of a family's file formats by kind (``variant``, ``scenario``, ...), or just ``kind``.
     ``game`` may be left out only when the workbench knows one game, or for ``sweep``, which is every game's."""
     if kind == SWEEP:
-        return {SWEEP: _sweep_schema()}
+        return {SWEEP: sweep_schema()}
     (game,) = _games(game, several=False)
     found = FAMILIES[game].schemas()
     if kind is not None and kind not in found:
         raise UsageError(None, f"unknown schema {kind!r} for {game}; choose one of {', '.join(found)}")
     return {kind: found[kind]} if kind else found
-
-
-#: The one file format shared by every game: a sweep (``sweep.schema.json``).
-SWEEP = "sweep"
-
-
-def _sweep_schema() -> dict[str, Any]:
-    from workbench.sweep import SweepFile  # the sweep module builds on this one
-
-    return SweepFile.model_json_schema()
 
 
 def _games(game: str | None, *, several: bool) -> list[str]:
@@ -157,7 +151,7 @@ def write_schemas(out: str | os.PathLike[str], game: str | None, kind: str | Non
         for kind_, body in (schemas(name, kind) if kind is None or kind in FAMILIES[name].schemas() else {}).items()
     }
     if kind in (None, SWEEP):
-        texts[Path(out) / f"{SWEEP}.schema.json"] = json.dumps(_sweep_schema(), indent=2) + "\n"
+        texts[Path(out) / f"{SWEEP}.schema.json"] = json.dumps(sweep_schema(), indent=2) + "\n"
     if not texts:
         raise UsageError(None, f"unknown schema {kind!r}; no game has one")
     with Outputs(force=force) as outputs:
@@ -269,157 +263,6 @@ class Simulation:
         return render_report([r.to_dict() for r in self.runs], self.family.title, self.family.figures)
 
 
-#: The table a command plays when no player count is given, as near as the variant allows.
-USUAL_PLAYERS = 4
-
-
-def player_counts(loaded: Loaded, counts: int | Sequence[int] | None, path: Path | None = None) -> list[int]:
-    """The requested player counts (one, or several), each checked against the variant (named by its file when
-    given), without repeats; None: :data:`USUAL_PLAYERS`, or the variant's nearest count."""
-    low, high = loaded.family.player_range(loaded.variant)
-    if counts is None:
-        counts = [min(max(USUAL_PLAYERS, low), high)]
-    if isinstance(counts, int):
-        counts = [counts]
-    if not all(isinstance(count, int) and not isinstance(count, bool) for count in counts):
-        raise UsageError("players", "expected whole numbers of players", repr(counts))
-    if not counts:
-        raise UsageError("players", "name at least one player count")
-    what = display_path(path) if path is not None else repr(loaded.variant.name)
-    for count in counts:
-        if not low <= count <= high:
-            raise UsageError("players", f"{what} is for {players_span(low, high)} players", str(count))
-    return list(dict.fromkeys(counts))
-
-
-def bot_tables(
-    bots: str | Sequence[str] | None, counts: list[int], known: dict[str, Any], family: Family
-) -> dict[int, tuple[str, ...]]:
-    """One bot name per seat for each player count: one name fills every seat, a list names each seat (None: the
-    family's default bot at every seat)."""
-    bots = family.default_bot if bots is None else bots
-    names = [part.strip() for part in bots.split(",")] if isinstance(bots, str) else list(bots)
-    for name in names:
-        if name not in known:
-            raise UsageError("bots", f"unknown bot {name!r}{did_you_mean(name, known)}; known: {', '.join(sorted(known))}")
-    tables = {count: tuple(names * count if len(names) == 1 else names) for count in counts}
-    for count, table in tables.items():
-        if len(table) != count:
-            raise UsageError("bots", f"{len(names)} bots named, but a {count}-player table has {count} seats")
-    return tables
-
-
-def check_run(games: int) -> None:
-    """Refuse, before any work, a number of games that cannot be played (a backend checks its own workers)."""
-    if not isinstance(games, int) or isinstance(games, bool):
-        raise UsageError("games", "expected a whole number", repr(games))
-    if games < 1:
-        raise UsageError("games", "play at least one game", str(games))
-
-
-#: The engines a run may ask for: ``auto`` takes the batch engine when it can play the run, else the interpreter.
-ENGINES = ("auto", "batch", "interpreter")
-#: Where a command's remarks go (the CLI prints them; a notebook may pass ``print``).
-Notice = Callable[[str], None]
-
-
-@dataclass(frozen=True)
-class EngineChoice:
-    """Which engine plays a run (``batch`` or ``interpreter``), why the interpreter plays when ``auto`` could not take
-    the batch engine, and whether the batch engine was asked for by name (then a run waits for its compiled code;
-    ``auto`` starts on the interpreter, which plays the same games, and hands over when the code is ready)."""
-
-    engine: str
-    why: str = ""
-    named: bool = False
-
-
-def choose_engine(family: Family, runs: Iterable[tuple[Any, Iterable[Any]]], requested: str) -> EngineChoice:
-    """The engine that plays ``runs`` (each a variant and the personas it seats): ``auto`` takes the batch engine when
-    it can play every variant and bot of them.
-
-    ``--engine batch`` for a run the batch engine cannot play is refused before any work, with the reason.
-    """
-    if requested not in ENGINES:
-        raise UsageError("engine", f"choose {', '.join(ENGINES[:-1])} or {ENGINES[-1]}", repr(requested))
-    if requested == "interpreter":
-        return EngineChoice("interpreter", named=True)
-    blocker: str | None = None
-    if not isinstance(family, Batched):
-        blocker = f"{family.title} has no batch engine"
-    with signals_held():  # the batch engine's first look imports Numba
-        for variant, personas in runs:
-            blocker = blocker or cast(Batched, family).batch_blocker(variant, list(personas))
-    if blocker is None:
-        return EngineChoice("batch", named=requested == "batch")
-    if requested == "batch":
-        raise UsageError(
-            "engine",
-            lambda name: f"{blocker} (leave out {name('engine')} batch: auto then plays on the interpreter)",
-            "batch",
-        )
-    return EngineChoice("interpreter", blocker)
-
-
-def ready_engine(family: Family, choice: EngineChoice, notice: Notice | None, backend: Backend, stop: Stop) -> None:
-    """Get a run ready, under its stop handler: say which engine plays; get the batch engine's compiled code (from
-    the cache, or compiled in the background the first time: ``auto`` on this machine plays on the interpreter
-    meanwhile, anything else waits for it); reach the backend's machines, so that a cluster that cannot play says
-    so before any game, and say where the games go."""
-    say = notice or (lambda text: None)
-    compiled = cast(Batched, family).compiled if choice.engine == "batch" else None
-    if compiled is None:
-        say(f"engine: {choice.engine}" + (f" ({choice.why})" if choice.why else ""))
-    else:
-        hands_over = not choice.named and backend.name == LOCAL.name
-        try:
-            remarks = compiled.prepare()
-        except CompileFailed as exc:
-            if not hands_over:
-                raise
-            say(f"engine: interpreter (the batch engine cannot be compiled: {exc.why})")
-            return _start(backend, say, stop)
-        for remark in remarks:
-            say(remark)
-        if compiled.ready():
-            say("engine: batch")
-        elif hands_over:
-            say("engine: batch, compiling in the background (once for this installation, about a minute)")
-            say("the interpreter plays the same games until it is ready")
-        else:
-            started = time.perf_counter()
-            say("engine: batch, compiling it first (once for this installation, about a minute)...")
-            if not compiled.wait(stop):
-                return
-            say(f"compiled the batch engine in {time.perf_counter() - started:.0f} s")
-    _start(backend, say, stop)
-
-
-def _start(backend: Backend, say: Notice, stop: Stop) -> None:
-    """Reach the backend's machines (unless a stop came) and say where the games go."""
-    if stop():
-        return
-    try:
-        backend.start()
-    except Exception:  # a cluster whose start a Ctrl-C broke: that is the stop, not an error
-        if stop():
-            return
-        raise
-    if backend.name != LOCAL.name:
-        say(f"backend: {backend.name}, {backend.workers} worker(s) at {backend.where}")
-
-
-@contextmanager
-def stopping(stop: Stop | None) -> Iterator[Stop]:
-    """The caller's stop, or one that SIGINT and SIGTERM set for the duration of the block."""
-    if stop is not None:
-        yield stop
-        return
-    own = Stop()
-    with own.on_signals():
-        yield own
-
-
 def simulate(
     variant: VariantLike,
     *,
@@ -456,71 +299,42 @@ def simulate(
     :class:`~workbench.sim.cluster.Dask` cluster): the figures are the same on any.
     """
     check_run(games)
-    loaded, path = as_loaded(variant)
-    family = loaded.family
-    counts = player_counts(loaded, players, path)
-    known = family.personas(loaded.variant, Path(personas) if personas is not None else None)
-    tables = bot_tables(bots, counts, known, family)
-    seated = [known[name] for name in dict.fromkeys(name for table in tables.values() for name in table)]
+    table = plan(variant, players, bots, personas)
+    loaded, path, family = table.loaded, table.path, table.family
     notated = notating(family) if notation is not None else None
-    choice = choose_engine(family, [(loaded.variant, seated)], engine)
-    engine = choice.engine
-    with Outputs(force=force) as outputs:
-        reserve_inputs(outputs, *loaded.sources, personas)
-        summary_file = report_file = None
-        if out is not None:
-            outputs.folder_for(Path(out), "out", create=create_out)
-            summary_file = outputs.file(Path(out) / "summary.json", "out")
-            report_file = outputs.file(Path(out) / "report.html", "out")
+    choice = choose_engine(family, [(loaded.variant, table.seated)], engine)
+    options = RunOptions(backend, engine, force, create_out, progress, notice, stop)
+    with job(family, choice, options, table.inputs) as work:
+        files = work.out_files(out, "summary.json", "report.html")
         scripts = record = None
         if record_scenarios is not None:
             if path is None:
                 raise UsageError("record_scenarios", "the scripts name their variant file; pass the variant as a path")
-            scripts = _scripts(outputs, Path(record_scenarios), counts, games)
+            scripts = _scripts(work.outputs, Path(record_scenarios), table.counts, games)
             record = (Path(record_scenarios), path)  # where the scripts go, the variant file they name
-        records_file = outputs.file(Path(records), "records") if records is not None else None
-        notation_file = outputs.file(Path(notation), "notation") if notation is not None else None
-        outputs.ready()
+        records_file = work.outputs.file(Path(records), "records") if records is not None else None
+        notation_file = work.outputs.file(Path(notation), "notation") if notation is not None else None
         summaries = []
-        with stopping(stop) as halt:  # signals during the commit too only ask to stop: the set goes in whole
-            ready_engine(family, choice, notice, backend, halt)
-            with _records(outputs, records_file) as handle, _records(outputs, notation_file) as notes:
-                for count, table in tables.items():
-                    if halt():  # a stop between two player counts: the next one does not start
-                        break
+        with work.running():
+            with _records(work.outputs, records_file) as handle, _records(work.outputs, notation_file) as notes:
+                for count in work.each(table.counts):
+                    seats = table.tables[count]
                     if notated is not None:
                         factory = notated.simulator(
-                            loaded.variant, count, table, known, seed, record, engine=engine, notation=True
+                            loaded.variant, count, seats, table.known, seed, record, engine=work.engine, notation=True
                         )
                     else:
-                        factory = family.simulator(loaded.variant, count, table, known, seed, record, engine=engine)
-                    advance = progress(f"{count} players", games) if progress is not None else None
+                        factory = family.simulator(loaded.variant, count, seats, table.known, seed, record, engine=work.engine)
                     adds = scripts.add if scripts is not None else None
-                    result = run(
-                        factory,
-                        games,
-                        backend=backend,
-                        records=handle,
-                        scripts=adds,
-                        notations=notes,
-                        progress=advance,
-                        stop=halt,
-                    )
+                    result = work.play(factory, games, f"{count} players", records=handle, scripts=adds, notations=notes)
                     if result.games:  # a count stopped before its first game has nothing to say
-                        summaries.append(_summary(loaded, path, count, table, seed, result, known, engine))
-                    if notice is not None and result.handover():
-                        notice(cast(str, result.handover()))
-                    if result.interrupted:
-                        break
+                        summaries.append(_summary(table, count, seed, result, work.engine))
             if not summaries:  # stopped before any game finished: the earlier outputs stay
-                return Simulation(family, counts, summaries, [])
-            if summary_file is not None and report_file is not None:
-                finished = Simulation(family, counts, summaries, [])
-                outputs.stage(summary_file, finished.to_json())
-                outputs.stage(report_file, finished.report())
-            written = outputs.commit()
+                return Simulation(family, table.counts, summaries, [])
+            finished = Simulation(family, table.counts, summaries, [])
+            written = work.commit({files[0]: finished.to_json(), files[1]: finished.report()} if files else {})
     scripted, kept = (len(scripts.hashes), scripts.kept) if scripts else (0, [])
-    return Simulation(family, counts, summaries, written, scripted, kept)
+    return Simulation(family, table.counts, summaries, written, scripted, kept)
 
 
 def notating(family: Family) -> Notated:
@@ -579,18 +393,6 @@ def _notation_file(outputs: Outputs, path: str | os.PathLike[str], inputs: Seque
     return outputs.file(Path(path), "notation")
 
 
-def plain_persona(value: Any) -> Any:
-    """A persona (a pydantic model) as plain data for ``summary.json``."""
-    return value.model_dump(mode="json") if isinstance(value, BaseModel) else value
-
-
-def reserve_inputs(outputs: Outputs, *inputs: str | os.PathLike[str] | None) -> None:
-    """Keep the command's input files from being named as outputs."""
-    for given in inputs:
-        if given is not None:
-            outputs.reserve(Path(given), f"the input {display_path(Path(given))}")
-
-
 def _scripts(outputs: Outputs, folder: Path, counts: list[int], games: int) -> Scripts:
     pattern = SCRIPT_NAME
 
@@ -610,24 +412,16 @@ def _records(outputs: Outputs, path: Path | None) -> Iterator[Any]:
         yield handle
 
 
-def _summary(
-    loaded: Loaded,
-    path: Path | None,
-    players: int,
-    bots: tuple[str, ...],
-    seed: int,
-    result: Run,
-    known: dict[str, Any],
-    engine: str,
-) -> RunSummary:
+def _summary(table: Plan, players: int, seed: int, result: Run, engine: str) -> RunSummary:
+    bots = table.tables[players]
     return RunSummary(
-        game=loaded.family.game,
-        variant=loaded.variant.name,
-        variant_file=display_path(path) if path is not None else None,
+        game=table.family.game,
+        variant=table.loaded.variant.name,
+        variant_file=display_path(table.path) if table.path is not None else None,
         players=players,
         seed=seed,
         bots=bots,
-        personas={name: plain_persona(known[name]) for name in dict.fromkeys(bots)},
+        personas={name: plain_persona(table.known[name]) for name in dict.fromkeys(bots)},
         engine=engine,
         figures=result.tally.summary(),
         interrupted=result.interrupted,
@@ -706,20 +500,19 @@ def tune_stakes(
             *(["--replace-printed"] if replace_printed else []),
         ]
     )
-    with Outputs(force=force) as outputs:
-        reserve_inputs(outputs, *sources)
+    options = RunOptions(backend, engine, force, create_folders, progress, notice, stop)
+    with job(family, choice, options, sources) as work:
         proposal = page = None
         if out is not None:
             if Path(out).suffix.lower() in (".html", ".htm"):
                 raise UsageError(
                     "out", "the proposal is YAML (the comparison page goes beside it as .html)", display_path(Path(out))
                 )
-            proposal = outputs.file(Path(out), "out", create_folder=create_folders)
-            page = outputs.file(Path(out).with_suffix(".html"), "out")
+            proposal = work.outputs.file(Path(out), "out", create_folder=create_folders)
+            page = work.outputs.file(Path(out).with_suffix(".html"), "out")
         real = path.resolve()  # a symlinked variant is written where it really is
         before = _writable_variant(family, real, counts) if write else None
-        with stopping(stop) as halt:
-            ready_engine(family, choice, notice, backend, halt)
+        with work.running() as halt:
             report = family.tune_stakes(
                 path,
                 counts,
@@ -733,24 +526,30 @@ def tune_stakes(
                 command=command,
                 keep_printed=write and not replace_printed,
             )
+            staged = {}
             if proposal is not None and page is not None:
-                outputs.stage(proposal, family.tuning_yaml(report, page.name))
-                outputs.stage(page, family.tuning_page(report))
-            written = outputs.commit()
+                staged = {proposal: family.tuning_yaml(report, page.name), page: family.tuning_page(report)}
+            written = work.commit(staged)
             if before is not None:
-                if real.read_bytes() != before:
-                    raise UsageError(
-                        None,
-                        f"{display_path(path)} changed on disk while the tuner ran; not written "
-                        f"(the proposal is in {display_path(proposal) if proposal else 'the returned report'})",
-                    )
-                try:
-                    family.write_sheets(real, report, os.path.relpath(page, real.parent) if page is not None else None)
-                except WorkbenchError as exc:  # the proposal is written already: say where, and that the variant is as it was
-                    where = display_path(proposal) if proposal else "the returned report"
-                    raise WorkbenchError(exc.problems, f"{display_path(path)} is unchanged; the proposal is in {where}") from None
+                _write_sheets(family, path, real, before, report, proposal, page)
                 written.append(path)
     return Tuning(report, command, family.tuning_warnings(report), written)
+
+
+def _write_sheets(
+    family: Tunable, path: Path, real: Path, before: bytes, report: Any, proposal: Path | None, page: Path | None
+) -> None:
+    """Put the proposed sheets into the variant file (``real``: with symlinks followed), unless it changed on disk
+    since ``before`` was read; the proposal is written already, so a refusal says where it is."""
+    where = display_path(proposal) if proposal else "the returned report"
+    if real.read_bytes() != before:
+        raise UsageError(
+            None, f"{display_path(path)} changed on disk while the tuner ran; not written (the proposal is in {where})"
+        )
+    try:
+        family.write_sheets(real, report, os.path.relpath(page, real.parent) if page is not None else None)
+    except WorkbenchError as exc:  # the variant is as it was
+        raise WorkbenchError(exc.problems, f"{display_path(path)} is unchanged; the proposal is in {where}") from None
 
 
 def _writable_variant(family: Tunable, path: Path, counts: list[int]) -> bytes:
@@ -840,6 +639,8 @@ def print_pdf(variant: VariantLike, page: str) -> bytes:
 
 
 __all__ = [
+    "ENGINES",
+    "Notice",
     "Progress",
     "RunSummary",
     "Simulation",
@@ -847,6 +648,7 @@ __all__ = [
     "Validation",
     "bot_tables",
     "check_run",
+    "choose_engine",
     "load_variant",
     "play",
     "player_counts",

@@ -23,27 +23,28 @@ from pathlib import Path
 from typing import Any
 
 from workbench import GENERATOR
-from workbench.api import (
-    Notice,
-    Progress,
-    VariantLike,
-    as_loaded,
-    bot_tables,
-    check_run,
-    choose_engine,
-    plain_persona,
-    player_counts,
-    ready_engine,
-    reserve_inputs,
-    stopping,
-)
 from workbench.errors import UsageError, display_path
 from workbench.games import CardInfo, Family, Loaded, Ranked, Studied, family_of_file
 from workbench.loading import did_you_mean
-from workbench.outputs import Outputs
 from workbench.render.pages import interval, number, p_value, render_cards, render_compare, render_skill
+from workbench.runs import (
+    Notice,
+    Plan,
+    Progress,
+    RunOptions,
+    VariantLike,
+    as_loaded,
+    bot_names,
+    check_bots,
+    check_run,
+    choose_engine,
+    job,
+    plain_persona,
+    plan,
+    player_counts,
+)
 from workbench.sim.paired import Estimate, Measure, PairedFactory, PairedTally, difference, estimate, holm, of_arm
-from workbench.sim.runner import LOCAL, Backend, Handover, Stop, run
+from workbench.sim.runner import LOCAL, Backend, Stop
 
 #: Family-wise error rate of the significance calls (Holm's correction over every test of a study).
 ALPHA = 0.05
@@ -56,34 +57,6 @@ CORRECTION = (
     "player count; balance, a maximum minus a minimum, and a difference that is zero in every game are not tested), "
     "family-wise error rate {alpha:.0%}; the intervals are 95 % paired intervals, not corrected"
 )
-
-
-def _out_files(outputs: Outputs, out: str | os.PathLike[str] | None, name: str, create: bool) -> tuple[Path, Path] | None:
-    """Reserve ``<name>.json`` and ``<name>.html`` in the folder ``out`` (checked now, before any game)."""
-    if out is None:
-        return None
-    outputs.folder_for(Path(out), "out", create=create)
-    return outputs.file(Path(out) / f"{name}.json", "out"), outputs.file(Path(out) / f"{name}.html", "out")
-
-
-def play_paired(
-    factory: PairedFactory | Handover,
-    games: int,
-    backend: Backend,
-    title: str,
-    progress: Progress | None,
-    halt: Stop,
-    notice: Notice | None = None,
-) -> tuple[PairedTally, bool, dict[str, Any]]:
-    """Play the paired games: the tally, whether a stop cut it short, and the timing (``notice`` hears how the
-    engines shared them, when the compiled one was not ready for all)."""
-    advance = progress(title, games) if progress is not None else None
-    result = run(factory, games, backend=backend, progress=advance, stop=halt)
-    shared = result.handover()
-    if notice is not None and shared:
-        notice(shared)
-    tally: PairedTally = result.tally
-    return tally, result.interrupted, result.timing()
 
 
 # --- compare -------------------------------------------------------------------------------------------------
@@ -117,11 +90,6 @@ class Compared:
                 for d, adjusted in zip(self.differences, self.adjusted)
             ],
         }
-
-
-def bot_names(table: tuple[str, ...]) -> list[str]:
-    """A table's bots as the outputs name them: one name when it fills every seat, else one per seat."""
-    return [table[0]] if len(set(table)) == 1 else list(table)
 
 
 def rounded_p(p: float) -> float | None:
@@ -266,6 +234,48 @@ def compare(
     that finished (the same prefix of game indices in every variant).
     """
     check_run(games)
+    plans = _compared_plans(variants, players, bots, personas)
+    family = plans[0].family
+    counts, first = plans[0].counts, plans[0].tables[plans[0].counts[0]]
+    seated = [(p.loaded.variant, [p.known[name] for name in dict.fromkeys(first)]) for p in plans]
+    choice = choose_engine(family, seated, engine)
+    options = RunOptions(backend, engine, force, create_out, progress, notice, stop)
+    with job(family, choice, options, [*(source for p in plans for source in p.loaded.sources), personas]) as work:
+        targets = work.out_files(out, "compare.json", "compare.html")
+        runs: list[ComparedRun] = []
+        with work.running():
+            for count in work.each(counts):
+                measure = family.table_measure([p.loaded.variant for p in plans], count, plans[0].tables[count])
+                arms = tuple(
+                    family.simulator(p.loaded.variant, count, p.tables[count], p.known, seed, engine=work.engine) for p in plans
+                )
+                tally, interrupted, timing = work.play_paired(PairedFactory.of(arms, measure), games, f"{count} players")
+                if tally.games:
+                    runs.append(compared_run(count, tally, measure, interrupted, timing))
+            result = Comparison(
+                family,
+                [{"name": p.loaded.variant.name, "file": display_path(p.path) if p.path else None} for p in plans],
+                counts,
+                seed,
+                bot_names(first),
+                work.engine,
+                _corrected(runs),
+                [],
+            )
+            if not runs:
+                return result
+            written = work.commit({targets[0]: result.to_json(), targets[1]: result.report()} if targets else {})
+    return replace(result, written=written)
+
+
+def _compared_plans(
+    variants: Sequence[VariantLike],
+    players: int | Sequence[int] | None,
+    bots: str | Sequence[str] | None,
+    personas: str | os.PathLike[str] | None,
+) -> list[Plan]:
+    """The plan of each variant compared: variants of one game, each taking every player count, with the same bot
+    names at every table (each meaning what its own variant and ``personas`` say)."""
     if len(variants) < 2:
         raise UsageError(None, "compare: name at least two variant files (the first is the reference)")
     if len(variants) > 26:
@@ -276,64 +286,16 @@ def compare(
         if other.family is not family:
             what = display_path(other_path) if other_path else other.variant.name
             raise UsageError(None, f"{what} is a {other.family.title} variant; compare variants of one game ({family.title})")
-    counts: list[int] = []
-    for variant, path in loaded:  # every variant must take every count (the list is the same each time)
-        counts = player_counts(variant, players, path)
-    # the same bot names at every table, each meaning what its own variant (and --personas) says
-    known = [family.personas(variant.variant, Path(personas) if personas is not None else None) for variant, _ in loaded]
-    tables = []
-    for (variant, path), table in zip(loaded, known):
+    for variant, path in loaded:  # every variant must take every count
+        player_counts(variant, players, path)
+    plans: list[Plan] = []
+    for variant, path in loaded:
         try:
-            tables.append(bot_tables(bots, counts, table, family))
+            plans.append(plan(variant, players, bots, personas))
         except UsageError as exc:  # say which variant lacks the bot: the others may define it
             what = display_path(path) if path is not None else repr(variant.variant.name)
             raise exc.adding(f"(in {what})") from None
-    seated = [
-        (variant.variant, [table[name] for name in dict.fromkeys(tables[0][counts[0]])])
-        for (variant, _), table in zip(loaded, known)
-    ]
-    choice = choose_engine(family, seated, engine)
-    engine = choice.engine
-    with Outputs(force=force) as outputs:
-        reserve_inputs(outputs, *(source for variant, _ in loaded for source in variant.sources), personas)
-        targets = _out_files(outputs, out, "compare", create_out)
-        outputs.ready()
-        runs: list[ComparedRun] = []
-        with stopping(stop) as halt:
-            ready_engine(family, choice, notice, backend, halt)
-            for count in counts:
-                if halt():
-                    break
-                run_bots = tables[0][count]
-                measure = family.table_measure([v.variant for v, _ in loaded], count, run_bots)
-                arms = tuple(
-                    family.simulator(v.variant, count, table[count], personas_, seed, engine=engine)
-                    for (v, _), table, personas_ in zip(loaded, tables, known)
-                )
-                factory = PairedFactory.of(arms, measure)
-                tally, interrupted, timing = play_paired(factory, games, backend, f"{count} players", progress, halt, notice)
-                if tally.games:
-                    runs.append(compared_run(count, tally, measure, interrupted, timing))
-                if interrupted:
-                    break
-            runs = _corrected(runs)
-            result = Comparison(
-                family,
-                [{"name": v.variant.name, "file": display_path(p) if p else None} for v, p in loaded],
-                counts,
-                seed,
-                bot_names(tables[0][counts[0]]),
-                engine,
-                runs,
-                [],
-            )
-            if not runs:
-                return result
-            if targets is not None:
-                outputs.stage(targets[0], result.to_json())
-                outputs.stage(targets[1], result.report())
-            written = outputs.commit()
-    return replace(result, written=written)
+    return plans
 
 
 def compared_run(count: int, tally: PairedTally, measure: Measure, interrupted: bool, timing: dict[str, Any]) -> ComparedRun:
@@ -579,35 +541,29 @@ def cards(
             raise UsageError("only", f"no such card{did_you_mean(name, [c.id for c in market])}", name)
     if not studied:
         raise UsageError(None, "no card to study: the variant has no cards" if not market else "no card to study")
-    known = family.personas(loaded.variant, Path(personas) if personas is not None else None)
-    table = bot_tables(bots, [count], known, family)[count]
+    seats = plan(loaded, count, bots, personas)
+    known, table = seats.known, seats.tables[count]
     coins = family.reference_coins(loaded.variant, count)
-    choice = choose_engine(family, [(loaded.variant, [known[name] for name in set(table)])], engine)
-    engine = choice.engine
-    with Outputs(force=force) as outputs:
-        reserve_inputs(outputs, *loaded.sources, personas)
-        targets = _out_files(outputs, out, "cards", create_out)
-        outputs.ready()
+    choice = choose_engine(family, [(loaded.variant, seats.seated)], engine)
+    options = RunOptions(backend, engine, force, create_out, progress, notice, stop)
+    with job(family, choice, options, seats.inputs) as work:
+        targets = work.out_files(out, "cards.json", "cards.html")
         arms = (
-            family.simulator(loaded.variant, count, table, known, seed, engine=engine),
-            family.gifted_simulator(loaded.variant, count, table, known, seed, coins=coins, engine=engine),
-            *(family.gifted_simulator(loaded.variant, count, table, known, seed, card=c.id, engine=engine) for c in studied),
+            family.simulator(loaded.variant, count, table, known, seed, engine=work.engine),
+            family.gifted_simulator(loaded.variant, count, table, known, seed, coins=coins, engine=work.engine),
+            *(family.gifted_simulator(loaded.variant, count, table, known, seed, card=c.id, engine=work.engine) for c in studied),
         )
         measure = family.seat_measure()
-        factory = PairedFactory.of(arms, measure)
-        with stopping(stop) as halt:
-            ready_engine(family, choice, notice, backend, halt)
-            tally, interrupted, timing = play_paired(
-                factory, games, backend, f"{len(studied)} card{'s' if len(studied) != 1 else ''}", progress, halt, notice
-            )
+        with work.running():
+            label = f"{len(studied)} card{'s' if len(studied) != 1 else ''}"
+            tally, interrupted, timing = work.play_paired(PairedFactory.of(arms, measure), games, label)
             result = _card_strength(family, loaded, path, extra, count, seed, table, coins, studied, added, measure, tally)
-            result = replace(result, interrupted=interrupted, timing=timing, engine=engine)
+            result = replace(result, interrupted=interrupted, timing=timing, engine=work.engine)
             if not tally.games:
                 return result
-            if targets is not None:
-                outputs.stage(targets[0], result.to_json())
-                outputs.stage(targets[1], render_cards(result.to_dict(), family.title))
-            written = outputs.commit()
+            written = work.commit(
+                {targets[0]: result.to_json(), targets[1]: render_cards(result.to_dict(), family.title)} if targets else {}
+            )
     return replace(result, written=written)
 
 
@@ -827,36 +783,23 @@ def skill(
     family = loaded.family
     if not isinstance(family, Ranked):
         raise UsageError(None, f"{family.title} has no bots to rank")
-    (count,) = player_counts(loaded, players, path)
-    known = dict(family.personas(loaded.variant, Path(personas) if personas is not None else None))
-    table = bot_tables(bots, [count], known, family)[count]
+    field = plan(loaded, players, bots, personas)
+    (count,) = field.counts
+    known, table = field.known, field.tables[count]
     if len(set(table)) > 1:
         raise UsageError("bots", "the field is one bot at every seat", str(bots))
-    names = list(family.ladder() if ladder is None else ladder)
-    twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
-    if twice is not None:
-        raise UsageError("ladder", f"{twice} is named twice")
-    if len(names) < 2:
-        raise UsageError("ladder", f"name at least two bots, weakest first (got {len(names)})")
-    for name in names:
-        if name not in known:
-            raise UsageError("ladder", f"unknown bot {name!r}{did_you_mean(name, known)}; known: {', '.join(sorted(known))}")
-    rungs = {name: known[name] for name in names}
+    rungs = _ladder(family, ladder, known)
     choice = choose_engine(family, [(loaded.variant, [known[table[0]], *rungs.values()])], engine)
-    engine = choice.engine
-    with Outputs(force=force) as outputs:
-        reserve_inputs(outputs, *loaded.sources, personas)
-        targets = _out_files(outputs, out, "skill", create_out)
-        outputs.ready()
+    options = RunOptions(backend, engine, force, create_out, progress, notice, stop)
+    with job(family, choice, options, field.inputs) as work:
+        targets = work.out_files(out, "skill.json", "skill.html")
         arms = (
-            family.simulator(loaded.variant, count, table, known, seed, engine=engine),
-            *(family.simulator(loaded.variant, count, table, known, seed, seat_bot=name, engine=engine) for name in rungs),
+            family.simulator(loaded.variant, count, table, known, seed, engine=work.engine),
+            *(family.simulator(loaded.variant, count, table, known, seed, seat_bot=name, engine=work.engine) for name in rungs),
         )
         measure = family.seat_measure()
-        factory = PairedFactory.of(arms, measure)
-        with stopping(stop) as halt:
-            ready_engine(family, choice, notice, backend, halt)
-            tally, interrupted, timing = play_paired(factory, games, backend, f"{len(rungs)} bots", progress, halt, notice)
+        with work.running():
+            tally, interrupted, timing = work.play_paired(PairedFactory.of(arms, measure), games, f"{len(rungs)} bots")
             win = next(s.of for s in measure.statistics if s.name == "win_rate")
             sums, arms_ = tally.sums, len(tally.arms)
             found = [
@@ -876,15 +819,26 @@ def skill(
                 tally.arms[0].summary(),
                 interrupted,
                 timing,
-                engine=engine,
+                engine=work.engine,
             )
             if not tally.games:
                 return result
-            if targets is not None:
-                outputs.stage(targets[0], result.to_json())
-                outputs.stage(targets[1], render_skill(result.to_dict(), family.title))
-            written = outputs.commit()
+            written = work.commit(
+                {targets[0]: result.to_json(), targets[1]: render_skill(result.to_dict(), family.title)} if targets else {}
+            )
     return replace(result, written=written)
+
+
+def _ladder(family: Ranked, ladder: Sequence[str] | None, known: dict[str, Any]) -> dict[str, Any]:
+    """The rungs of the ladder, weakest first (default: the family's), each name with its persona."""
+    names = list(family.ladder() if ladder is None else ladder)
+    twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
+    if twice is not None:
+        raise UsageError("ladder", f"{twice} is named twice")
+    if len(names) < 2:
+        raise UsageError("ladder", f"name at least two bots, weakest first (got {len(names)})")
+    check_bots(names, known, "ladder")
+    return {name: known[name] for name in names}
 
 
 __all__ = ["CardStrength", "Comparison", "Skill", "cards", "compare", "skill"]

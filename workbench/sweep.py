@@ -19,144 +19,37 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import math
 import os
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Annotated, Any, Literal
-
-from pydantic import Field, Strict, model_validator
+from typing import Any
 
 from workbench import GENERATOR, __version__
-from workbench.api import (
+from workbench.errors import UsageError, WorkbenchError, as_named, display_path, players_span
+from workbench.games import Family, Loaded
+from workbench.loading import Document, did_you_mean
+from workbench.outputs import is_ours
+from workbench.render.pages import number, render_sweep
+from workbench.runs import (
+    EngineChoice,
+    Job,
     Notice,
     Progress,
+    RunOptions,
+    bot_names,
     bot_tables,
     check_run,
     choose_engine,
+    job,
     plain_persona,
     player_counts,
-    ready_engine,
-    reserve_inputs,
-    stopping,
 )
-from workbench.errors import UsageError, WorkbenchError, as_named, display_path, players_span
-from workbench.games import Family, Loaded, load_variant, overrides_of
-from workbench.loading import Document, Setting, did_you_mean, read_yaml, validate
-from workbench.models import KeyPath, Model, Positive, rules_error
-from workbench.outputs import Outputs, is_ours
-from workbench.render.pages import number, render_sweep
-from workbench.sim.paired import PairedFactory
+from workbench.sim.paired import Measure, PairedFactory
 from workbench.sim.runner import LOCAL, Backend, Stop
-from workbench.studies import ComparedRun, bot_names, compared_run, play_paired, rounded_p
-
-#: Most points a sweep may have (a grid multiplies its axes).
-MOST_POINTS = 1000
-
-
-class SweepError(WorkbenchError):
-    """A sweep file that cannot be run."""
-
-
-class Axis(Model):
-    """One key of the variant and the values to try it at."""
-
-    set: str = Field(min_length=1, description="The key to set, as a dotted path: cards.dagger.cost, stakes.4.in, end.stars.")
-    values: list[Any] = Field(min_length=1, max_length=MOST_POINTS, description="The values to try, in order.")
-    name: str | None = Field(None, min_length=1, description="The axis's name in tables and charts (default: the key path).")
-    labels: list[str] | None = Field(None, description="A name for each value (default: the value as written).")
-
-
-class Point(Model):
-    """One named point: values to set and keys to override, as a child variant would."""
-
-    name: str = Field(min_length=1, description="The point's name in tables and charts.")
-    set: dict[str, Any] = Field(default_factory=dict, description="Dotted key paths and their values.")
-    overrides: dict[str, Any] = Field(
-        default_factory=dict, description="Variant keys merged on top, as in a child variant (cards_add: [card file]...)."
-    )
-
-
-class Goal(Model):
-    """Which point is best: the one with the highest (max) or lowest (min) value of a figure, the one nearest a
-    value (a number), or the one that changes it least from the base variant (base)."""
-
-    figure: str = Field(description="A figure of simulate's summary, as compare.json names it: rounds.mean, balance.")
-    aim: Literal["max", "min", "base"] | Annotated[float, Strict(), Field(allow_inf_nan=False)] = Field(
-        description="max, min, a value to come nearest to, or base: the least change from the base variant."
-    )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _aim(cls, data: Any) -> Any:
-        """One message for an aim that is neither a word it knows nor a number (not one per kind of aim)."""
-        aim = data.get("aim") if isinstance(data, dict) else None
-        known = isinstance(aim, int | float) and not isinstance(aim, bool) and math.isfinite(aim)
-        if aim is not None and aim not in ("max", "min", "base") and not known:
-            raise rules_error([(("aim",), f"expected max, min, base or a number, got {aim!r}")])
-        return data
-
-
-class SweepFile(Model):
-    """A sweep: a base variant, what to vary, and how many games to play at each point."""
-
-    name: str = Field(min_length=1, description="The sweep's name.")
-    description: str | None = None
-    variant: str = Field(description="The base variant file, relative to this file; every point changes a copy of it.")
-    players: Annotated[list[Positive], Field(min_length=1)] | Positive | None = Field(
-        None, description="The player count, or several (default: 4, or as near as the base variant allows)."
-    )
-    games: Positive = Field(description="Games per point and player count (played beside the base variant).")
-    seed: int = Field(1, description="Game i of every point depends only on (seed, i).")
-    bots: str | list[str] | None = Field(None, description="One bot per seat, or one for every seat (default: the game's).")
-    engine: Literal["auto", "batch", "interpreter"] = "auto"
-    figures: list[str] = Field(default_factory=list, description="The figures to chart and tabulate (the goal's too).")
-    goal: Goal | None = None
-    grid: list[Axis] | None = Field(None, min_length=1, description="Axes: every combination of their values is a point.")
-    points: list[Point] | None = Field(None, min_length=1, description="Named points, instead of a grid.")
-
-    @model_validator(mode="after")
-    def _shape(self) -> SweepFile:
-        problems: list[tuple[KeyPath, str]] = []
-        if (self.grid is None) == (self.points is None):
-            problems.append(
-                (
-                    (),
-                    "give either a grid (axes of values) or a list of points, not both"
-                    if self.grid
-                    else "give a grid (axes of values) or a list of points",
-                )
-            )
-        if not self.figures and self.goal is None:
-            problems.append((("figures",), "name the figures to chart (figures: [rounds.mean, ...]) or a goal"))
-        for i, axis in enumerate(self.grid or []):
-            if axis.labels is not None and len(axis.labels) != len(axis.values):
-                problems.append((("grid", i, "labels"), f"give one label per value ({len(axis.values)}), not {len(axis.labels)}"))
-            for earlier in range(i):
-                other = (self.grid or [])[earlier]
-                if other.set == axis.set:
-                    problems.append((("grid", i, "set"), f"grid.{earlier} sets {axis.set} already: one axis per key"))
-                elif (other.name or other.set) == (axis.name or axis.set):
-                    problems.append((("grid", i, "name"), f"grid.{earlier} is called {axis.name or axis.set!r} too"))
-        size = math.prod(len(axis.values) for axis in self.grid or [])
-        if size > MOST_POINTS:
-            problems.append((("grid",), f"the grid has {size:,} points; a sweep may have at most {MOST_POINTS:,}"))
-        if problems:
-            raise rules_error(problems)
-        return self
-
-
-@dataclass(frozen=True)
-class SweepPoint:
-    """One point of a sweep: its id (its file's name), name, the axis values that made it, and its variant."""
-
-    id: str
-    name: str
-    values: dict[str, Any]
-    loaded: Loaded
+from workbench.studies import ComparedRun, compared_run, rounded_p
+from workbench.sweep_file import Goal, SweepError, SweepFile, SweepPoint, load_sweep
 
 
 @contextmanager
@@ -167,85 +60,6 @@ def _located(doc: Document) -> Iterator[None]:
     except UsageError as exc:
         at = (exc.field,) if exc.field in SweepFile.model_fields else ()
         raise SweepError([doc.problem(at, exc.detail(as_named) if at else exc.text(as_named))]) from None
-
-
-def _slug(name: str) -> str:
-    """A point's name as a file name: ``dagger cost 3`` -> ``dagger-cost-3`` (letters of any script kept).
-
-    >>> _slug("Dagger cost 3"), _slug("价格 一"), _slug("../x")
-    ('dagger-cost-3', '价格-一', 'x')
-    """
-    return re.sub(r"[\W_]+", "-", name.lower()).strip("-")[:80] or "point"
-
-
-def _shown(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value)
-
-
-def load_sweep(path: str | os.PathLike[str]) -> tuple[SweepFile, Document, list[SweepPoint], Loaded]:
-    """Read and check a sweep file and every point's variant (each problem located in its file); the sweep, its
-    document, its points and the base variant."""
-    path = Path(path)
-    doc = read_yaml(path, SweepError)
-    if doc.data is None or not isinstance(doc.data, dict):
-        raise SweepError([doc.problem((), "a sweep is a mapping of keys (name, variant, games, grid or points, ...)")])
-    plan = validate(SweepFile, doc, SweepError)
-    base_path = path.parent / plan.variant
-    try:
-        found = base_path.is_file()
-    except (OSError, ValueError) as exc:  # a name too long for the system
-        reason = getattr(exc, "strerror", None) or exc
-        raise SweepError([doc.problem(("variant",), f"cannot use {plan.variant!r}: {reason}")]) from None
-    if not found:
-        looked = display_path(Path(os.path.normpath(base_path)))
-        raise SweepError([doc.problem(("variant",), f"no such variant file: {plan.variant} (looked for {looked})")])
-    base = load_variant(base_path)
-    points: list[SweepPoint] = []
-    if plan.grid is not None:
-        names = [axis.name or axis.set for axis in plan.grid]
-        for combination in itertools.product(*(range(len(axis.values)) for axis in plan.grid)):
-            settings = [
-                Setting(axis.set, axis.values[j], doc, ("grid", str(i), "values", str(j)), ("grid", str(i), "set"))
-                for i, (axis, j) in enumerate(zip(plan.grid, combination))
-            ]
-            shown = [axis.labels[j] if axis.labels else _shown(axis.values[j]) for axis, j in zip(plan.grid, combination)]
-            name = ", ".join(f"{axis_name} {value}" for axis_name, value in zip(names, shown))
-            values = {axis_name: axis.values[j] for axis_name, axis, j in zip(names, plan.grid, combination)}
-            at: tuple[str, ...] = ("grid", "0", "values", str(combination[0]))
-            points.append(SweepPoint(_slug(name), name, values, _point_variant(doc, at, name, base_path, None, settings)))
-    else:
-        for i, entry in enumerate(plan.points or []):
-            at = ("points", str(i))
-            overrides = overrides_of(doc, (*at, "overrides"), base_path, SweepError) if entry.overrides else None
-            settings = [Setting(key, value, doc, (*at, "set", key)) for key, value in entry.set.items()]
-            loaded = _point_variant(doc, at, entry.name, base_path, overrides, settings)
-            points.append(SweepPoint(_slug(entry.name), entry.name, {}, loaded))
-    seen: dict[str, SweepPoint] = {}
-    for i, point in enumerate(points):
-        if point.id in seen:
-            first = seen[point.id].name
-            if plan.points:
-                message = f"{point.name!r} and {first!r} would share the file points/{point.id}.*.json: rename one"
-                raise SweepError([doc.problem(("points", str(i), "name"), message)])
-            message = f"two points would both be {first!r} (a value or label of an axis repeats)"
-            raise SweepError([doc.problem(("grid",), message)])
-        seen[point.id] = point
-        if point.loaded.family is not base.family:
-            raise SweepError([doc.problem(("points", str(i)), f"this point is a {point.loaded.family.title} variant")])
-    return plan, doc, points, base
-
-
-def _point_variant(doc: Document, at: tuple[str, ...], name: str, base: Path, overrides: Any, settings: list[Setting]) -> Loaded:
-    """A point's variant. A problem found outside the sweep file (a rule over several keys, such as the deck's
-    total, is located in the base variant) gets a note naming the point and where the sweep file makes it."""
-    try:
-        return load_variant(base, overrides, settings)
-    except WorkbenchError as exc:
-        here = doc.path.resolve() if doc.path is not None else None
-        if exc.note is None and any(problem.file is None or problem.file.resolve() != here for problem in exc.problems):
-            made = doc.problem(at, "")
-            exc.note = f"the point {name!r} makes this variant ({display_path(made.file or base)}:{made.line}: {made.path})"
-        raise
 
 
 @dataclass(frozen=True)
@@ -434,6 +248,69 @@ def _reused(file: Path, key: str) -> Row | None:
         return None
 
 
+@dataclass(frozen=True)
+class _Setup:
+    """A sweep checked before any game: its player counts, the bots at each table and what they mean in each
+    variant, the engine, and each point's measure at each count."""
+
+    counts: list[int]
+    tables: dict[int, tuple[str, ...]]
+    known: dict[str, dict[str, Any]]  #: point id -> its bot names' personas
+    base_known: dict[str, Any]
+    measures: dict[tuple[str, int], Measure]
+    figures: list[str]  #: the figures tabulated and charted (the goal's too)
+    choice: EngineChoice
+
+
+def _setup(plan: SweepFile, doc: Document, points: list[SweepPoint], base: Loaded) -> _Setup:
+    """Check the sweep's plan against its variants (each problem at its key in the sweep file)."""
+    family = base.family
+    with _located(doc):
+        check_run(plan.games)
+        counts = player_counts(base, plan.players, base.path)
+    for point in points:
+        low, high = family.player_range(point.loaded.variant)
+        for n in counts:
+            if not low <= n <= high:
+                raise SweepError(
+                    [doc.problem(("players",), f"{n}: the point {point.name!r} is for {players_span(low, high)} players")]
+                )
+    known = {p.id: family.personas(p.loaded.variant) for p in points}
+    base_known = family.personas(base.variant)
+    with _located(doc):
+        tables = bot_tables(plan.bots, counts, base_known, family)
+        for point in points:
+            bot_tables(plan.bots, counts, known[point.id], family)
+    measures = {(p.id, n): family.table_measure([base.variant, p.loaded.variant], n, tables[n]) for p in points for n in counts}
+    figures = list(dict.fromkeys([*plan.figures, *([plan.goal.figure] if plan.goal else [])]))
+    _check_figures(plan, doc, measures.values())
+    seated = [
+        (v, [table[name] for name in dict.fromkeys(tables[counts[0]])])
+        for v, table in [(base.variant, base_known), *((p.loaded.variant, known[p.id]) for p in points)]
+    ]
+    with _located(doc):
+        choice = choose_engine(family, seated, plan.engine)
+    return _Setup(counts, tables, known, base_known, measures, figures, choice)
+
+
+def _check_figures(plan: SweepFile, doc: Document, measures: Any) -> None:
+    """The figures and the goal name figures the measures offer; a rate's aim is a share, from 0 to 1."""
+    statistics = [s for measure in measures for s in measure.statistics]
+    offered = {s.name for s in statistics}
+    for i, name in enumerate(plan.figures):
+        if name not in offered:
+            raise SweepError([doc.problem(("figures", str(i)), f"no figure {name!r}{did_you_mean(name, offered)}")])
+    goal = plan.goal
+    if goal is None:
+        return
+    if goal.figure not in offered:
+        raise SweepError([doc.problem(("goal", "figure"), f"no figure {goal.figure!r}{did_you_mean(goal.figure, offered)}")])
+    rates = {s.name for s in statistics if s.percent}
+    if goal.figure in rates and not isinstance(goal.aim, str) and not 0 <= goal.aim <= 1:
+        message = f"{goal.figure} is a rate, from 0 to 1: write {goal.aim / 100:g} for {goal.aim:g} %"
+        raise SweepError([doc.problem(("goal", "aim"), message)])
+
+
 def run_sweep(
     path: str | os.PathLike[str],
     *,
@@ -455,125 +332,101 @@ def run_sweep(
     path = Path(path)
     plan, doc, points, base = load_sweep(path)
     family = base.family
-    with _located(doc):
-        check_run(plan.games)
-        counts = player_counts(base, plan.players, base.path)
-    for point in points:
-        low, high = family.player_range(point.loaded.variant)
-        for n in counts:
-            if not low <= n <= high:
-                raise SweepError(
-                    [doc.problem(("players",), f"{n}: the point {point.name!r} is for {players_span(low, high)} players")]
-                )
-    known = {p.id: family.personas(p.loaded.variant) for p in points}
-    base_known = family.personas(base.variant)
-    with _located(doc):
-        tables = bot_tables(plan.bots, counts, base_known, family)
-        for point in points:
-            bot_tables(plan.bots, counts, known[point.id], family)
-    seated = [
-        (v, [table[name] for name in dict.fromkeys(tables[counts[0]])])
-        for v, table in [(base.variant, base_known), *((p.loaded.variant, known[p.id]) for p in points)]
-    ]
-    with _located(doc):
-        choice = choose_engine(family, seated, plan.engine)
-    engine = choice.engine
-    measures = {(p.id, n): family.table_measure([base.variant, p.loaded.variant], n, tables[n]) for p in points for n in counts}
-    figures = list(dict.fromkeys([*plan.figures, *([plan.goal.figure] if plan.goal else [])]))
-    offered = {s.name for measure in measures.values() for s in measure.statistics}
-    for i, name in enumerate(plan.figures):
-        if name not in offered:
-            raise SweepError([doc.problem(("figures", str(i)), f"no figure {name!r}{did_you_mean(name, offered)}")])
-    if plan.goal is not None and plan.goal.figure not in offered:
-        hint = did_you_mean(plan.goal.figure, offered)
-        raise SweepError([doc.problem(("goal", "figure"), f"no figure {plan.goal.figure!r}{hint}")])
-    rates = {s.name for measure in measures.values() for s in measure.statistics if s.percent}
-    if plan.goal is not None and plan.goal.figure in rates and not isinstance(plan.goal.aim, str) and not 0 <= plan.goal.aim <= 1:
-        message = f"{plan.goal.figure} is a rate, from 0 to 1: write {plan.goal.aim / 100:g} for {plan.goal.aim:g} %"
-        raise SweepError([doc.problem(("goal", "aim"), message)])
-    sweep = Sweep(plan, path, family, base, points, counts, bot_names(tables[counts[0]]), engine, [], figures)
-    with Outputs(force=force) as outputs:
-        reserve_inputs(outputs, path, *base.sources, *(s for p in points for s in p.loaded.sources))
-        folder = Path(out) if out is not None else None
+    setup = _setup(plan, doc, points, base)
+    counts, tables, choice = setup.counts, setup.tables, setup.choice
+    sweep = Sweep(plan, path, family, base, points, counts, bot_names(tables[counts[0]]), choice.engine, [], setup.figures)
+    options = RunOptions(backend, plan.engine, force, create_out, progress, notice, stop)
+    inputs = [path, *base.sources, *(s for p in points for s in p.loaded.sources)]
+    folder = Path(out) if out is not None else None
+    with job(family, choice, options, inputs) as work:
+        targets = work.out_files(folder, "sweep.json", "sweep.html")
         files: dict[tuple[str, int], Path] = {}
         if folder is not None:
-            outputs.folder_for(folder, "out", create=create_out)
-            outputs.folder_for(folder / "points", "out", create=True)
-            targets = outputs.file(folder / "sweep.json", "out"), outputs.file(folder / "sweep.html", "out")
-            files = {(p.id, n): outputs.file(folder / "points" / f"{p.id}.{n}p.json", "out") for p in points for n in counts}
+            work.outputs.folder_for(folder / "points", "out", create=True)
+            files = {(p.id, n): work.outputs.file(folder / "points" / f"{p.id}.{n}p.json", "out") for p in points for n in counts}
         keys = {(p.id, n): _key(p, base, n, plan, tables[n]) for p in points for n in counts}
-        rows: dict[tuple[str, int], Row] = {}
-        for spot, file in files.items():
-            found = _reused(file, keys[spot])
-            if found is not None:
-                rows[spot] = found
-        if folder is not None and notice is not None:
-            if rows:
-                notice(
-                    f"{len(rows)} of {len(keys)} point(s) finished in an earlier run: read from {display_path(folder / 'points')}"
-                )
-            stale = sum(spot not in rows and file.is_file() for spot, file in files.items())
-            if stale:
-                notice(
-                    f"{stale} point(s) of an earlier run were played with other inputs (seed, games, bots, a "
-                    "variant or the workbench changed): played again"
-                )
-        outputs.ready()
-        failure: WorkbenchError | None = None  # a worker lost, a point file changed meanwhile: said after the table
-        with stopping(stop) as halt:
-            if len(rows) < len(keys):
-                ready_engine(family, choice, notice, backend, halt)
-            for point, n in itertools.product(points, counts):  # the order of sweep.json's table
-                spot = (point.id, n)
-                if spot in rows:
-                    continue
-                if halt():
-                    break
-                arms = tuple(
-                    family.simulator(v, n, tables[n], personas, plan.seed, engine=engine)
-                    for v, personas in ((base.variant, base_known), (point.loaded.variant, known[point.id]))
-                )
-                factory = PairedFactory.of(arms, measures[spot])
-                try:
-                    tally, interrupted, timing = play_paired(
-                        factory, plan.games, backend, f"{point.name}, {n} players", progress, halt, notice
-                    )
-                except WorkbenchError as exc:  # the finished points stand: the table of them is written, then the error said
-                    failure = exc
-                    break
-                if interrupted:  # half a point proves nothing: it is played again next time
-                    break
-                rows[spot] = _row(point.id, compared_run(n, tally, measures[spot], False, timing))
-                if spot in files:
-                    body = {"generator": GENERATOR, "key": keys[spot], **rows[spot].to_dict(), "timing": timing}
-                    try:
-                        outputs.write(files[spot], json.dumps(body, indent=2) + "\n")
-                    except WorkbenchError as exc:  # not written: not finished
-                        outputs.discard()
-                        del rows[spot]
-                        failure = exc
-                        break
+        rows = _earlier_rows(files, keys, folder, notice)
+        with work.running(warm=len(rows) < len(keys)):
+            failure = _play_points(work, sweep, setup, keys, files, rows)
             order = {(p.id, n): i for i, (p, n) in enumerate(itertools.product(points, counts))}
             sweep = replace(sweep, rows=sorted(rows.values(), key=lambda r: order[(r.point, r.players)]))
             table = ", with their table"
-            if folder is not None and rows:
+            if targets is not None and rows:
                 try:
-                    outputs.stage(targets[0], sweep.to_json())
-                    outputs.stage(targets[1], render_sweep(sweep.to_dict(), family.title))
-                    outputs.commit()
+                    work.commit({targets[0]: sweep.to_json(), targets[1]: render_sweep(sweep.to_dict(), family.title)})
                 except WorkbenchError as exc:  # a full disk: the points stand, the table waits for the next run
-                    outputs.discard()
+                    work.outputs.discard()
                     failure, table = failure or exc, "; run the sweep again to write their table"
-            written = list(outputs.written)
+            written = list(work.outputs.written)
     if failure is not None:
-        if folder is None or not rows:
-            raise failure
-        kept = f"the {len(rows)} finished point(s) are kept in {display_path(folder / 'points')}{table}"
-        failure.problems = [
-            replace(p, message=p.message.replace("; nothing was written", "") + f"; {kept}") for p in failure.problems
-        ]
-        raise failure
+        raise _with_kept(failure, folder, len(rows), table)
     return replace(sweep, written=written)
+
+
+def _with_kept(failure: WorkbenchError, folder: Path | None, finished: int, table: str) -> WorkbenchError:
+    """The error that stopped a sweep, saying where the points finished before it are kept."""
+    if folder is None or not finished:
+        return failure
+    kept = f"the {finished} finished point(s) are kept in {display_path(folder / 'points')}{table}"
+    failure.problems = [
+        replace(p, message=p.message.replace("; nothing was written", "") + f"; {kept}") for p in failure.problems
+    ]
+    return failure
+
+
+def _earlier_rows(
+    files: dict[tuple[str, int], Path], keys: dict[tuple[str, int], str], folder: Path | None, notice: Notice | None
+) -> dict[tuple[str, int], Row]:
+    """The points an earlier run finished with the same inputs (read, not played again), said with those played again."""
+    rows = {spot: found for spot, file in files.items() if (found := _reused(file, keys[spot])) is not None}
+    if folder is not None and notice is not None:
+        if rows:
+            notice(f"{len(rows)} of {len(keys)} point(s) finished in an earlier run: read from {display_path(folder / 'points')}")
+        stale = sum(spot not in rows and file.is_file() for spot, file in files.items())
+        if stale:
+            notice(
+                f"{stale} point(s) of an earlier run were played with other inputs (seed, games, bots, a "
+                "variant or the workbench changed): played again"
+            )
+    return rows
+
+
+def _play_points(
+    work: Job,
+    sweep: Sweep,
+    setup: _Setup,
+    keys: dict[tuple[str, int], str],
+    files: dict[tuple[str, int], Path],
+    rows: dict[tuple[str, int], Row],
+) -> WorkbenchError | None:
+    """Play each point not finished yet, in the order of ``sweep.json``'s table, into ``rows``, each written to its
+    file as it finishes; the error that stopped it (a worker lost, a point file changed meanwhile), said after the
+    table of the finished points."""
+    plan, base = sweep.plan, sweep.base
+    missing = [(p, n) for p, n in itertools.product(sweep.points, sweep.counts) if (p.id, n) not in rows]
+    for point, n in work.each(missing):
+        spot = (point.id, n)
+        arms = tuple(
+            sweep.family.simulator(v, n, setup.tables[n], personas, plan.seed, engine=work.engine)
+            for v, personas in ((base.variant, setup.base_known), (point.loaded.variant, setup.known[point.id]))
+        )
+        factory = PairedFactory.of(arms, setup.measures[spot])
+        try:
+            tally, interrupted, timing = work.play_paired(factory, plan.games, f"{point.name}, {n} players")
+        except WorkbenchError as exc:  # the finished points stand: the table of them is written, then the error said
+            return exc
+        if interrupted:  # half a point proves nothing: it is played again next time
+            return None
+        rows[spot] = _row(point.id, compared_run(n, tally, setup.measures[spot], False, timing))
+        if spot in files:
+            body = {"generator": GENERATOR, "key": keys[spot], **rows[spot].to_dict(), "timing": timing}
+            try:
+                work.outputs.write(files[spot], json.dumps(body, indent=2) + "\n")
+            except WorkbenchError as exc:  # not written: not finished
+                work.outputs.discard()
+                del rows[spot]
+                return exc
+    return None
 
 
 __all__ = ["Sweep", "SweepError", "SweepFile", "load_sweep", "run_sweep"]

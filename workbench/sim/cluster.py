@@ -100,7 +100,7 @@ def _workers_quiet() -> Iterator[None]:
 
     Until :func:`dask_setup` runs, a worker is still in the terminal's process group, and a Ctrl-C then would print
     Python's traceback from it; the command's own stop handler notes the Ctrl-C all the same (a start that fails
-    because of it is taken as the stop: see ``api.ready_engine``)."""
+    because of it is taken as the stop: see ``runs.ready_engine``)."""
     saved = os.dup(2)
     try:
         with open(os.devnull, "wb") as nowhere:

@@ -11,5 +11,5 @@ from workbench.sim.compiled import CompiledEngine
 BATCH = CompiledEngine(
     "chance-it",
     ("workbench.games.chance_it.batch.kernel", "workbench.sim.seeding", "workbench.games.chance_it.chance"),
-    "workbench.games.chance_it.batch:compile_all",
+    "workbench.games.chance_it.batch.warm:compile_all",
 )
