@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from workbench import api
 from workbench.cli import app
-from workbench.errors import ScenarioError
+from workbench.errors import ScenarioError, UsageError
 from workbench.games import FAMILIES
 from workbench.games.chance_chess import bots, engine
 from workbench.games.chance_chess.schema import CARDS, Persona, Variant
@@ -572,3 +572,38 @@ def test_replay_pgn_never_replaces_the_variant_and_refuses_a_game_without_notati
     other = ROOT / "tests" / "scenarios" / "target-dice" / "reshuffle.yaml"
     result = runner.invoke(app, ["replay", str(other), "--pgn", str(tmp_path / "x.pgn")])
     assert result.exit_code == 1 and "no standard notation" in result.output and "PASS" not in result.output
+
+
+def test_the_library_plays_and_replays_into_pgn_as_the_command_line_does(tmp_path: Path) -> None:
+    """``api.play(..., notation=)`` and ``api.replay_all(..., notation=)`` own the --pgn sequence: the same file
+    as the command line's, byte for byte; a refusal names the parameter ``notation``, not an option."""
+    by_hand, by_command = tmp_path / "library.pgn", tmp_path / "command.pgn"
+    output = api.play(BASE, seed=4, bots="greedy,random", notation=by_hand)
+    assert (
+        runner.invoke(app, ["play", str(BASE), "--seed", "4", "--bots", "greedy,random", "--pgn", str(by_command)]).exit_code == 0
+    )
+    assert by_hand.read_bytes() == by_command.read_bytes()
+    read = chess.pgn.read_game(io.StringIO(by_hand.read_text()))
+    assert read is not None and read.headers["White"] == "greedy (bot)" and read.end().board().fen() == output["fen"]
+
+    scripts = [FOLDER / "passes.yaml", FOLDER / "checkmate.yaml"]
+    heard: list[str] = []
+    replays = api.replay_all(scripts, notation=by_hand, each=lambda r: heard.append(r.path.name))
+    assert heard == ["passes.yaml", "checkmate.yaml"] and [r.passed for r in replays] == [True, True]
+    assert runner.invoke(app, ["replay", *map(str, scripts), "--pgn", str(by_command)]).exit_code == 0
+    assert by_hand.read_bytes() == by_command.read_bytes()
+    assert by_hand.read_text().count("[Event ") == 2
+
+    with pytest.raises(UsageError) as refused:
+        api.play(TARGET_DICE, notation=tmp_path / "td.pgn")
+    assert refused.value.field == "notation" and "--" not in str(refused.value)
+    assert not (tmp_path / "td.pgn").exists()
+
+
+def test_a_replay_that_breaks_the_rules_is_its_own_result_and_the_others_go_on(tmp_path: Path) -> None:
+    broken = sorted(BROKEN.glob("*.yaml"))[0]
+    replays = api.replay_all([broken, FOLDER / "passes.yaml"])
+    assert [r.passed for r in replays] == [False, True]
+    assert isinstance(replays[0].error, ScenarioError) and replays[0].result is None
+    with pytest.raises(ScenarioError):
+        api.replay(broken)

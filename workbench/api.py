@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,16 +63,78 @@ def load_variant(path: str | os.PathLike[str], text: str | None = None) -> Loade
 
 
 def replay(
-    path: str | os.PathLike[str], engine: str = "interpreter", notice: Notice | None = None
+    path: str | os.PathLike[str],
+    engine: str = "interpreter",
+    notice: Notice | None = None,
+    *,
+    notation: str | os.PathLike[str] | None = None,
+    force: bool = False,
 ) -> tuple[Family, Replay] | None:
     """Replay a scenario script and check its ``expect:``: the family and its result (None for a variant file).
 
     ``engine="batch"`` replays it with the batch engine, which keeps no event log: its output has no ``events``, and
     the ``events`` of ``expect:`` are not checked; ``notice`` hears what its cache says, and that it compiles first
-    when it is not compiled yet.
+    when it is not compiled yet. ``notation`` writes the game in its family's notation (PGN for chess), checked
+    before the replay as :func:`check_notation` checks it.
     """
-    check_replay_engine(engine)
-    return replay_scenario(Path(path), "batch" if engine == "batch" else "interpreter", notice)
+    (replayed,) = replay_all([path], engine, notice, notation=notation, force=force)
+    if replayed.error is not None:
+        raise replayed.error
+    return None if replayed.family is None or replayed.result is None else (replayed.family, replayed.result)
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """One scenario of :func:`replay_all`: its family and result, neither for a variant file (skipped), or what
+    stopped it (a :class:`~workbench.errors.ScenarioError` for a script that breaks the rules or cannot be read)."""
+
+    path: Path
+    family: Family | None = None
+    result: Replay | None = None
+    error: Exception | None = None
+
+    @property
+    def passed(self) -> bool | None:
+        """Whether it replayed and met its expectations (None: a variant file, not a scenario)."""
+        if self.error is not None:
+            return False
+        return None if self.result is None else bool(self.result.passed)
+
+
+def replay_all(
+    scenarios: Sequence[str | os.PathLike[str]],
+    engine: str = "interpreter",
+    notice: Notice | None = None,
+    *,
+    trace: bool = False,
+    notation: str | os.PathLike[str] | None = None,
+    force: bool = False,
+    each: Callable[[Replayed], None] | None = None,
+) -> list[Replayed]:
+    """Replay every scenario in turn, each on its own (one that fails does not stop the others; ``each`` hears each
+    as it ends); with ``notation``, every game replayed then goes in its family's notation to that one file.
+
+    Checked before the first replay: the engine (``trace``: the event log will be shown, which only the
+    interpreter keeps) and the notation file (as :func:`check_notation` checks it, none of the scenarios' inputs).
+    """
+    check_replay_engine(engine, trace=trace)
+    inputs = replayed_inputs(scenarios) if notation is not None else []
+    if notation is not None:
+        check_notation(notation, inputs=inputs, force=force)
+    done = []
+    for path in map(Path, scenarios):
+        try:
+            found = replay_scenario(path, "batch" if engine == "batch" else "interpreter", notice)
+            replayed = Replayed(path) if found is None else Replayed(path, *found)
+        except Exception as exc:  # noqa: BLE001 - each scenario on its own: its problem is its result
+            replayed = Replayed(path, error=exc)
+        done.append(replayed)
+        if each is not None:
+            each(replayed)
+    games = [(r.family, display_path(r.path), r.result.output, ()) for r in done if r.family and r.result]
+    if notation is not None and games:
+        write_notation(notation, games, inputs=inputs, force=force)
+    return done
 
 
 def check_replay_engine(engine: str, *, trace: bool = False) -> None:
@@ -97,20 +159,31 @@ def play(
     bots: str | Sequence[str] = "random",
     people: Mapping[int, Answer] | None = None,
     personas: str | os.PathLike[str] | None = None,
+    notation: str | os.PathLike[str] | None = None,
+    force: bool = False,
 ) -> dict[str, Any]:
     """Play one seeded game: the final state with its event log (same seed and answers, same game).
 
     ``bots`` names the bot of every seat (one name) or of each; the seats of ``people`` are a
     person's instead, each decision asked through its :data:`~workbench.play.Answer` (a
-    :class:`~workbench.play.Left` raised there stops the game and comes out of here).
+    :class:`~workbench.play.Left` raised there stops the game and comes out of here). ``notation`` writes the game
+    in its family's notation (PGN for chess: the people's seats called "you", the bots by name), checked before the
+    game as :func:`check_notation` checks it.
     """
-    loaded, path = as_loaded(variant)
-    (count,) = player_counts(loaded, players, path)
+    table = plan(variant, players, bots, personas)
+    (count,) = table.counts
     people = dict(people or {})
     check_seats(list(people), count)
-    known = loaded.family.personas(loaded.variant, Path(personas) if personas is not None else None)
-    table = bot_tables(bots, [count], known, loaded.family)[count]
-    return loaded.family.play(loaded.variant, count, seed, [known[name] for name in table], people)
+    if notation is not None:
+        notating(table.family)
+        check_notation(notation, inputs=table.inputs, force=force)
+    seats = table.tables[count]
+    output = table.family.play(table.loaded.variant, count, seed, [table.known[name] for name in seats], people)
+    if notation is not None:
+        names = ["you" if seat in people else f"{name} (bot)" for seat, name in enumerate(seats)]
+        game = (table.family, f"{table.loaded.variant.name}, seed {seed}", output, names)
+        write_notation(notation, [game], inputs=table.inputs, force=force)
+    return output
 
 
 def odds(variant: VariantLike) -> dict[str, Any]:
@@ -656,6 +729,7 @@ __all__ = [
     "print_pdf",
     "print_set",
     "replay",
+    "replay_all",
     "schemas",
     "simulate",
     "tune_stakes",

@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
     from workbench import api
-    from workbench.games import Family
 
 # The library (and through it pydantic, the families, NumPy, Numba, Jinja2, Dask) is imported by the commands that
 # use it, so that `workbench --help` starts at once and a command imports only what it runs.
@@ -125,19 +124,10 @@ def option_of(parameter: str, renamed: Mapping[str, str] = RENAMED) -> str:
 @contextmanager
 def _reported(failures: list[str] | None = None, renamed: Mapping[str, str] | None = None) -> Iterator[None]:
     """Turn library errors into ``file:line: key: message`` lines (exit 1), a refused parameter named by its option
-    (``renamed``: this command's own names); a stop into exit 130; anything else into one line (exit 2)."""
+    (``renamed``: this command's own names); a stop into exit 130; anything else into one line (exit 2). With
+    ``failures``, an error is said and added there instead, and the command goes on."""
     try:
         yield
-    except WorkbenchError as exc:
-        naming = partial(option_of, renamed={**RENAMED, **(renamed or {})})
-        shown = [exc.text(naming)] if isinstance(exc, UsageError) else [str(p) for p in exc.problems]
-        for line in shown:
-            warn(line)
-        if exc.note:
-            warn(f"note: {exc.note}")
-        if failures is None:
-            raise typer.Exit(1) from None
-        failures.extend(shown)
     except Interrupted:
         warn("interrupted: nothing was written (an unfinished comparison proves nothing)")
         raise typer.Exit(130) from None
@@ -147,12 +137,27 @@ def _reported(failures: list[str] | None = None, renamed: Mapping[str, str] | No
     except typer.Exit:
         raise
     except Exception as exc:  # noqa: BLE001 - the user gets one line, --debug gives the rest
-        if _debug["on"]:
-            traceback.print_exc()
-        warn(f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)")
+        shown = _say_error(exc, renamed)
         if failures is None:
-            raise typer.Exit(2) from None
-        failures.append(f"internal error: {exc}")
+            raise typer.Exit(1 if isinstance(exc, WorkbenchError) else 2) from None
+        failures.extend(shown)
+
+
+def _say_error(exc: Exception, renamed: Mapping[str, str] | None = None) -> list[str]:
+    """Say what went wrong on standard error: a library error's located problems (and its note), anything else in
+    one line (a bug: ``--debug`` shows its traceback); the lines said."""
+    if not isinstance(exc, WorkbenchError):
+        if _debug["on"]:
+            traceback.print_exception(exc)
+        warn(f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)")
+        return [f"internal error: {exc}"]
+    naming = partial(option_of, renamed={**RENAMED, **(renamed or {})})
+    shown = [exc.text(naming)] if isinstance(exc, UsageError) else [str(p) for p in exc.problems]
+    for line in shown:
+        warn(line)
+    if exc.note:
+        warn(f"note: {exc.note}")
+    return shown
 
 
 #: Options several commands share, worded once.
@@ -248,51 +253,38 @@ def replay(
     """Replay scripted games and check their `expect:` blocks; exit 1 if any scenario fails."""
     from workbench import api
 
+    report = partial(_report_replay, as_json=as_json, trace=trace)
     with _reported():
-        api.check_replay_engine(engine, trace=trace)
-        inputs = api.replayed_inputs(scenarios) if pgn is not None else []
-        if pgn is not None:
-            api.check_notation(pgn, inputs=inputs, force=force)
-    games: list[tuple[Family, str, dict[str, Any], Sequence[str]]] = []
-    outcomes = [_replay_one(path, as_json=as_json, trace=trace, engine=engine, games=games) for path in scenarios]
-    passed, failed = outcomes.count(True), outcomes.count(False)
+        replays = api.replay_all(scenarios, engine, notice=warn, trace=trace, notation=pgn, force=force, each=report)
+    passed = sum(r.passed is True for r in replays)
+    failed = sum(r.passed is False for r in replays)
     if len(scenarios) > 1 and not as_json:
         say(f"{passed} passed, {failed} failed")
+    games = sum(r.result is not None for r in replays)
     if pgn is not None and games:
-        with _reported():
-            written = api.write_notation(pgn, games, inputs=inputs, force=force)
-        warn(f"wrote {len(games)} game(s) to {display_path(written)}")
+        warn(f"wrote {games} game(s) to {display_path(pgn)}")
     if failed:
         raise typer.Exit(1)
 
 
-def _replay_one(
-    path: Path, *, as_json: bool, trace: bool, engine: str, games: "list[tuple[Family, str, dict[str, Any], Sequence[str]]]"
-) -> bool | None:
-    """Replay one scenario and report it: True when it passed, False when not, None for a variant file."""
-    from workbench import api
+def _report_replay(replayed: "api.Replayed", *, as_json: bool, trace: bool) -> None:
+    """Report one scenario as it ends: PASS or FAIL with its length and checks, SKIP for a variant file."""
     from workbench.games import game_length
 
-    errors: list[str] = []
-    replayed = None
-    with _reported(errors):
-        try:
-            replayed = api.replay(path, engine, notice=warn)
-        except ScenarioError as exc:
-            if trace:  # the events up to the failure, then the failure
-                for line in exc.trace:
-                    say(line)
-            raise
-    if errors:
+    path = replayed.path
+    if replayed.error is not None:
+        if trace and isinstance(replayed.error, ScenarioError):  # the events up to the failure, then the failure
+            for line in replayed.error.trace:
+                say(line)
+        _say_error(replayed.error)
         if not as_json:
             warn(f"FAIL {display_path(path)}")
-        return False
-    if replayed is None:
+        return
+    if replayed.family is None or replayed.result is None:
         warn(f"skip {display_path(path)}: a variant file, not a scenario")
-        return None
-    family, result = replayed
+        return
+    family, result = replayed.family, replayed.result
     output = result.output
-    games.append((family, display_path(path), output, ()))
     if trace:
         for event in output["events"]:
             say(family.describe(event))
@@ -307,7 +299,6 @@ def _replay_one(
             checks += f" ({result.unchecked} on events left unchecked: the batch engine keeps no event log)"
         verdict = "PASS" if result.passed else "FAIL"
         say(f"{verdict} {display_path(path)}: {game_length(family, output)}, {end}; {checks}")
-    return bool(result.passed)
 
 
 @app.command()
@@ -351,16 +342,8 @@ def play(
         loaded = api.load_variant(variant)
         terminal.unit = loaded.family.figures.length[0]
         (players,) = api.player_counts(loaded, players, variant)
-        if pgn is not None:
-            api.notating(loaded.family)
-            api.check_notation(pgn, inputs=[*loaded.sources, *([personas] if personas else [])], force=force)
-        output = api.play(loaded, players, seed, bots=bots, people=dict.fromkeys(people, terminal), personas=personas)
-        if pgn is not None:
-            inputs = [*loaded.sources, *([personas] if personas else [])]
-            named = bots.split(",") if "," in bots else [bots] * players
-            names = ["you" if seat in people else f"{named[seat]} (bot)" for seat in range(players)]
-            game = (loaded.family, f"{loaded.variant.name}, seed {seed}", output, names)
-            api.write_notation(pgn, [game], inputs=inputs, force=force)
+        people_at = dict.fromkeys(people, terminal)
+        output = api.play(loaded, players, seed, bots=bots, people=people_at, personas=personas, notation=pgn, force=force)
     if people and not trace:  # how the game went on after the last decision, to its end
         for event in output["events"][terminal.seen :]:
             terminal.show(loaded.family.describe(event))
