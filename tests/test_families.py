@@ -3,6 +3,7 @@ layer function, and nothing outside its folder names it."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import subprocess
@@ -118,3 +119,22 @@ def test_every_family_seats_a_person(family: Family) -> None:
     output = api.play(variant, low, 4, people={0: answer})
     assert output["end_reason"] is not None and asked
     assert {q.seat for q in asked} == {0}
+
+
+@pytest.mark.parametrize(
+    ("game", "name", "words"),
+    [
+        ("chance_it", "wins.by_seat.0.rate", "win rate, seat 0"),
+        ("chance_it", "guides.chance-it.rate", "guide chance-it"),
+        ("chance_it", "cards.dagger.bought_per_game", "dagger bought per game"),
+        ("chance_it", "components.stars.most_held_per_game.mean", "most stars held by all players together"),
+        ("target_dice", "round_ends.hit.rate", "rounds ending in a HIT"),
+        ("target_dice", "points.per_round", "points per round"),
+        ("target_dice", "wins.by_seat.1.rate", "win rate, seat 1"),
+        ("chance_chess", "wins.by_seat.0.rate", "white wins"),
+        ("chance_chess", "rounds.mean", "game length, plies"),
+        ("chance_chess", "end_reasons.checkmate.rate", "ends: checkmate"),
+    ],
+)
+def test_each_family_says_its_figures_in_words(game: str, name: str, words: str) -> None:
+    assert importlib.import_module(f"workbench.games.{game}.sim").label(name) == words

@@ -328,3 +328,19 @@ def label(name: str, prefixes: Sequence[tuple[str, str]] = (), labels: Mapping[s
             text = words + text[len(prefix) :]
             break
     return text.replace(".", " ").replace("_", " ")
+
+
+@dataclass(frozen=True)
+class Labels:
+    """A family's figures in words (see :func:`label`): how the start of a path reads after the outcome's (the first
+    match wins), and the figures whose words are not their path's.
+
+    >>> Labels((("turns.", "turns "),), {"rounds.mean": "game length"})("turns.passed.rate")
+    'turns passed'
+    """
+
+    prefixes: tuple[tuple[str, str], ...] = ()
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+    def __call__(self, name: str) -> str:
+        return label(name, self.prefixes, self.labels)

@@ -36,6 +36,7 @@ from typing import Any, Protocol
 import chess
 
 from workbench.errors import IllegalDecision
+from workbench.games.base import Event, EventLog, SeatView
 from workbench.games.chance_chess.schema import CARDS, PIECES, SIDES, Variant
 from workbench.sim.seeding import stream
 
@@ -47,9 +48,6 @@ FIFTY_MOVES = 100
 POINTS: tuple[str, ...] = ("deal", "reshuffle", "turnover")
 #: The piece names by python-chess's piece type.
 PIECE_NAMES: dict[chess.PieceType, str] = {piece: name for name, piece in PIECES.items()}
-
-#: One entry of the event log: ``ply``, ``type`` and the fields of that type (see ``text.describe``).
-Event = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,15 +118,11 @@ class Decider(Protocol):
         """The free move out of check (one of ``moves``: every legal move, never empty)."""
 
 
-class View:
+class View(SeatView["Game"]):
     """What one seat may see when it decides: the position, the plies so far and the cards left in the deck (the
     discard pile is face up, so their count is public); never the deck's order."""
 
-    __slots__ = ("_game", "seat")
-
-    def __init__(self, game: Game, seat: int):
-        self._game = game
-        self.seat = seat
+    __slots__ = ()
 
     @property
     def board(self) -> chess.Board:
@@ -190,8 +184,10 @@ def card_moves(board: chess.Board, card: str) -> list[chess.Move]:
     return list(board.generate_legal_moves(from_mask=board.pieces_mask(PIECES[card], board.turn)))
 
 
-class Game:
+class Game(EventLog):
     """The explicit state of one game, its counters for the statistics, and its event log (when logging)."""
+
+    stamp = "ply"  #: events are stamped with the ply
 
     def __init__(self, rules: Rules, chance: ChanceSource, *, log: bool = True):
         """Set the game up: the start position, the shuffled deck."""
@@ -270,14 +266,7 @@ class Game:
             "deck": self.deck[::-1],
             "discard": len(self.discard),
         }
-        if events:
-            out["events"] = list(self.events or ())
-        return out
-
-    def log(self, kind: str, **fields: Any) -> None:
-        """Append an event to the log (when logging)."""
-        if self.events is not None:
-            self.events.append({"ply": self.ply, "type": kind, **fields})
+        return self.with_events(out, events)
 
     # --- playing --------------------------------------------------------------------------------------------
 

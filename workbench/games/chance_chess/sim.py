@@ -8,22 +8,20 @@ any order gives the same summary. The game's length (``rounds`` in the shared fi
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.games.base import RunFrame
 from workbench.games.chance_chess.bots import make_bot
 from workbench.games.chance_chess.engine import END_REASONS, Game, RandomChance, compile_variant
 from workbench.games.chance_chess.notation import pgn
 from workbench.games.chance_chess.record import script
 from workbench.games.chance_chess.schema import CARDS, SIDES, Persona, Variant
-from workbench.recording import script_name, script_text
 from workbench.sim import outcome
 from workbench.sim.outcome import Outcomes, outcome_values
 from workbench.sim.paired import Measure, Statistic, ratio
-from workbench.sim.seeding import stream
 from workbench.sim.stats import Moments, rate
 
 
@@ -38,8 +36,10 @@ class Result:
     notation: str | None = None
 
 
-class Simulator:
+class Simulator(RunFrame):
     """Plays game ``index`` of a run; ``visitor`` plays seat ``index % 2`` instead of that seat's bot."""
+
+    game = "chance-chess"
 
     def __init__(
         self,
@@ -52,31 +52,17 @@ class Simulator:
         record: tuple[Path, Path] | None = None,
         notation: bool = False,
     ):
+        super().__init__(players, bots, personas, seed, visitor, record)
         self.variant_name = variant.name
         self.rules = compile_variant(variant)
-        self.players = players
-        self.bots = bots
-        self.personas = tuple(personas[name] for name in bots)
-        self.seed = seed
-        self.visitor = visitor
-        self.record = record  # (folder for scenario scripts, the variant file they name)
         self.notation = notation
 
     def play(self, index: int) -> Result:
         """Play one game with its own chance and bot streams (and record it when asked)."""
-        personas = list(self.personas)
-        if self.visitor is not None:
-            personas[index % self.players] = self.visitor
-        bots = [make_bot(persona, stream(self.seed, index, "bot", seat)) for seat, persona in enumerate(personas)]
-        logging = self.record is not None or self.notation
-        game = Game(self.rules, RandomChance.streams(self.seed, index), log=logging)
+        bots = self.deciders(index, make_bot)
+        game = Game(self.rules, RandomChance.streams(self.seed, index), log=self.record is not None or self.notation)
         game.play(bots)
-        scripted = None
-        if self.record is not None:
-            folder, variant = self.record
-            description = f"Game {index} of a simulation (seed {self.seed}, bots {', '.join(self.bots)}), recorded."
-            body = script(game, os.path.relpath(variant, folder), description=description)
-            scripted = (script_name(self.players, index), script_text(body, folder, "chance-chess"))
+        scripted = self.recorded(index, lambda path, description: script(game, path, description=description))
         notation = None
         if self.notation:
             names = [f"{name} (bot)" for name in self.bots]
@@ -216,32 +202,25 @@ def table_measure(players: int, bots: tuple[str, ...]) -> Measure:
     return outcome.table_measure(players, bots, END_REASONS, (*COUNTS, "turns"), statistics, table_values, None, label)
 
 
-#: How the start of a figure's path reads (after the outcome's).
-_PREFIXES = (("turns.", "turns "), ("per_game.", ""))
-#: Figures whose words are not their path's.
-_LABELS = {
-    "rounds.mean": "game length, plies",
-    "wins.by_seat.0.rate": "white wins",
-    "wins.by_seat.1.rate": "black wins",
-    "wins.no_winner.rate": "draws",
-    "turns.passed_by_choice.rate": "turns passed by choice",
-    "turns.passed_forced.rate": "turns passed for want of a move",
-    "free_moves.per_game.mean": "free moves per game",
-    "free_moves.followed_by_capture.rate": "free moves followed by a capture",
-    "free_moves.decided_the_game.rate": "games mated on the turn after the winner's free move",
-    "reshuffles_per_game.mean": "reshuffles per game",
-    "per_game.captures": "captures per game",
-    "per_game.checks": "checks per game",
-}
-
-
-def label(name: str) -> str:
-    """A figure's dotted path in words.
-
-    >>> label("wins.by_seat.0.rate"), label("rounds.mean"), label("end_reasons.checkmate.rate")
-    ('white wins', 'game length, plies', 'ends: checkmate')
-    """
-    return outcome.label(name, _PREFIXES, _LABELS)
+#: The figures in words: how the start of a path reads (after the outcome's), and the figures whose words are not
+#: their path's.
+label = outcome.Labels(
+    prefixes=(("turns.", "turns "), ("per_game.", "")),
+    labels={
+        "rounds.mean": "game length, plies",
+        "wins.by_seat.0.rate": "white wins",
+        "wins.by_seat.1.rate": "black wins",
+        "wins.no_winner.rate": "draws",
+        "turns.passed_by_choice.rate": "turns passed by choice",
+        "turns.passed_forced.rate": "turns passed for want of a move",
+        "free_moves.per_game.mean": "free moves per game",
+        "free_moves.followed_by_capture.rate": "free moves followed by a capture",
+        "free_moves.decided_the_game.rate": "games mated on the turn after the winner's free move",
+        "reshuffles_per_game.mean": "reshuffles per game",
+        "per_game.captures": "captures per game",
+        "per_game.checks": "checks per game",
+    },
+)
 
 
 def seat_measure(arm: int, result: Result, index: int) -> list[int]:

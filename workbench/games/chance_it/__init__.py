@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.errors import ScenarioError
 from workbench.games import CardInfo, Loaded, load_variant_with
+from workbench.games.base import FamilyParts
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.compiled import BATCH
-from workbench.games.chance_it.schema import Persona, Variant
+from workbench.games.chance_it.schema import Persona, PersonaFile, Variant
 from workbench.loading import Document, read_yaml, validate
 from workbench.sim.compiled import CompiledEngine
 
@@ -20,15 +21,14 @@ if TYPE_CHECKING:
     from workbench.expect import Replay
     from workbench.games.chance_it.sim import Gift
     from workbench.play import Answer
-    from workbench.render.report import Figures
     from workbench.sim.paired import Measure
 
 # Only the variant's model and what validating a file needs are imported here: the engine, the bots, the
 # simulators, the odds and the reports are imported by the methods that use them (a command imports what it runs).
 
 
-class ChanceIt:
-    """The Chance It family, as the command line sees it."""
+class ChanceIt(FamilyParts):
+    """The Chance It family, as the command line sees it (its shared parts: :class:`FamilyParts`)."""
 
     game = "chance-it"
     title = "Chance It"
@@ -36,12 +36,8 @@ class ChanceIt:
     variant_model = Variant
     default_bot = "heuristic"
     compiled: CompiledEngine = BATCH
-
-    @property
-    def figures(self) -> Figures:
-        from workbench.games.chance_it.report import FIGURES
-
-        return FIGURES
+    package = __name__
+    persona_file = PersonaFile
 
     def player_range(self, variant: Variant) -> tuple[int, int]:
         """The fewest and most players the variant is for."""
@@ -78,18 +74,6 @@ class ChanceIt:
         ]
         game.play(chance, deciders)
         return game.snapshot()
-
-    def personas(self, variant: Variant, extra: Path | None = None) -> dict[str, Persona]:
-        """Bots by name: the built-in policies, the variant's ``bots:`` and those of an extra personas file.
-
-        The file may replace a name only if it lists it under ``overrides:`` (see :mod:`.personas`).
-        """
-        from workbench.games.chance_it.bots import BUILTIN
-        from workbench.games.chance_it.schema import PersonaFile
-        from workbench.personas import load_personas
-
-        found, _ = load_personas(BUILTIN, variant.bots, PersonaFile, extra)
-        return found
 
     def simulator(
         self,
@@ -197,11 +181,6 @@ class ChanceIt:
         keys = ("bought", "discarded", "bought_per_game", "round_bought")
         return {card_id: {key: figures[key] for key in keys} for card_id, figures in summary["cards"].items()}
 
-    def seat_measure(self) -> Measure:
-        from workbench.games.chance_it.sim import SEAT_MEASURE
-
-        return SEAT_MEASURE
-
     def tune_stakes(self, path: Path, counts: list[int], **options: Any) -> Any:
         """Propose stakes sheets for ``counts`` (see :mod:`workbench.games.chance_it.tune`)."""
         from workbench.games.chance_it import tune
@@ -241,39 +220,12 @@ class ChanceIt:
 
         tune.write_back(path, report, page)
 
-    def print_html(self, variant: Variant, options: dict[str, Any]) -> str:
-        """The printable playtest set as one HTML document (see :mod:`workbench.games.chance_it.printing`)."""
-        from workbench.games.chance_it import printing
-
-        return printing.render_html(variant, options)
-
-    def replay(self, doc: Document, variant: Variant) -> Replay:
-        from workbench.games.chance_it.engine import compile_variant
-        from workbench.games.chance_it.scenario import Scenario, replay
-
-        return replay(validate(Scenario, doc, ScenarioError), doc, compile_variant(variant))
-
     def replay_batch(self, doc: Document, variant: Variant) -> Replay:
+        """Replay a scenario document with the batch engine."""
         from workbench.games.chance_it.batch.replay import replay_batch
-        from workbench.games.chance_it.engine import compile_variant
         from workbench.games.chance_it.scenario import Scenario
 
-        return replay_batch(validate(Scenario, doc, ScenarioError), doc, compile_variant(variant))
-
-    def describe(self, event: dict[str, Any]) -> str:
-        from workbench.games.chance_it.text import describe
-
-        return describe(event)
-
-    def odds(self, variant: Variant) -> dict[str, Any]:
-        from workbench.games.chance_it.odds import odds
-
-        return odds(variant).to_dict()
-
-    def odds_tables(self, data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
-        from workbench.games.chance_it.odds import odds_tables
-
-        return odds_tables(data)
+        return replay_batch(validate(Scenario, doc, ScenarioError), doc, self.rules(variant))
 
     def state_table(self, output: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         headers = ["seat", *RESOURCES, "cards", "status"]

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from workbench.errors import IllegalDecision
+from workbench.games.base import Event, EventLog, TableView
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.chance import ChanceSource
 from workbench.games.chance_it.effects import EffectEvent, join
@@ -31,8 +32,6 @@ MAX_CHAINED_MARKETS = 20
 
 #: A market decision: ("buy" or "discard", card id).
 MarketMove = tuple[str, str]
-#: One entry of the event log: ``round``, ``type`` and the fields of that type (see ``text.describe``).
-Event = dict[str, Any]
 
 
 class Decider(Protocol):
@@ -175,24 +174,18 @@ class PlayerView:
         return tuple(self._player.tableau)
 
 
-class View:
+class View(TableView["Game"]):
     """What one seat may see when it decides: public state, its own state and the dice, never the chance source.
 
     Guides chosen by others this round stay hidden until revealed, and the order of the
     face-down pile is not shown (:meth:`sample` reshuffles it).
     """
 
-    __slots__ = ("_game", "players", "seat")
+    __slots__ = ("players",)
 
     def __init__(self, game: Game, seat: int, players: tuple[PlayerView, ...]):
-        self._game = game
-        self.seat = seat
+        super().__init__(game, seat)
         self.players = players
-
-    @property
-    def me(self) -> PlayerView:
-        """The deciding seat's own state."""
-        return self.players[self.seat]
 
     @property
     def rules(self) -> Rules:
@@ -200,19 +193,14 @@ class View:
         return self._game.rules
 
     @property
-    def round(self) -> int:
-        """The round being played (1 for the first)."""
-        return self._game.round
+    def me(self) -> PlayerView:
+        """The deciding seat's own state."""
+        return self.players[self.seat]
 
     @property
     def dice(self) -> tuple[int, ...]:
         """This round's dice as they show now (a rerolled 1 at its new face), sorted."""
         return self._game.dice
-
-    @property
-    def starting_player(self) -> int:
-        """The seat that rolled."""
-        return self._game.starting_player
 
     @property
     def pile_size(self) -> int:
@@ -232,11 +220,6 @@ class View:
         """The face-up market cards."""
         return tuple(self._game.market)
 
-    @property
-    def discard(self) -> tuple[CardDef, ...]:
-        """The discard pile (face up)."""
-        return tuple(self._game.discard)
-
     def sample(self, rng: random.Random) -> Game:
         """A copy of the game for lookahead, with the face-down pile reshuffled by ``rng``.
 
@@ -250,7 +233,7 @@ class View:
 END_REASONS = ("stars", "last_standing", "all_eliminated", "max_rounds")
 
 
-class Game:
+class Game(EventLog):
     """The explicit state of one game: players, supply, cards, round, result and event log."""
 
     def __init__(self, rules: Rules, players: int, chance: ChanceSource, *, log: bool = True):
@@ -349,14 +332,7 @@ class Game:
             "pile": len(self.pile),
             "discard": len(self.discard),
         }
-        if events:
-            out["events"] = list(self.events or ())
-        return out
-
-    def log(self, kind: str, **fields: Any) -> None:
-        """Append an event to the log (when logging)."""
-        if self.events is not None:
-            self.events.append({"round": self.round, "type": kind, **fields})
+        return self.with_events(out, events)
 
     def emit(self, event: EffectEvent) -> None:
         """Append an effect's typed event to the log (when logging)."""

@@ -11,7 +11,6 @@ only, so merging chunks in any order gives the same summary.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from workbench.games.base import RunFrame
 from workbench.games.chance_it.basics import COINS, RESOURCES
 from workbench.games.chance_it.bots import HeuristicBot, make_bot
 from workbench.games.chance_it.chance import BOTS, ChanceSource, RandomChance, game_streams
 from workbench.games.chance_it.engine import END_REASONS, Decider, Game, compile_variant
 from workbench.games.chance_it.record import Recorder
 from workbench.games.chance_it.schema import GUIDES, Persona, Variant
-from workbench.recording import script_name, script_text
 from workbench.sim import outcome
 from workbench.sim.outcome import Outcomes, add_histogram, add_moments, maybe, outcome_arrays, outcome_values
 from workbench.sim.paired import Measure, Statistic, ratio
@@ -83,9 +82,11 @@ class Gift:
                 player.tableau.append(card)
 
 
-class _Run:
+class _Run(RunFrame):
     """What a run's simulator holds on either engine: the compiled rules, the table, the seed, a seat's gift or
     visiting bot; and the empty tally of the run."""
+
+    game = "chance-it"
 
     def __init__(
         self,
@@ -98,14 +99,9 @@ class _Run:
         gift: Gift | None = None,
         visitor: Persona | None = None,
     ):
+        super().__init__(players, bots, personas, seed, visitor, record)
         self.rules = compile_variant(variant)
-        self.record = record  # (folder for scenario scripts, the variant file they name)
         self.gift = gift
-        self.visitor = visitor  # plays seat ``index % players`` of game ``index`` instead of that seat's bot
-        self.players = players
-        self.bots = bots
-        self.personas = tuple(personas[name] for name in bots)
-        self.seed = seed
 
     def new_tally(self) -> Tally:
         """An empty tally for this run."""
@@ -130,12 +126,9 @@ class _Run:
 
     def script(self, index: int, recorder: Recorder, expect: dict[str, Any]) -> tuple[str, str] | None:
         """Game ``index`` as a scenario script (file name, text), when the run records them; ``expect`` is its end."""
-        if self.record is None:
-            return None
-        folder, variant = self.record
-        description = f"Game {index} of a simulation (seed {self.seed}, bots {', '.join(self.bots)}), recorded."
-        body = recorder.script(expect, self.players, os.path.relpath(variant, folder), self.seed, description=description)
-        return script_name(self.players, index), script_text(body, folder, "chance-it")
+        return self.recorded(
+            index, lambda path, description: recorder.script(expect, self.players, path, self.seed, description=description)
+        )
 
 
 class Simulator(_Run):
@@ -158,10 +151,7 @@ class Simulator(_Run):
         """Play one game with its own chance and bot streams (and record it as a scenario when asked)."""
         streams = game_streams(self.seed, index, self.players)
         chance: ChanceSource = RandomChance(streams)
-        personas = list(self.personas)
-        if self.visitor is not None:
-            personas[index % self.players] = self.visitor
-        bots = [make_bot(persona, streams.stream(BOTS + seat)) for seat, persona in enumerate(personas)]
+        bots = [make_bot(persona, streams.stream(BOTS + seat)) for seat, persona in enumerate(self.seated(index))]
         deciders: Sequence[Decider] = bots
         recorder = None
         if self.record is not None:
@@ -563,32 +553,23 @@ def table_measure(players: int, bots: tuple[str, ...], card_ids: Sequence[str]) 
     return outcome.table_measure(players, bots, END_REASONS, columns, statistics, table_values, block_values, label)
 
 
-#: How the start of a figure's path reads (the first match wins, after the outcome's).
-_PREFIXES = (
-    ("guides.", "guide "),
-    ("eliminations.games_with_elimination", "games with an elimination"),
-    ("eliminations.first_round", "round of the first elimination"),
-    ("eliminations.per_game", "eliminations per game"),
-    ("stakes.", "stakes: "),
-    ("cards.", ""),
-    ("components.", ""),
+#: The figures in words: how the start of a path reads (after the outcome's), and the figures whose words are not
+#: their path's.
+label = outcome.Labels(
+    prefixes=(
+        ("guides.", "guide "),
+        ("eliminations.games_with_elimination", "games with an elimination"),
+        ("eliminations.first_round", "round of the first elimination"),
+        ("eliminations.per_game", "eliminations per game"),
+        ("stakes.", "stakes: "),
+        ("cards.", ""),
+        ("components.", ""),
+    ),
+    labels={
+        **{f"components.{name}.most_held_per_game.mean": f"most {name} held by all players together" for name in RESOURCES},
+        **{f"components.{name}.supply_ran_dry.rate": f"{name} supply ran dry" for name in RESOURCES},
+    },
 )
-#: Figures whose words are not their path's.
-_LABELS = {
-    **{f"components.{name}.most_held_per_game.mean": f"most {name} held by all players together" for name in RESOURCES},
-    **{f"components.{name}.supply_ran_dry.rate": f"{name} supply ran dry" for name in RESOURCES},
-}
-
-
-def label(name: str) -> str:
-    """A figure's dotted path in words.
-
-    >>> label("wins.by_seat.0.rate"), label("guides.chance-it.rate"), label("cards.dagger.bought_per_game")
-    ('win rate, seat 0', 'guide chance-it', 'dagger bought per game')
-    >>> label("components.stars.most_held_per_game.mean")
-    'most stars held by all players together'
-    """
-    return outcome.label(name, _PREFIXES, _LABELS)
 
 
 def seat_measure(arm: int, result: Result, index: int) -> list[int]:

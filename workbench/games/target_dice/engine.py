@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, Protocol
 
 from workbench.errors import IllegalDecision
+from workbench.games.base import Event, EventLog, TableView
 from workbench.games.target_dice.chance import Card, ChanceSource
 from workbench.games.target_dice.schema import SPECIALS, Variant
 
@@ -58,9 +59,6 @@ END_REASONS = ("goal", "max_rounds")
 ROUND_ENDS = ("hit", "all_played", "stock_empty")
 #: Events that change a score; each carries the seat and its ``points`` (negative for a loss).
 SCORING = ("hit", "over", "held")
-
-#: One entry of the event log: ``round``, ``type`` and the fields of that type (see ``text.describe``).
-Event = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,29 +114,15 @@ class Decider(Protocol):
         """Purple: True to roll all these dice again (the second roll stands)."""
 
 
-class View:
+class View(TableView["Game"]):
     """What one seat may see when it decides: the table, never the chance source or the deck's order."""
 
-    __slots__ = ("_game", "seat")
-
-    def __init__(self, game: Game, seat: int):
-        self._game = game
-        self.seat = seat
+    __slots__ = ()
 
     @property
     def rules(self) -> Rules:
         """The compiled rules."""
         return self._game.rules
-
-    @property
-    def round(self) -> int:
-        """The round being played (1 for the first)."""
-        return self._game.round
-
-    @property
-    def starting_player(self) -> int:
-        """The seat that drew the round's cards and acts first."""
-        return self._game.starting_player
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -190,13 +174,8 @@ class View:
         """Cards left in the deck."""
         return len(self._game.deck)
 
-    @property
-    def discard(self) -> tuple[Card, ...]:
-        """The discard pile (face up)."""
-        return tuple(self._game.discard)
 
-
-class Game:
+class Game(EventLog):
     """The explicit state of one game, its counters for the statistics, and its event log (when logging)."""
 
     def __init__(self, rules: Rules, players: int, chance: ChanceSource, *, log: bool = True, start: int | None = None):
@@ -274,14 +253,7 @@ class Game:
             "deck": self.deck[::-1],
             "discard": len(self.discard),
         }
-        if events:
-            out["events"] = list(self.events or ())
-        return out
-
-    def log(self, kind: str, **fields: Any) -> None:
-        """Append an event to the log (when logging)."""
-        if self.events is not None:
-            self.events.append({"round": self.round, "type": kind, **fields})
+        return self.with_events(out, events)
 
     # --- playing --------------------------------------------------------------------------------------------
 

@@ -9,22 +9,20 @@ integer counts only, so merging chunks in any order gives the same summary.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.games.base import RunFrame
 from workbench.games.target_dice.bots import make_bot
 from workbench.games.target_dice.chance import RandomChance
 from workbench.games.target_dice.engine import END_REASONS, Game, compile_variant
 from workbench.games.target_dice.record import script
 from workbench.games.target_dice.schema import SPECIALS, Persona, Variant
-from workbench.recording import script_name, script_text
 from workbench.sim import outcome
 from workbench.sim.outcome import Outcomes, maybe, outcome_values
 from workbench.sim.paired import Measure, Statistic, ratio
-from workbench.sim.seeding import stream
 from workbench.sim.stats import Moments, rate
 
 
@@ -37,8 +35,10 @@ class Result:
     script: tuple[str, str] | None = None
 
 
-class Simulator:
+class Simulator(RunFrame):
     """Plays game ``index`` of a run; ``visitor`` plays seat ``index % players`` instead of that seat's bot."""
+
+    game = "target-dice"
 
     def __init__(
         self,
@@ -50,28 +50,15 @@ class Simulator:
         visitor: Persona | None = None,
         record: tuple[Path, Path] | None = None,
     ):
+        super().__init__(players, bots, personas, seed, visitor, record)
         self.rules = compile_variant(variant)
-        self.players = players
-        self.bots = bots
-        self.personas = tuple(personas[name] for name in bots)
-        self.seed = seed
-        self.visitor = visitor
-        self.record = record  # (folder for scenario scripts, the variant file they name)
 
     def play(self, index: int) -> Result:
         """Play one game with its own chance and bot streams (and record it as a scenario when asked)."""
-        personas = list(self.personas)
-        if self.visitor is not None:
-            personas[index % self.players] = self.visitor
-        bots = [make_bot(persona, stream(self.seed, index, "bot", seat)) for seat, persona in enumerate(personas)]
+        bots = self.deciders(index, make_bot)
         game = Game(self.rules, self.players, RandomChance.streams(self.seed, index), log=self.record is not None)
         game.play(bots)
-        scripted = None
-        if self.record is not None:
-            folder, variant = self.record
-            description = f"Game {index} of a simulation (seed {self.seed}, bots {', '.join(self.bots)}), recorded."
-            body = script(game, os.path.relpath(variant, folder), description=description)
-            scripted = (script_name(self.players, index), script_text(body, folder, "target-dice"))
+        scripted = self.recorded(index, lambda path, description: script(game, path, description=description))
         record = {
             **outcome.record(index, self.seed, self.bots, game.winners, game.end_reason, game.round),
             "start": game.first_player,
@@ -212,29 +199,22 @@ def table_measure(players: int, bots: tuple[str, ...]) -> Measure:
     return outcome.table_measure(players, bots, END_REASONS, (*COUNTS, "decisions"), statistics, table_values, None, label)
 
 
-#: How the start of a figure's path reads (after the outcome's).
-_PREFIXES = (
-    ("round_ends.", "rounds ending: "),
-    ("points.", "points "),
-    ("turns.", "turns "),
+#: The figures in words: how the start of a path reads (after the outcome's), and the figures whose words are not
+#: their path's.
+label = outcome.Labels(
+    prefixes=(
+        ("round_ends.", "rounds ending: "),
+        ("points.", "points "),
+        ("turns.", "turns "),
+    ),
+    labels={
+        "round_ends.hit.rate": "rounds ending in a HIT",
+        "round_ends.held.rate": "rounds scored by the holder of the last valid roll",
+        "round_ends.scoreless.rate": "rounds nobody scores",
+        "last_player_scored.rate": "rounds the last player in turn order scores",
+        "lead_changes_per_game.mean": "lead changes per game",
+    },
 )
-#: Figures whose words are not their path's.
-_LABELS = {
-    "round_ends.hit.rate": "rounds ending in a HIT",
-    "round_ends.held.rate": "rounds scored by the holder of the last valid roll",
-    "round_ends.scoreless.rate": "rounds nobody scores",
-    "last_player_scored.rate": "rounds the last player in turn order scores",
-    "lead_changes_per_game.mean": "lead changes per game",
-}
-
-
-def label(name: str) -> str:
-    """A figure's dotted path in words.
-
-    >>> label("round_ends.hit.rate"), label("points.per_round"), label("wins.by_seat.1.rate")
-    ('rounds ending in a HIT', 'points per round', 'win rate, seat 1')
-    """
-    return outcome.label(name, _PREFIXES, _LABELS)
 
 
 def seat_measure(arm: int, result: Result, index: int) -> list[int]:

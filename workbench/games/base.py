@@ -1,0 +1,271 @@
+"""What every game family's engine and simulator are made of, written once: the event log, a seat's view of the
+table, and the frame of a run's simulator (its table, seed, visiting bot and recorded scripts).
+
+A family's ``Game`` keeps its own state and rules; it takes :class:`EventLog` for the log
+its replays, traces and recorded scripts read. Its ``View`` starts from :class:`SeatView`
+(or :class:`TableView` for a game played in rounds). Its ``Simulator`` starts from
+:class:`RunFrame`, which seats the bots of game ``index`` from their own streams and
+writes the game as a scenario script when the run records them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
+
+from workbench.errors import ScenarioError
+from workbench.loading import Document, validate
+from workbench.recording import script_name, script_text
+from workbench.sim.seeding import stream
+
+if TYPE_CHECKING:
+    from workbench.expect import Replay
+    from workbench.play import Answer
+    from workbench.render.report import Figures
+    from workbench.sim.paired import Measure
+
+#: One event of a game's log: the step it happened at ("round" or "ply"), its "type" and its fields.
+Event = dict[str, Any]
+
+
+class EventLog:
+    """A game's event log, kept when asked (``events`` is None otherwise): each event stamped with the game's step."""
+
+    #: The counter each event is stamped with: ``round``, or ``ply`` for a game counted in plies.
+    stamp: ClassVar[str] = "round"
+    events: list[Event] | None
+
+    def log(self, kind: str, **fields: Any) -> None:
+        """Append an event to the log (when logging)."""
+        if self.events is not None:
+            self.events.append({self.stamp: getattr(self, self.stamp), "type": kind, **fields})
+
+    def with_events(self, out: dict[str, Any], events: bool) -> dict[str, Any]:
+        """A snapshot ``out``, with the event log under ``events`` when asked (the replay output format)."""
+        if events:
+            out["events"] = list(self.events or ())
+        return out
+
+
+#: The game a view reads.
+G = TypeVar("G")
+
+
+class SeatView(Generic[G]):
+    """What one seat may see when it decides: read through to the game, never its chance source."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: G, seat: int):
+        self._game = game
+        self.seat = seat
+
+
+class RoundGame(Protocol):
+    """A game played in rounds, each started by one seat, with a face-up discard pile."""
+
+    round: int
+    starting_player: int
+
+    @property
+    def discard(self) -> list[Any]: ...
+
+
+#: A game played in rounds that a view reads.
+R = TypeVar("R", bound=RoundGame)
+
+
+class TableView(SeatView[R]):
+    """A seat's view of a game played in rounds."""
+
+    __slots__ = ()
+
+    @property
+    def round(self) -> int:
+        """The round being played (1 for the first)."""
+        return self._game.round
+
+    @property
+    def starting_player(self) -> int:
+        """The seat that started the round."""
+        return self._game.starting_player
+
+    @property
+    def discard(self) -> tuple[Any, ...]:
+        """The discard pile (face up)."""
+        return tuple(self._game.discard)
+
+
+class RunFrame:
+    """What a run's simulator holds in any game: the table (the bot names and the persona of each seat), the seed,
+    a visiting bot that plays seat ``index % players`` of game ``index`` instead of that seat's own, and where the
+    recorded scenario scripts go with the variant file they name."""
+
+    #: The family's game name, as its scripts' schema is named.
+    game: ClassVar[str]
+
+    def __init__(
+        self,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Any],
+        seed: int,
+        visitor: Any | None = None,
+        record: tuple[Path, Path] | None = None,
+    ):
+        self.players = players
+        self.bots = bots
+        self.personas = tuple(personas[name] for name in bots)
+        self.seed = seed
+        self.visitor = visitor
+        self.record = record  # (folder for scenario scripts, the variant file they name)
+
+    def seated(self, index: int) -> list[Any]:
+        """The persona of each seat in game ``index`` (the visitor in its seat)."""
+        personas = list(self.personas)
+        if self.visitor is not None:
+            personas[index % self.players] = self.visitor
+        return personas
+
+    def deciders(self, index: int, make_bot: Callable[[Any, Any], Any]) -> list[Any]:
+        """The bots of game ``index``, each drawing from its own stream ``stream(seed, index, "bot", seat)``."""
+        return [make_bot(persona, stream(self.seed, index, "bot", seat)) for seat, persona in enumerate(self.seated(index))]
+
+    def recorded(self, index: int, script: Callable[[str, str], dict[str, Any]]) -> tuple[str, str] | None:
+        """Game ``index`` as a scenario script (its file name and text) when the run records them, else None;
+        ``script`` makes the script's body from the variant's path (relative to the scripts' folder) and its
+        description."""
+        if self.record is None:
+            return None
+        folder, variant = self.record
+        description = f"Game {index} of a simulation (seed {self.seed}, bots {', '.join(self.bots)}), recorded."
+        body = script(os.path.relpath(variant, folder), description)
+        return script_name(self.players, index), script_text(body, folder, self.game)
+
+
+class FamilyParts:
+    """The members of a family (:class:`workbench.games.Family`) that every game fills the same way, each from one
+    module of the family's package, imported when first used (validating a file imports none of them):
+    ``text`` (summary, describe, state_table), ``bots`` (BUILTIN), ``engine`` (compile_variant), ``scenario``
+    (Scenario, replay), ``sim`` (Simulator, table_measure, SEAT_MEASURE), ``report`` (FIGURES), ``printing``
+    (render_html) and ``odds`` (odds, odds_tables). A family overrides what it does otherwise."""
+
+    #: The family's package, whose modules hold its parts.
+    package: ClassVar[str]
+    #: The model of its personas file (``--personas``).
+    persona_file: ClassVar[type[Any]]
+
+    def part(self, module: str) -> Any:
+        """One module of the family's package, imported now."""
+        return importlib.import_module(f"{self.package}.{module}")
+
+    def summary(self, variant: Any) -> list[tuple[str, str]]:
+        """Short (label, text) lines describing a valid variant."""
+        return cast(list[tuple[str, str]], self.part("text").summary(variant))
+
+    def describe(self, event: dict[str, Any]) -> str:
+        """One event of the log as a line of text."""
+        return cast(str, self.part("text").describe(event))
+
+    def state_table(self, output: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+        """Headers and rows of the final state, for the terminal."""
+        return cast(tuple[list[str], list[list[str]]], self.part("text").state_table(output))
+
+    def play(self, variant: Any, players: int, seed: int, bots: Sequence[Any], people: Mapping[int, Answer]) -> dict[str, Any]:
+        """Play one seeded game (game 0 of a simulation with this seed), the seats of ``people`` asked, the others
+        played by ``bots``; the final state with its event log."""
+        game = self.new_game(variant, players, seed)
+        person, make_bot = self.part("person").Person, self.part("bots").make_bot
+        game.play(
+            [
+                person(seat, game, people[seat]) if seat in people else make_bot(persona, stream(seed, 0, "bot", seat))
+                for seat, persona in enumerate(bots)
+            ]
+        )
+        return cast(dict[str, Any], game.snapshot())
+
+    def new_game(self, variant: Any, players: int, seed: int) -> Any:
+        """Game 0 of a simulation with this seed, set up (the family's ``Game`` on its keyed chance streams)."""
+        raise NotImplementedError(f"{type(self).__name__} plays its games its own way")
+
+    def personas(self, variant: Any, extra: Path | None = None) -> dict[str, Any]:
+        """Bots by name: the built-in policies, the variant's ``bots:`` and those of an extra personas file (which
+        may replace a name only if it lists it under ``overrides:``)."""
+        from workbench.personas import load_personas
+
+        found, _ = load_personas(self.part("bots").BUILTIN, variant.bots, self.persona_file, extra)
+        return found
+
+    def replay(self, doc: Document, variant: Any) -> Replay:
+        """Replay a scenario document with the interpreter."""
+        scenario = self.part("scenario")
+        return cast("Replay", scenario.replay(validate(scenario.Scenario, doc, ScenarioError), doc, self.rules(variant)))
+
+    def rules(self, variant: Any) -> Any:
+        """The variant compiled for the engine."""
+        return self.part("engine").compile_variant(variant)
+
+    def simulator(
+        self,
+        variant: Any,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Any],
+        seed: int,
+        record: tuple[Path, Path] | None = None,
+        *,
+        seat_bot: str | None = None,
+        engine: str = "interpreter",
+    ) -> Callable[[], Any]:
+        """A picklable factory of the simulator for one run, built again inside each worker (``seat_bot`` plays seat
+        ``index % players`` of game ``index``). The engine is the interpreter, unless the family is
+        :class:`workbench.games.Batched`."""
+        return self.factory(variant, players, bots, personas, seed, record, seat_bot)
+
+    def factory(
+        self,
+        variant: Any,
+        players: int,
+        bots: tuple[str, ...],
+        personas: dict[str, Any],
+        seed: int,
+        record: tuple[Path, Path] | None,
+        seat_bot: str | None,
+        **options: Any,
+    ) -> Callable[[], Any]:
+        """The family's ``Simulator`` for one run, as a picklable factory (``options``: the family's own)."""
+        chosen = {name: personas[name] for name in set(bots)}
+        visitor = personas[seat_bot] if seat_bot is not None else None
+        return partial(self.part("sim").Simulator, variant, players, bots, chosen, seed, visitor, record, **options)
+
+    def table_measure(self, variants: list[Any], players: int, bots: tuple[str, ...]) -> Measure:
+        """The per-game figures of ``simulate`` for paired runs of ``variants``."""
+        return cast("Measure", self.part("sim").table_measure(players, bots))
+
+    def seat_measure(self) -> Measure:
+        """The per-game figures of one seat, for ``cards`` and ``skill``."""
+        return cast("Measure", self.part("sim").SEAT_MEASURE)
+
+    @property
+    def figures(self) -> Figures:
+        """How the shared report shows the family's figures."""
+        return cast("Figures", self.part("report").FIGURES)
+
+    def print_html(self, variant: Any, options: dict[str, Any]) -> str:
+        """The printable playtest set as one HTML document (see the family's ``printing`` module)."""
+        return cast(str, self.part("printing").render_html(variant, options))
+
+    def odds(self, variant: Any) -> dict[str, Any]:
+        """The exact odds of the variant's chance, as plain data."""
+        return cast(dict[str, Any], self.part("odds").odds(variant).to_dict())
+
+    def odds_tables(self, data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+        """The odds as (title, headers, rows) tables for the terminal."""
+        return cast(list[tuple[str, list[str], list[list[str]]]], self.part("odds").odds_tables(data))
+
+
+__all__ = ["Event", "EventLog", "FamilyParts", "RoundGame", "RunFrame", "SeatView", "TableView"]
