@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Iterator
+from typing import Annotated, Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, Strict
+from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
 from pydantic_core import PydanticCustomError
 
 Count = Annotated[int, Strict(), Field(ge=0, le=1_000_000)]
@@ -18,6 +19,23 @@ class Model(BaseModel):
     """Base of every model of a designer's file: unknown keys are errors and values never change."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)  # keys only as designers write them: `else`, never `else_`
+
+
+class RulesModel(Model):
+    """A model with rules across several keys (a variant): :meth:`rule_problems` names each broken one at its key
+    path, and every problem is reported together."""
+
+    @model_validator(mode="after")
+    def check_rules(self) -> Self:
+        """Rules that involve several keys; all problems are reported together."""
+        problems = list(self.rule_problems())
+        if problems:
+            raise rules_error(problems)
+        return self
+
+    def rule_problems(self) -> Iterator[tuple[KeyPath, str]]:
+        """Each rule across keys the model breaks: its key path and what is wrong."""
+        return iter(())
 
 
 def rules_error(problems: list[tuple[KeyPath, str]]) -> PydanticCustomError:

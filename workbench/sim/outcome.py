@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar, Self
 
 import numpy as np
 import numpy.typing as npt
@@ -302,6 +302,42 @@ def table_measure(
     named = tuple(replace(statistic, label=words(statistic.name)) for statistic in stats)
     measure = TableMeasure(bots, all_columns, values, block_values)
     return Measure(all_columns, measure, named, measure.rows if block_values is not None else None)
+
+
+@dataclass
+class GameTally:
+    """The frame of a family's tally: the outcome of every game (:class:`Outcomes`) and the game's own counters,
+    summed (``counted``: the attributes of a finished game a run adds up); integer counts only, so merging the
+    chunks of a run in any order gives the same summary. A family adds its own figures in ``add`` and ``merge``."""
+
+    #: The counters of a finished game a run adds up, by attribute name.
+    counted: ClassVar[tuple[str, ...]] = ()
+
+    players: int
+    bots: tuple[str, ...]
+    outcomes: Outcomes = field(init=False)  #: wins, end reasons and game lengths
+    counts: dict[str, int] = field(init=False)  #: each counter summed over the games
+
+    def __post_init__(self) -> None:
+        self.outcomes = Outcomes(self.players, self.bots)
+        self.counts = dict.fromkeys(self.counted, 0)
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return self.outcomes.games
+
+    def count(self, game: Any, length: int) -> None:
+        """Count a finished game: its outcome (``length`` in the family's unit) and its counters."""
+        self.outcomes.add(game.winners, game.end_reason, length, game.first_player)
+        for name in self.counted:
+            self.counts[name] += getattr(game, name)
+
+    def merge(self, other: Self) -> None:
+        """Add another tally of the same run."""
+        self.outcomes.merge(other.outcomes)
+        for name in self.counted:
+            self.counts[name] += other.counts[name]
 
 
 #: How the start of an outcome figure's path reads.

@@ -1,7 +1,7 @@
 """The Chance Chess variant format: frozen pydantic models, one per YAML mapping.
 
 The deck is the design surface: copies of each card (one per piece type, ``any`` and ``reshuffle``) and the size
-they must add up to. :meth:`Variant.check_rules` checks what needs several keys at once and names them.
+they must add up to. :meth:`Variant.rule_problems` finds what needs several keys at once and names them.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 import chess
-from pydantic import Field, Strict, model_validator
+from pydantic import Field, Strict
 
-from workbench.models import KeyPath, Model, file_schema, rules_error
+from workbench.models import KeyPath, Model, RulesModel, file_schema
 from workbench.personas import PersonaFileModel, PersonaName, SearchPersona
 
 #: The piece cards, in the order tables list them, each with python-chess's piece type.
@@ -101,7 +101,7 @@ class PersonaFile(PersonaFileModel[Persona]):
 # --- the variant -----------------------------------------------------------------------------------------------
 
 
-class Variant(Model):
+class Variant(RulesModel):
     """A Chance Chess rules variant."""
 
     name: Annotated[str, Field(min_length=1, max_length=120)] = Field(description="The variant's name.")
@@ -116,15 +116,7 @@ class Variant(Model):
     )
     bots: Personas = Field({}, description="Bot personas for simulations: name -> {policy, parameters}.")
 
-    @model_validator(mode="after")
-    def check_rules(self) -> Variant:
-        """Rules that involve several keys; all problems are reported together."""
-        problems = list(self._iter_problems())
-        if problems:
-            raise rules_error(problems)
-        return self
-
-    def _iter_problems(self) -> Iterator[tuple[KeyPath, str]]:
+    def rule_problems(self) -> Iterator[tuple[KeyPath, str]]:
         copies = self.deck.cards.copies()
         total = sum(copies.values())
         if total != self.deck.size:

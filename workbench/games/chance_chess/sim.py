@@ -20,7 +20,7 @@ from workbench.games.chance_chess.notation import pgn
 from workbench.games.chance_chess.record import script
 from workbench.games.chance_chess.schema import CARDS, SIDES, Persona, Variant
 from workbench.sim import outcome
-from workbench.sim.outcome import Outcomes, outcome_values
+from workbench.sim.outcome import GameTally, outcome_values
 from workbench.sim.paired import Measure, Statistic, ratio
 from workbench.sim.stats import Moments, rate
 
@@ -98,31 +98,19 @@ COUNTS = (
 
 
 @dataclass
-class Tally:
+class Tally(GameTally):
     """Everything the summary reports, as mergeable integer counts."""
 
-    players: int
-    bots: tuple[str, ...]
-    outcomes: Outcomes = field(init=False)  #: wins, end reasons and game lengths (in plies)
-    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTS, 0))  #: summed over the games
+    counted = COUNTS
+
     free_moves: Moments = field(default_factory=Moments)  #: per game
     reshuffles: Moments = field(default_factory=Moments)  #: per game
     drawn: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CARDS, 0))  #: cards drawn, by kind
 
-    def __post_init__(self) -> None:
-        self.outcomes = Outcomes(self.players, self.bots)
-
-    @property
-    def games(self) -> int:
-        """Games counted."""
-        return self.outcomes.games
-
     def add(self, result: Result) -> None:
         """Count one game."""
         game = result.game
-        self.outcomes.add(game.winners, game.end_reason, game.ply, game.first_player)
-        for name in COUNTS:
-            self.counts[name] += getattr(game, name)
+        self.count(game, game.ply)
         self.free_moves.add(game.free_moves)
         self.reshuffles.add(game.reshuffles)
         for card, n in game.drawn.items():
@@ -130,9 +118,7 @@ class Tally:
 
     def merge(self, other: Tally) -> None:
         """Add another tally of the same run."""
-        self.outcomes.merge(other.outcomes)
-        for name in COUNTS:
-            self.counts[name] += other.counts[name]
+        super().merge(other)
         self.free_moves.merge(other.free_moves)
         self.reshuffles.merge(other.reshuffles)
         for card, n in other.drawn.items():

@@ -1,6 +1,6 @@
 """The Chance It variant format: frozen pydantic models, one per YAML mapping.
 
-The models check shape and types field by field; :meth:`Variant.check_rules` checks
+The models check shape and types field by field; :meth:`Variant.rule_problems` finds
 what needs several fields at once (sheet sizes against player counts, die faces
 against the dice) and names the YAML keys in its messages.
 """
@@ -29,7 +29,7 @@ from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only 
 from workbench.games.chance_it.basics import RESOURCES, Resource
 from workbench.games.chance_it.effects import REGISTRY, DieEffect, Effect, Site, kind_of, with_effects
 from workbench.loading import did_you_mean
-from workbench.models import REMOVES, Count, KeyPath, Model, Positive, file_schema, rules_error
+from workbench.models import REMOVES, Count, KeyPath, Model, Positive, RulesModel, file_schema
 from workbench.personas import PersonaFileModel, PersonaName
 
 Guide = Literal["in", "out", "chance-it"]
@@ -307,7 +307,7 @@ class Card(Model):
         return "die" if self.face is not None else "passive" if self.when == "passive" else "card"
 
 
-class Variant(Model):
+class Variant(RulesModel):
     """A Chance It rules variant."""
 
     name: Annotated[str, Field(min_length=1, max_length=120)] = Field(description="The variant's name.")
@@ -332,15 +332,7 @@ class Variant(Model):
     bots: Personas = Field({}, description="Bot personas for simulations: name -> {policy, parameters}.")
     tuning: Tuning = Field(Tuning(), description="Settings of the stakes tuner.")
 
-    @model_validator(mode="after")
-    def check_rules(self) -> Variant:
-        """Rules that involve several keys; all problems are reported together."""
-        problems = list(self._iter_problems())
-        if problems:
-            raise rules_error(problems)
-        return self
-
-    def _iter_problems(self) -> Iterator[tuple[KeyPath, str]]:
+    def rule_problems(self) -> Iterator[tuple[KeyPath, str]]:
         players, sides = self.players, self.dice.sides
         if players.max < players.min:
             yield ("players", "max"), f"max ({players.max}) is below min ({players.min})"

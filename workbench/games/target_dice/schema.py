@@ -1,6 +1,6 @@
 """The target-dice variant format: frozen pydantic models, one per YAML mapping.
 
-The models check shape and types field by field; :meth:`Variant.check_rules` checks what
+The models check shape and types field by field; :meth:`Variant.rule_problems` finds what
 needs several fields at once (number cards against the dice, a deck that can always give
 a number card, player counts) and names the YAML keys in its messages.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, Strict, model_validator
+from pydantic import Field, Strict
 
-from workbench.models import KeyPath, Model, Positive, file_schema, rules_error
+from workbench.models import KeyPath, Model, Positive, RulesModel, file_schema
 from workbench.personas import PersonaFileModel, PersonaName, SearchPersona
 
 #: The special cards, in the order tables and counters list them.
@@ -105,7 +105,7 @@ class PersonaFile(PersonaFileModel[Persona]):
 # --- the variant -----------------------------------------------------------------------------------------------
 
 
-class Variant(Model):
+class Variant(RulesModel):
     """A target-dice rules variant."""
 
     name: Annotated[str, Field(min_length=1, max_length=120)] = Field(description="The variant's name.")
@@ -127,15 +127,7 @@ class Variant(Model):
     )
     bots: Personas = Field({}, description="Bot personas for simulations: name -> {policy, parameters}.")
 
-    @model_validator(mode="after")
-    def check_rules(self) -> Variant:
-        """Rules that involve several keys; all problems are reported together."""
-        problems = list(self._iter_problems())
-        if problems:
-            raise rules_error(problems)
-        return self
-
-    def _iter_problems(self) -> Iterator[tuple[KeyPath, str]]:
+    def rule_problems(self) -> Iterator[tuple[KeyPath, str]]:
         players, dice, deck = self.players, self.dice, self.deck
         if players.max < players.min:
             yield ("players", "max"), f"max ({players.max}) is below min ({players.min})"

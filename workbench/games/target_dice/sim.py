@@ -21,7 +21,7 @@ from workbench.games.target_dice.engine import END_REASONS, Game, compile_varian
 from workbench.games.target_dice.record import script
 from workbench.games.target_dice.schema import SPECIALS, Persona, Variant
 from workbench.sim import outcome
-from workbench.sim.outcome import Outcomes, maybe, outcome_values
+from workbench.sim.outcome import GameTally, maybe, outcome_values
 from workbench.sim.paired import Measure, Statistic, ratio
 from workbench.sim.stats import Moments, rate
 
@@ -76,33 +76,21 @@ COUNTS = ("hits", "held", "scoreless", "last_scored", "points_scored", "points_l
 
 
 @dataclass
-class Tally:
+class Tally(GameTally):
     """Everything the summary reports, as mergeable integer counts."""
 
-    players: int
-    bots: tuple[str, ...]
-    outcomes: Outcomes = field(init=False)  #: wins, end reasons and game lengths
-    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTS, 0))  #: summed over the games
+    counted = COUNTS
+
     points_scored: Moments = field(default_factory=Moments)  #: per game, all players
     points_lost: Moments = field(default_factory=Moments)
     lead_changes: Moments = field(default_factory=Moments)
     winning_score: Moments = field(default_factory=Moments)  #: per game with a winner
     specials: dict[str, list[int]] = field(default_factory=lambda: {c: [0, 0, 0] for c in SPECIALS})  #: drawn, offered, used
 
-    def __post_init__(self) -> None:
-        self.outcomes = Outcomes(self.players, self.bots)
-
-    @property
-    def games(self) -> int:
-        """Games counted."""
-        return self.outcomes.games
-
     def add(self, result: Result) -> None:
         """Count one game."""
         game = result.game
-        self.outcomes.add(game.winners, game.end_reason, game.round, game.first_player)
-        for name in COUNTS:
-            self.counts[name] += getattr(game, name)
+        self.count(game, game.round)
         self.points_scored.add(game.points_scored)
         self.points_lost.add(game.points_lost)
         self.lead_changes.add(game.lead_changes)
@@ -116,9 +104,7 @@ class Tally:
 
     def merge(self, other: Tally) -> None:
         """Add another tally of the same run."""
-        self.outcomes.merge(other.outcomes)
-        for name in COUNTS:
-            self.counts[name] += other.counts[name]
+        super().merge(other)
         for mine, theirs in (
             (self.points_scored, other.points_scored),
             (self.points_lost, other.points_lost),
