@@ -38,6 +38,14 @@ class RulesModel(Model):
         return iter(())
 
 
+class ScenarioModel(Model):
+    """What every game's scenario script starts with: what it shows, the variant it plays and the keys it changes."""
+
+    description: str | None = Field(None, description="What this scenario shows.")
+    variant: str = Field(description="Path of the variant file, relative to this file.")
+    overrides: dict[str, Any] | None = Field(None, description="Merged onto the variant like `extends`.")
+
+
 def rules_error(problems: list[tuple[KeyPath, str]]) -> PydanticCustomError:
     """The error a model's check across keys raises: it carries every problem, each at its key path, to the loader
     (which reports each at its line)."""

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, Protocol, TypeVar, cast
 
-from workbench.errors import ScenarioError
+from workbench.errors import IllegalDecision, ScenarioError
+from workbench.expect import Key
 from workbench.loading import Document, validate
 from workbench.recording import script_name, script_text
 from workbench.sim.seeding import stream
@@ -98,6 +100,81 @@ class TableView(SeatView[R]):
     def discard(self) -> tuple[Any, ...]:
         """The discard pile (face up)."""
         return tuple(self._game.discard)
+
+
+#: A family's scenario model and its compiled rules.
+S = TypeVar("S")
+Rules_ = TypeVar("Rules_")
+
+
+class ScriptCursor(Generic[S, Rules_]):
+    """The scenario being replayed, shared by its scripted chance and its deciders: the script, its document (where
+    a problem is located), the compiled rules and the key of the entry read last; a family's cursor adds where in
+    the script the replay is."""
+
+    def __init__(self, scenario: S, doc: Document, rules: Rules_, first: Key):
+        self.scenario = scenario
+        self.doc = doc
+        self.rules = rules
+        self.last_key: Key = first  #: the script's entry read last: where a refused decision is located
+
+    def fail(self, key: Key, message: str) -> NoReturn:
+        """Stop the replay with a problem at ``key`` of the script."""
+        raise ScenarioError([self.doc.problem(key, message)])
+
+    @contextmanager
+    def deciding(self, step: str = "round", seat: Callable[[int], str] = "seat {}".format) -> Iterator[None]:
+        """A decision the rules refuse, as a problem at the entry that gave it (``step``: the game's unit)."""
+        try:
+            yield
+        except IllegalDecision as exc:
+            problem = self.doc.problem(self.last_key, f"{step} {exc.round}: {seat(exc.seat)}: {exc.message}")
+            raise ScenarioError([problem]) from None
+
+    def going_on(self, game: Any, index: int, rounds: int) -> None:
+        """Refuse round ``index`` of a script of ``rounds`` rounds once the game is over."""
+        if game.is_over:
+            message = (
+                f"the game ended in round {game.round} ({game.end_reason}), "
+                f"but the script goes on for {rounds - index} more round(s)"
+            )
+            raise ScenarioError([self.doc.problem(("rounds", index), message)])
+
+
+@contextmanager
+def traced(game: Any, describe: Callable[[Event], str]) -> Iterator[None]:
+    """A replay's problem carries the events up to it, in words (``--trace`` shows them)."""
+    try:
+        yield
+    except ScenarioError as exc:
+        exc.trace = [describe(event) for event in game.events or ()]
+        raise
+
+
+class InvariantError(AssertionError):
+    """An invariant of the rules does not hold."""
+
+
+class Logged(Protocol):
+    """A game that keeps its event log."""
+
+    events: list[Event] | None
+
+
+#: A game whose log an invariant checker reads.
+L = TypeVar("L", bound=Logged)
+
+
+class LogChecker(Generic[L]):
+    """The frame of a family's invariant checker (for the tests): it reads the game's own event log after each step
+    (``seen``: the events checked so far), and raises :class:`InvariantError` naming a broken rule."""
+
+    def __init__(self, game: L):
+        if game.events is None:
+            raise ValueError("the invariant checker reads the event log: create the game with log=True")
+        self.game = game
+        self.events: list[Event] = game.events  # the game's log itself, which it appends to
+        self.seen = 0  # events already checked
 
 
 class RunFrame:
@@ -268,4 +345,15 @@ class FamilyParts:
         return cast(list[tuple[str, list[str], list[list[str]]]], self.part("odds").odds_tables(data))
 
 
-__all__ = ["Event", "EventLog", "FamilyParts", "RoundGame", "RunFrame", "SeatView", "TableView"]
+__all__ = [
+    "Event",
+    "EventLog",
+    "FamilyParts",
+    "InvariantError",
+    "LogChecker",
+    "RoundGame",
+    "RunFrame",
+    "ScriptCursor",
+    "SeatView",
+    "TableView",
+]

@@ -179,6 +179,15 @@ def outcome_columns(players: int, bots: tuple[str, ...], reasons: Sequence[str])
     )
 
 
+def game_values(game: Any, length: int, bots: tuple[str, ...], counted: Sequence[str]) -> dict[str, int]:
+    """A finished game's outcome columns (:func:`outcome_values`, ``length`` in the family's unit) and its counters
+    (``counted``: their attribute names)."""
+    values = outcome_values(game.winners, game.end_reason, length, bots, game.first_player)
+    for name in counted:
+        values[name] = getattr(game, name)
+    return values
+
+
 def outcome_values(
     winners: Sequence[int], end_reason: str | None, rounds: int, bots: tuple[str, ...], first: int = 0
 ) -> dict[str, int]:

@@ -20,18 +20,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Annotated, Any, Literal, NoReturn
+from typing import Annotated, Any, Literal
 
 import chess
 from pydantic import BeforeValidator, Field, Strict, model_validator
 
-from workbench.errors import IllegalDecision, ScenarioError
 from workbench.expect import Key, Replay, judged
+from workbench.games.base import ScriptCursor, traced
 from workbench.games.chance_chess.engine import Game, Rules, View
 from workbench.games.chance_chess.schema import SIDES, Card
 from workbench.games.chance_chess.text import describe
 from workbench.loading import Document
-from workbench.models import Model
+from workbench.models import Model, ScenarioModel
 
 
 def _uci(value: object) -> object:
@@ -100,31 +100,22 @@ class Expect(Model):
     events: list[dict[str, Any]] | None = Field(None, description="Events that must appear, in this order (each a subset).")
 
 
-class Scenario(Model):
+class Scenario(ScenarioModel):
     """A scripted game of a Chance Chess variant, with optional expectations."""
 
-    description: str | None = Field(None, description="What this scenario shows.")
-    variant: str = Field(description="Path of the variant file, relative to this file.")
-    overrides: dict[str, Any] | None = Field(None, description="Merged onto the variant like `extends`.")
     deck: tuple[Card, ...] = Field((), description="The deck's cards from the top (the rest below, in the variant's order).")
     plies: tuple[Ply, ...] = Field((), description="The plies in order: turns, free moves and reshuffle cards.")
     expect: Expect | None = Field(None, description="Any subset of the replay output.")
 
 
-class _Script:
+class _Script(ScriptCursor[Scenario, Rules]):
     """The scenario being replayed: which entry comes next, shared by the shuffles and the deciders."""
 
     def __init__(self, scenario: Scenario, doc: Document, rules: Rules):
-        self.scenario = scenario
-        self.doc = doc
-        self.rules = rules
+        super().__init__(scenario, doc, rules, ("plies",))
         self.next = 0  # the entry of plies to play next
-        self.last_key: Key = ("plies",)
         self.turned = False  # the deck ran out before this turn's draw (its entry gives `shuffled`)
         self.game: Game | None = None
-
-    def fail(self, key: Key, message: str) -> NoReturn:
-        raise ScenarioError([self.doc.problem(key, message)])
 
     def entry(self, wanted: str) -> tuple[int, Ply]:
         """The next entry, which must be ``wanted`` (for the message: what the game asks for)."""
@@ -272,7 +263,7 @@ def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
     script = _Script(scenario, doc, rules)
     deciders = [ScriptedDecider(script, seat) for seat in range(2)]
     game = script.game = Game(rules, ScriptedChance(script))
-    try:
+    with traced(game, describe):
         while script.next < len(scenario.plies):
             if game.is_over:
                 left = len(scenario.plies) - script.next
@@ -281,16 +272,11 @@ def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
                     f"the game ended at ply {game.ply} ({game.end_reason}), but the script goes on with {left} more ply(ies)",
                 )
             seen = len(game.events or ())
-            try:
+            with script.deciding("ply", _side):
                 game.step(deciders)
-            except IllegalDecision as exc:
-                script.fail(script.last_key, f"ply {exc.round}: {_side(exc.seat)}: {exc.message}")
             for event in (game.events or ())[seen:]:
                 if event["type"] == "pass" and event["forced"]:
                     deciders[event["seat"]].forced(event["card"])
-    except ScenarioError as exc:
-        exc.trace = [describe(event) for event in game.events or ()]  # what happened up to the failure
-        raise
     return judged(doc, game.snapshot())
 
 

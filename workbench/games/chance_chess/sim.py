@@ -20,7 +20,7 @@ from workbench.games.chance_chess.notation import pgn
 from workbench.games.chance_chess.record import script
 from workbench.games.chance_chess.schema import CARDS, SIDES, Persona, Variant
 from workbench.sim import outcome
-from workbench.sim.outcome import GameTally, outcome_values
+from workbench.sim.outcome import GameTally, game_values
 from workbench.sim.paired import Measure, Statistic, ratio
 from workbench.sim.stats import Moments, rate
 
@@ -160,9 +160,7 @@ class Tally(GameTally):
 def table_values(result: Result, bots: tuple[str, ...]) -> dict[str, int]:
     """One game's values: the columns of :func:`table_measure` that are not zero."""
     game = result.game
-    values = outcome_values(game.winners, game.end_reason, game.ply, bots, game.first_player)
-    for name in COUNTS:
-        values[name] = getattr(game, name)
+    values = game_values(game, game.ply, bots, COUNTS)
     values["turns"] = game.moves + game.passes
     return values
 

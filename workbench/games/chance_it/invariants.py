@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import NoReturn
 
+from workbench.games.base import InvariantError, LogChecker
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.effects import EVENTS
 from workbench.games.chance_it.engine import CHANCE_IT, IN, OUT, Event, Game
@@ -19,19 +20,11 @@ from workbench.games.chance_it.rules import COINS, HEARTS, STARS
 ENGINE_ACTIONS = frozenset({"use", "buy", "discard", "market_empty", "market_limit", "chance_it"})
 
 
-class InvariantError(AssertionError):
-    """An invariant of the rules does not hold."""
-
-
-class Invariants:
+class Invariants(LogChecker["Game"]):
     """Checks a game after each step; keeps what it needs from earlier steps (who was out, who was forced)."""
 
     def __init__(self, game: Game):
-        if game.events is None:
-            raise ValueError("the invariant checker reads the event log: create the game with log=True")
-        self.game = game
-        self.events: list[Event] = game.events  # the game's log itself, which it appends to
-        self.seen = 0  # events already checked
+        super().__init__(game)
         self.out_since: dict[int, int] = {}  # seat -> index of its elimination event
         self.forced: set[int] = set()  # seats forced to play IN this round
         self.starting: int | None = None  # the previous round's starting player

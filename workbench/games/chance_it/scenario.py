@@ -15,13 +15,14 @@ from pydantic import Field, Strict, model_validator
 
 from workbench.errors import IllegalDecision, ScenarioError
 from workbench.expect import Key, Replay, judged
+from workbench.games.base import ScriptCursor, traced
 from workbench.games.chance_it.basics import Resource
 from workbench.games.chance_it.engine import BUY, DISCARD, Game, MarketMove, View
 from workbench.games.chance_it.rules import CardDef, Effects, Rules
 from workbench.games.chance_it.schema import Guide
 from workbench.games.chance_it.text import describe
 from workbench.loading import Document, did_you_mean
-from workbench.models import Model
+from workbench.models import Model, ScenarioModel
 
 Face = Annotated[int, Strict(), Field(ge=1, le=100)]
 Seat = Annotated[int, Strict(), Field(ge=0, le=11)]
@@ -106,12 +107,9 @@ class Expect(Model):
     events: list[dict[str, Any]] | None = Field(None, description="Events that must appear, in this order (each a subset).")
 
 
-class Scenario(Model):
+class Scenario(ScenarioModel):
     """A scripted game of a variant, with optional expectations."""
 
-    description: str | None = Field(None, description="What this scenario shows.")
-    variant: str = Field(description="Path of the variant file, relative to this file.")
-    overrides: dict[str, Any] | None = Field(None, description="Merged onto the variant like `extends`.")
     players: Annotated[int, Strict(), Field(ge=2, le=12)] = Field(description="Number of players.")
     seed: Annotated[int, Strict()] = Field(0, description="Shuffles whatever `market` leaves open.")
     market: tuple[str, ...] = Field((), description="The market pile from the top; the first face_up cards are laid out.")
@@ -119,19 +117,16 @@ class Scenario(Model):
     expect: Expect | None = Field(None, description="Any subset of the replay output.")
 
 
-class Script:
+class Script(ScriptCursor[Scenario, Rules]):
     """The scenario being replayed: where in the script we are, shared by chance and deciders."""
 
     def __init__(self, scenario: Scenario, doc: Document, rules: Rules):
-        self.scenario = scenario
-        self.doc = doc
-        self.rules = rules
+        super().__init__(scenario, doc, rules, ("rounds",))
         self.index = -1  # current round in the script
         self.rerolls: list[int] = []
         self.tests: list[int] = []
         self.choices: list[tuple[int, Choice]] = []
         self.reshuffles: list[tuple[str, ...]] = []
-        self.last_key: Key = ("rounds",)
         self._game: Game | None = None
 
     @property
@@ -344,29 +339,14 @@ def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
     chance = ScriptedChance(script)
     deciders = [ScriptedDecider(script, seat) for seat in range(scenario.players)]
     game = script.game = Game(rules, scenario.players, chance)
-    for index, scripted in enumerate(scenario.rounds):
-        if game.is_over:
-            raise ScenarioError(
-                [
-                    doc.problem(
-                        ("rounds", index),
-                        f"the game ended in round {game.round} ({game.end_reason}), "
-                        f"but the script goes on for {len(scenario.rounds) - index} more round(s)",
-                    )
-                ]
-            )
-        try:
+    with traced(game, describe):
+        for index, scripted in enumerate(scenario.rounds):
+            script.going_on(game, index, len(scenario.rounds))
             script.begin(index)
             _check_guides(script, game, scripted)
-            try:
+            with script.deciding():
                 game.play_round(chance, deciders)
-            except IllegalDecision as exc:
-                problem = doc.problem(script.last_key, f"round {exc.round}: seat {exc.seat}: {exc.message}")
-                raise ScenarioError([problem]) from None
             script.leftovers()
-        except ScenarioError as exc:
-            exc.trace = [describe(event) for event in game.events or ()]  # what happened up to the failure
-            raise
     return judged(doc, game.snapshot())
 
 

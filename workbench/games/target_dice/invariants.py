@@ -10,22 +10,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import NoReturn
 
+from workbench.games.base import InvariantError, LogChecker
 from workbench.games.target_dice.engine import SCORING, Event, Game
 
 
-class InvariantError(AssertionError):
-    """An invariant of the rules does not hold."""
-
-
-class Invariants:
+class Invariants(LogChecker["Game"]):
     """Checks a game after each step; keeps what it needs from earlier steps (the round's turns, the scores' events)."""
 
     def __init__(self, game: Game):
-        if game.events is None:
-            raise ValueError("the invariant checker reads the event log: create the game with log=True")
-        self.game = game
-        self.events: list[Event] = game.events  # the game's log itself, which it appends to
-        self.seen = 0  # events already checked
+        super().__init__(game)
         self.earned = [0] * len(game.scores)  # each seat's points, summed from its events
         self.starter: int | None = None  # this round's starting player
         self.previous: int | None = None  # the last round's starting player

@@ -18,14 +18,15 @@ from typing import Annotated, Any, Literal, NoReturn
 
 from pydantic import Discriminator, Field, Strict, Tag, model_validator
 
-from workbench.errors import IllegalDecision, ScenarioError
+from workbench.errors import ScenarioError
 from workbench.expect import Key, Replay, judged
+from workbench.games.base import ScriptCursor, traced
 from workbench.games.target_dice.chance import Card
 from workbench.games.target_dice.engine import ADD, ORANGE, PURPLE, RED, YELLOW, Game, RedMove, Rules, View
 from workbench.games.target_dice.schema import Number, Special
 from workbench.games.target_dice.text import describe
 from workbench.loading import Document
-from workbench.models import Model
+from workbench.models import Model, ScenarioModel
 
 Face = Annotated[int, Strict(), Field(ge=1, le=100)]
 Seat = Annotated[int, Strict(), Field(ge=0, le=11)]
@@ -128,12 +129,9 @@ class Expect(Model):
     events: list[dict[str, Any]] | None = Field(None, description="Events that must appear, in this order (each a subset).")
 
 
-class Scenario(Model):
+class Scenario(ScenarioModel):
     """A scripted game of a target-dice variant, with optional expectations."""
 
-    description: str | None = Field(None, description="What this scenario shows.")
-    variant: str = Field(description="Path of the variant file, relative to this file.")
-    overrides: dict[str, Any] | None = Field(None, description="Merged onto the variant like `extends`.")
     players: Annotated[int, Strict(), Field(ge=2, le=12)] = Field(description="Number of players.")
     start: Seat = Field(description="The seat of the first starting player (the roll-off is skipped).")
     deck: tuple[ScriptCard, ...] = Field(
@@ -143,18 +141,15 @@ class Scenario(Model):
     expect: Expect | None = Field(None, description="Any subset of the replay output.")
 
 
-class _Script:
+class _Script(ScriptCursor[Scenario, Rules]):
     """The scenario being replayed: where in the script we are, shared by chance and deciders."""
 
     def __init__(self, scenario: Scenario, doc: Document, rules: Rules):
-        self.scenario = scenario
-        self.doc = doc
-        self.rules = rules
+        super().__init__(scenario, doc, rules, ("rounds",))
         self.index = -1  # the round being played, in the script
         self.turns: list[tuple[int, Turn]] = []  # this round's turns still to play, with their places
         self.turn: tuple[int, Turn] | None = None  # the turn being played
         self.drawn = 0  # deck entries drawn so far
-        self.last_key: Key = ("rounds",)
         self.game: Game | None = None
 
     def begin(self, index: int) -> None:
@@ -390,28 +385,13 @@ def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
     chance = ScriptedChance(script)
     deciders = [ScriptedDecider(script, seat) for seat in range(scenario.players)]
     game = script.game = Game(rules, scenario.players, chance, start=scenario.start)
-    for index in range(len(scenario.rounds)):
-        try:
-            if game.is_over:
-                raise ScenarioError(
-                    [
-                        doc.problem(
-                            ("rounds", index),
-                            f"the game ended in round {game.round} ({game.end_reason}), "
-                            f"but the script goes on for {len(scenario.rounds) - index} more round(s)",
-                        )
-                    ]
-                )
+    with traced(game, describe):
+        for index in range(len(scenario.rounds)):
+            script.going_on(game, index, len(scenario.rounds))
             script.begin(index)
-            try:
+            with script.deciding():
                 game.play_round(deciders)
-            except IllegalDecision as exc:
-                problem = doc.problem(script.last_key, f"round {exc.round}: seat {exc.seat}: {exc.message}")
-                raise ScenarioError([problem]) from None
             script.leftovers()
-        except ScenarioError as exc:
-            exc.trace = [describe(event) for event in game.events or ()]  # what happened up to the failure
-            raise
     return judged(doc, game.snapshot())
 
 

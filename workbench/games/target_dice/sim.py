@@ -21,7 +21,7 @@ from workbench.games.target_dice.engine import END_REASONS, Game, compile_varian
 from workbench.games.target_dice.record import script
 from workbench.games.target_dice.schema import SPECIALS, Persona, Variant
 from workbench.sim import outcome
-from workbench.sim.outcome import GameTally, maybe, outcome_values
+from workbench.sim.outcome import GameTally, game_values, maybe
 from workbench.sim.paired import Measure, Statistic, ratio
 from workbench.sim.stats import Moments, rate
 
@@ -153,9 +153,7 @@ class Tally(GameTally):
 def table_values(result: Result, bots: tuple[str, ...]) -> dict[str, int]:
     """One game's values: the columns of :func:`table_measure` that are not zero."""
     game = result.game
-    values = outcome_values(game.winners, game.end_reason, game.round, bots, game.first_player)
-    for name in COUNTS:
-        values[name] = getattr(game, name)
+    values = game_values(game, game.round, bots, COUNTS)
     values["decisions"] = game.turns + game.passes
     return values
 
