@@ -349,6 +349,16 @@ class GameTally:
             self.counts[name] += other.counts[name]
 
 
+def per(at: Mapping[str, int], total: str = "games") -> Callable[[str], Callable[[Any], float]]:
+    """A column's sum per another's (``total``: per game by default), as a paired statistic's value: for a family's
+    ``table_measure``, ``per(at)("captures")`` is captures per game."""
+
+    def of(column: str) -> Callable[[Any], float]:
+        return ratio(at[column], at[total])
+
+    return of
+
+
 #: How the start of an outcome figure's path reads.
 OUTCOME_WORDS: tuple[tuple[str, str], ...] = (
     ("wins.by_seat.", "win rate, seat "),

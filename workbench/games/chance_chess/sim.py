@@ -8,7 +8,7 @@ any order gives the same summary. The game's length (``rounds`` in the shared fi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from workbench.games.chance_chess.notation import pgn
 from workbench.games.chance_chess.record import script
 from workbench.games.chance_chess.schema import CARDS, SIDES, Persona, Variant
 from workbench.sim import outcome
-from workbench.sim.outcome import GameTally, game_values
+from workbench.sim.outcome import GameTally, game_values, per
 from workbench.sim.paired import Measure, Statistic, ratio
 from workbench.sim.stats import Moments, rate
 
@@ -169,8 +169,7 @@ def table_measure(players: int, bots: tuple[str, ...]) -> Measure:
     """The figures of ``simulate`` that are per game, as paired statistics named by their ``summary.json`` paths."""
 
     def statistics(at: Mapping[str, int]) -> list[Statistic]:
-        def per_game(column: str) -> Callable[[Any], float]:
-            return ratio(at[column], at["games"])
+        per_game = per(at)
 
         return [
             Statistic("turns.passed_by_choice.rate", ratio(at["chosen_passes"], at["turns"]), True),

@@ -27,7 +27,7 @@ from workbench.games.chance_it.engine import END_REASONS, Decider, Game, compile
 from workbench.games.chance_it.record import Recorder
 from workbench.games.chance_it.schema import GUIDES, Persona, Variant
 from workbench.sim import outcome
-from workbench.sim.outcome import Outcomes, add_histogram, add_moments, maybe, outcome_arrays, outcome_values
+from workbench.sim.outcome import Outcomes, add_histogram, add_moments, maybe, outcome_arrays, outcome_values, per
 from workbench.sim.paired import Measure, Statistic, ratio
 from workbench.sim.stats import Histogram, Moments, rate
 
@@ -534,8 +534,7 @@ def table_measure(players: int, bots: tuple[str, ...], card_ids: Sequence[str]) 
     )  # fmt: skip
 
     def statistics(at: Mapping[str, int]) -> list[Statistic]:
-        def per_game(column: str) -> Callable[[Any], float]:
-            return ratio(at[column], at["games"])
+        per_game = per(at)
 
         return [
             Statistic("eliminations.per_game.mean", per_game("eliminations")),

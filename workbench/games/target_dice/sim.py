@@ -9,7 +9,7 @@ integer counts only, so merging chunks in any order gives the same summary.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from workbench.games.target_dice.engine import END_REASONS, Game, compile_varian
 from workbench.games.target_dice.record import script
 from workbench.games.target_dice.schema import SPECIALS, Persona, Variant
 from workbench.sim import outcome
-from workbench.sim.outcome import GameTally, game_values, maybe
+from workbench.sim.outcome import GameTally, game_values, maybe, per
 from workbench.sim.paired import Measure, Statistic, ratio
 from workbench.sim.stats import Moments, rate
 
@@ -162,11 +162,8 @@ def table_measure(players: int, bots: tuple[str, ...]) -> Measure:
     """The figures of ``simulate`` that are per game, as paired statistics named by their ``summary.json`` paths."""
 
     def statistics(at: Mapping[str, int]) -> list[Statistic]:
-        def per_round(column: str) -> Callable[[Any], float]:
-            return ratio(at[column], at["rounds"])
-
-        def per_game(column: str) -> Callable[[Any], float]:
-            return ratio(at[column], at["games"])
+        per_round = per(at, "rounds")
+        per_game = per(at)
 
         return [
             Statistic("round_ends.hit.rate", per_round("hits"), True),
