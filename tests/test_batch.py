@@ -24,13 +24,14 @@ from workbench import api
 from workbench.errors import ScenarioError, UsageError
 from workbench.games import load_variant, replay_scenario
 from workbench.games.chance_it.batch import Engine, kernel
-from workbench.games.chance_it.bots import BUILTIN
 from workbench.games.chance_it.compiled import BATCH
 from workbench.games.chance_it.effects import steal
 from workbench.games.chance_it.engine import compile_variant
-from workbench.games.chance_it.schema import Persona, Variant, to_yaml
+from workbench.games.chance_it.schema import Persona, PersonaFile, Variant, to_yaml
 from workbench.games.chance_it.sim import SEAT_MEASURE, BatchSimulator, Simulator, table_measure
 from workbench.sim.runner import Local
+
+BUILTIN = PersonaFile.builtin_bots()
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"

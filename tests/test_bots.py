@@ -11,13 +11,16 @@ from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
 from workbench.games import load_variant
-from workbench.games.chance_it.bots import BUILTIN, HeuristicBot, RandomBot, SearchBot, make_bot
+from workbench.games.chance_it.bots import HeuristicBot, RandomBot, SearchBot
 from workbench.games.chance_it.chance import BOTS, RandomChance, bot_stream, game_streams
 from workbench.games.chance_it.effects import Effect, Valuer, compile_effects
 from workbench.games.chance_it.engine import Game, View, compile_variant
 from workbench.games.chance_it.invariants import Invariants
 from workbench.games.chance_it.rules import COINS, HEARTS, STARS, Effects, Rules
-from workbench.games.chance_it.schema import Persona
+from workbench.games.chance_it.schema import Persona, PersonaFile
+from workbench.policies import make_bot
+
+BUILTIN = PersonaFile.builtin_bots()
 
 ROOT = Path(__file__).parent.parent
 RULES = compile_variant(load_variant(ROOT / "variants" / "chance-it.yaml").variant)

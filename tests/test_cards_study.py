@@ -9,10 +9,10 @@ from typer.testing import CliRunner
 from workbench import api, studies
 from workbench.cli import app
 from workbench.games import Studied
-from workbench.games.chance_it.bots import make_bot
 from workbench.games.chance_it.chance import RandomChance, bot_stream
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.sim import Gift
+from workbench.policies import make_bot
 from workbench.sim.paired import Estimate
 from workbench.sim.runner import Local
 

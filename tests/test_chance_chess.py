@@ -23,7 +23,8 @@ from workbench.cli import app
 from workbench.errors import ScenarioError, UsageError
 from workbench.games import FAMILIES
 from workbench.games.chance_chess import bots, engine
-from workbench.games.chance_chess.schema import CARDS, Persona, Variant
+from workbench.games.chance_chess.schema import CARDS, Persona, PersonaFile, Variant
+from workbench.policies import make_bot
 from workbench.sim.seeding import stream
 
 ROOT = Path(__file__).parent.parent
@@ -272,8 +273,8 @@ def play_checked(copies: dict[str, int], seed: int, bot: str, persona: dict[str,
     game = engine.Game(rules, engine.RandomChance.streams(seed, 0))
     checker = Checker(variant.deck.size, variant.start)
     game.after_step = checker
-    chosen = bots.BUILTIN[bot] if persona is None else Persona.model_validate(persona)
-    players = [bots.make_bot(chosen, stream(seed, 0, "bot", seat)) for seat in range(2)]
+    chosen = PersonaFile.builtin_bots()[bot] if persona is None else Persona.model_validate(persona)
+    players = [make_bot(chosen, stream(seed, 0, "bot", seat)) for seat in range(2)]
     game.play(players)
     assert game.is_over
     assert game.ply <= variant.max_plies

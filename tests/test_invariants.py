@@ -23,12 +23,15 @@ import pytest
 
 from workbench.games import load_variant, replay_scenario
 from workbench.games.chance_it import engine
-from workbench.games.chance_it.bots import BUILTIN, make_bot
 from workbench.games.chance_it.chance import RandomChance, bot_stream
 from workbench.games.chance_it.effects.others_lose import OthersLoseKind
 from workbench.games.chance_it.engine import GUIDES, Game, Round, compile_variant
 from workbench.games.chance_it.invariants import InvariantError, Invariants
 from workbench.games.chance_it.rules import Rules
+from workbench.games.chance_it.schema import PersonaFile
+from workbench.policies import make_bot
+
+BUILTIN = PersonaFile.builtin_bots()
 
 ROOT = Path(__file__).parent.parent
 BASE = load_variant(ROOT / "variants" / "chance-it.yaml").variant

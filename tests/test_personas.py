@@ -12,10 +12,11 @@ import pytest
 
 from workbench.errors import Problem, VariantError
 from workbench.games import load_variant
-from workbench.games.chance_it.bots import BUILTIN
 from workbench.games.chance_it.schema import Persona, PersonaFile
 from workbench.loading import read_yaml
 from workbench.personas import load_personas, merge_personas
+
+BUILTIN = PersonaFile.builtin_bots()
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"

@@ -19,12 +19,11 @@ from output_helpers import BASE, ROOT
 
 from workbench import api
 from workbench.games.chance_it import engine as chance_engine
-from workbench.games.chance_it.bots import make_bot
 from workbench.games.chance_it.chance import RandomChance, bot_stream
 from workbench.games.target_dice import engine as dice_engine
-from workbench.games.target_dice.bots import make_bot as make_dice_bot
 from workbench.games.target_dice.chance import RandomChance as DiceChance
 from workbench.play import Left, Question
+from workbench.policies import make_bot
 from workbench.sim.seeding import stream
 
 DICE = ROOT / "variants" / "target-dice.yaml"
@@ -177,7 +176,7 @@ def test_target_dice_has_people_too() -> None:
     loaded = api.load_variant(DICE)
     known = loaded.family.personas(loaded.variant)
     game = dice_engine.Game(dice_engine.compile_variant(loaded.variant), 3, DiceChance.streams(2, 0))
-    game.play([DiceFirstOption() if s == 1 else make_dice_bot(known["greedy"], stream(2, 0, "bot", s)) for s in range(3)])
+    game.play([DiceFirstOption() if s == 1 else make_bot(known["greedy"], stream(2, 0, "bot", s)) for s in range(3)])
     assert json.loads(ran.stdout) == game.snapshot()
     assert "How many dice do you roll?" in ran.stderr and "  1. pass" in ran.stderr
 

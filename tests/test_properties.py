@@ -25,16 +25,19 @@ from pydantic import TypeAdapter, ValidationError
 from workbench.errors import VariantError
 from workbench.games import load_variant, replay_scenario
 from workbench.games.chance_it.basics import COINS, HEARTS, RESOURCES
-from workbench.games.chance_it.bots import BUILTIN, RandomBot, make_bot
+from workbench.games.chance_it.bots import RandomBot
 from workbench.games.chance_it.chance import BOTS, RandomChance, bot_stream, game_streams
 from workbench.games.chance_it.effects import REGISTRY, Effect, compile_effects
 from workbench.games.chance_it.effects import steal as steal_effect
 from workbench.games.chance_it.effects.steal import Stole
 from workbench.games.chance_it.engine import OUT, Event, Game, Player, compile_variant
 from workbench.games.chance_it.invariants import Invariants
-from workbench.games.chance_it.schema import Persona, Variant, to_yaml
+from workbench.games.chance_it.schema import Persona, PersonaFile, Variant, to_yaml
 from workbench.games.chance_it.sim import Simulator
+from workbench.policies import make_bot
 from workbench.sim.seeding import Streams
+
+BUILTIN = PersonaFile.builtin_bots()
 
 #: A search bot cheap enough for property tests.
 FAST_SEARCH = Persona(policy="search", playouts=2, depth=1)

@@ -28,11 +28,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.games import load_variant
-from workbench.games.chance_it.bots import BUILTIN, make_bot
 from workbench.games.chance_it.chance import RandomChance, bot_stream
 from workbench.games.chance_it.engine import Game, compile_variant
+from workbench.games.chance_it.schema import PersonaFile
 from workbench.games.chance_it.sim import Simulator
+from workbench.policies import make_bot
 from workbench.sim.stats import Histogram, Moments, rate, wilson
+
+BUILTIN = PersonaFile.builtin_bots()
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"

@@ -22,12 +22,10 @@ from workbench.cli import app
 from workbench.errors import ScenarioError, UsageError
 from workbench.games import FAMILIES, load_variant, replay_scenario
 from workbench.games.target_dice.bots import (
-    BUILTIN,
     ME,
     NOBODY,
     RandomBot,
     greedy_planner,
-    make_bot,
     planner,
     sum_odds,
 )
@@ -35,8 +33,11 @@ from workbench.games.target_dice.chance import RandomChance
 from workbench.games.target_dice.engine import SCORING, Game, Rules, compile_variant
 from workbench.games.target_dice.invariants import InvariantError, Invariants
 from workbench.games.target_dice.odds import odds, odds_tables
-from workbench.games.target_dice.schema import SPECIALS, Persona, Variant
+from workbench.games.target_dice.schema import SPECIALS, Persona, PersonaFile, Variant
+from workbench.policies import make_bot
 from workbench.sim.seeding import stream
+
+BUILTIN = PersonaFile.builtin_bots()
 
 ROOT = Path(__file__).parent.parent
 FOLDER = ROOT / "tests" / "scenarios" / "target-dice"

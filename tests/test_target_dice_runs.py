@@ -13,10 +13,10 @@ from workbench import api, studies
 from workbench.cli import app
 from workbench.errors import UsageError
 from workbench.games import FAMILIES, load_variant
-from workbench.games.target_dice.bots import make_bot
 from workbench.games.target_dice.chance import RandomChance
 from workbench.games.target_dice.engine import Game, compile_variant
 from workbench.games.target_dice.schema import SPECIALS
+from workbench.policies import make_bot
 from workbench.sim.runner import Local
 from workbench.sim.seeding import stream
 

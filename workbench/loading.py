@@ -865,7 +865,8 @@ def explain(err: ErrorDetails, model: type[BaseModel], *, inherits: bool = True)
         return f"unknown effect '{name}'{_hint(str(name), names, 'effects')}"
     if kind == "literal_error":
         literal = _strip(type_at(model, loc))
-        expected = [str(v) for v in typing.get_args(literal)] if typing.get_origin(literal) is typing.Literal else []
+        literals = typing.get_args(literal) if typing.get_origin(literal) is typing.Literal else ctx.get("choices", ())
+        expected = [str(v) for v in literals]  # a Literal's values, or the choices a validator gives
         hint = did_you_mean(str(value), expected) if isinstance(value, str) else ""
         return f"expected {ctx.get('expected')}, got {_show(value)}{hint}"
     if kind in ("int_type", "int_parsing", "int_from_float"):

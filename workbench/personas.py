@@ -17,11 +17,12 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Generic, Protocol, TypeVar
 
-from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from workbench.errors import Problem, VariantError, WorkbenchError
 from workbench.loading import Document, did_you_mean, read_yaml, validate
 from workbench.models import KeyPath, Model, rules_error
+from workbench.policies import PolicyPersona, builtin, policies
 
 #: The name of a persona, as ``--bots`` names it.
 PersonaName = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]*$", max_length=40)]
@@ -61,27 +62,6 @@ def override_problems(bots: Collection[str], overrides: Sequence[str], builtin: 
 Persona = TypeVar("Persona", bound=BaseModel)
 
 
-class SearchPersona(Model):
-    """A family's persona model whose parameters all belong to its ``search`` policy: the other policies take none,
-    and as data (``summary.json``) a persona lists only the parameters its policy reads."""
-
-    policy: str
-
-    @model_validator(mode="after")
-    def parameters_fit_the_policy(self) -> SearchPersona:
-        """Parameters belong to the search policy: the others take none."""
-        given = self.model_fields_set - {"policy"}
-        if self.policy != "search" and given:
-            raise ValueError(f"the {self.policy} policy takes no parameters (got {', '.join(sorted(given))})")
-        return self
-
-    @model_serializer(mode="wrap")
-    def only_what_the_policy_reads(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """As data, only the parameters the persona's policy reads."""
-        data: dict[str, Any] = handler(self)
-        return data if self.policy == "search" else {"policy": data["policy"]}
-
-
 class PersonaFileModel(Model, Generic[Persona]):
     """A file of bot personas, for ``--personas``; a family's model names its persona model and its built-in bots.
 
@@ -89,7 +69,20 @@ class PersonaFileModel(Model, Generic[Persona]):
     the file lists its name under ``overrides``.
     """
 
-    builtin: ClassVar[Collection[str]] = ()  #: the family's built-in bot names
+    #: The family's persona model: each policy of its game is a built-in bot, named after it.
+    persona: ClassVar[type[PolicyPersona]]
+    #: The family's other built-in bots: a name -> a persona's data (other defaults worth a name).
+    named: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+
+    @classmethod
+    def builtin_names(cls) -> frozenset[str]:
+        """The names of the family's built-in bots (a variant may not reuse one; a personas file only as an override)."""
+        return frozenset(policies(cls.persona.game)) | frozenset(cls.named)
+
+    @classmethod
+    def builtin_bots(cls) -> dict[str, Any]:
+        """The family's built-in bots by name."""
+        return builtin(cls.persona, cls.named)
 
     bots: dict[PersonaName, Persona] = Field(description="Persona name -> policy and parameters.")
     overrides: tuple[PersonaName, ...] = Field(
@@ -103,7 +96,7 @@ class PersonaFileModel(Model, Generic[Persona]):
     @model_validator(mode="after")
     def check_overrides(self) -> PersonaFileModel[Persona]:
         """Built-in names are replaced only when listed under overrides; every override is a persona of the file."""
-        problems = override_problems(self.bots, self.overrides, self.builtin)
+        problems = override_problems(self.bots, self.overrides, self.builtin_names())
         if problems:
             raise rules_error(problems)
         return self
@@ -119,7 +112,7 @@ def merge_personas(
 ) -> tuple[dict[str, P], tuple[str, ...]]:
     """Every bot by name, and the names the personas file replaced (in the file's order).
 
-    ``builtin``: the built-in policies (``bots.BUILTIN``); ``variant_bots``: the validated
+    ``builtin``: the built-in bots (``PersonaFileModel.builtin_bots()``); ``variant_bots``: the validated
     variant's ``bots``; ``file_doc``: the personas file as :func:`workbench.loading.read_yaml`
     loaded it, or None. Raises ``error`` with every problem of the file, each at its line.
     """

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, Protocol, Ty
 from workbench.errors import IllegalDecision, ScenarioError
 from workbench.expect import Key
 from workbench.loading import Document, validate
+from workbench.personas import PersonaFileModel
+from workbench.policies import make_bot
 from workbench.recording import script_name, script_text
 from workbench.sim.seeding import stream
 
@@ -208,7 +210,7 @@ class RunFrame:
             personas[index % self.players] = self.visitor
         return personas
 
-    def deciders(self, index: int, make_bot: Callable[[Any, Any], Any]) -> list[Any]:
+    def deciders(self, index: int) -> list[Any]:
         """The bots of game ``index``, each drawing from its own stream ``stream(seed, index, "bot", seat)``."""
         return [make_bot(persona, stream(self.seed, index, "bot", seat)) for seat, persona in enumerate(self.seated(index))]
 
@@ -227,14 +229,14 @@ class RunFrame:
 class FamilyParts:
     """The members of a family (:class:`workbench.games.Family`) that every game fills the same way, each from one
     module of the family's package, imported when first used (validating a file imports none of them):
-    ``text`` (summary, describe, state_table), ``bots`` (BUILTIN), ``engine`` (compile_variant), ``scenario``
+    ``text`` (summary, describe, state_table), ``engine`` (compile_variant), ``scenario``
     (Scenario, replay), ``sim`` (Simulator, table_measure, SEAT_MEASURE), ``report`` (FIGURES), ``printing``
     (render_html) and ``odds`` (odds, odds_tables). A family overrides what it does otherwise."""
 
     #: The family's package, whose modules hold its parts.
     package: ClassVar[str]
     #: The model of its personas file (``--personas``).
-    persona_file: ClassVar[type[Any]]
+    persona_file: ClassVar[type[PersonaFileModel[Any]]]
 
     def part(self, module: str) -> Any:
         """One module of the family's package, imported now."""
@@ -256,7 +258,7 @@ class FamilyParts:
         """Play one seeded game (game 0 of a simulation with this seed), the seats of ``people`` asked, the others
         played by ``bots``; the final state with its event log."""
         game = self.new_game(variant, players, seed)
-        person, make_bot = self.part("person").Person, self.part("bots").make_bot
+        person = self.part("person").Person
         game.play(
             [
                 person(seat, game, people[seat]) if seat in people else make_bot(persona, stream(seed, 0, "bot", seat))
@@ -274,7 +276,7 @@ class FamilyParts:
         may replace a name only if it lists it under ``overrides:``)."""
         from workbench.personas import load_personas
 
-        found, _ = load_personas(self.part("bots").BUILTIN, variant.bots, self.persona_file, extra)
+        found, _ = load_personas(self.persona_file.builtin_bots(), variant.bots, self.persona_file, extra)
         return found
 
     def replay(self, doc: Document, variant: Any) -> Replay:

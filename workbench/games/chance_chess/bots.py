@@ -8,12 +8,12 @@ moves come from python-chess's generator, as the engine's do.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import chess
 
 from workbench.games.chance_chess.engine import View
-from workbench.games.chance_chess.schema import BUILTIN_BOTS, CARDS, PIECES, Persona
+from workbench.games.chance_chess.schema import CARDS, PIECES, Persona
 
 #: Material in centipawns by piece type (the king is never taken).
 VALUES: dict[chess.PieceType, int] = {
@@ -28,8 +28,6 @@ VALUES: dict[chess.PieceType, int] = {
 MATE = 1_000_000.0
 #: The cards that move pieces, in the order of CARDS.
 MOVERS = tuple(card for card in CARDS if card != "reshuffle")
-
-BUILTIN: dict[str, Persona] = {name: Persona.model_validate(data) for name, data in BUILTIN_BOTS.items()}
 
 
 def material(board: chess.Board, colour: chess.Color) -> int:
@@ -104,6 +102,11 @@ class RandomBot:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
+    @classmethod
+    def of(cls, persona: Persona, rng: random.Random) -> RandomBot:
+        """The random policy's bot (it reads no parameter of ``persona``)."""
+        return cls(rng)
+
     def move(self, view: View, card: str, moves: Sequence[chess.Move]) -> chess.Move | None:
         return self.rng.choice(moves)
 
@@ -117,6 +120,11 @@ class GreedyBot:
 
     def __init__(self, rng: random.Random):
         self.rng = rng
+
+    @classmethod
+    def of(cls, persona: Persona, rng: random.Random) -> GreedyBot:
+        """The greedy policy's bot (it reads no parameter of ``persona``)."""
+        return cls(rng)
 
     def _best(self, view: View, moves: Sequence[chess.Move]) -> chess.Move:
         board = view.board
@@ -254,25 +262,13 @@ class SearchBot:
         return max(values) if board.turn == self.me else min(values)
 
 
-def make_bot(persona: Persona, rng: random.Random) -> RandomBot | GreedyBot | SearchBot:
-    """A bot playing ``persona``, drawing its chance from ``rng``."""
-    makers: dict[str, Callable[[], RandomBot | GreedyBot | SearchBot]] = {
-        "random": lambda: RandomBot(rng),
-        "greedy": lambda: GreedyBot(rng),
-        "search": lambda: SearchBot(persona, rng),
-    }
-    return makers[persona.policy]()
-
-
 __all__ = [
-    "BUILTIN",
     "MATE",
     "VALUES",
     "GreedyBot",
     "RandomBot",
     "SearchBot",
     "gain",
-    "make_bot",
     "material",
     "mates",
     "may_check",

@@ -12,8 +12,10 @@ from typing import Annotated, Any, Literal
 import chess
 from pydantic import Field, Strict
 
+from workbench.games.chance_chess.policies import GAME, Search
 from workbench.models import KeyPath, Model, RulesModel, file_schema
-from workbench.personas import PersonaFileModel, PersonaName, SearchPersona
+from workbench.personas import PersonaFileModel, PersonaName
+from workbench.policies import PolicyPersona
 
 #: The piece cards, in the order tables list them, each with python-chess's piece type.
 PIECES: dict[str, chess.PieceType] = {
@@ -65,28 +67,12 @@ class Deck(Model):
 
 # --- bot personas ----------------------------------------------------------------------------------------------
 
-POLICIES = ("random", "greedy", "search")
-#: The built-in bots by name, each policy with its defaults. A personas file replaces one only when it says so.
-BUILTIN_BOTS: dict[str, dict[str, Any]] = {policy: {"policy": policy} for policy in POLICIES}
 
-
-class Persona(SearchPersona):
+class Persona(Search, PolicyPersona):
     """A bot for simulations: a policy and its parameters (see :mod:`workbench.games.chance_chess.bots`)."""
 
-    policy: Literal["random", "greedy", "search"] = Field(description="random, greedy or search.")
-    depth: Annotated[int, Strict(), Field(ge=1, le=4)] = Field(
-        2,
-        description=(
-            "search: card draws looked ahead, its own included (1: the best move for the card drawn; 2: and the "
-            "expected best reply over the opponent's next card; ...)."
-        ),
-    )
-    budget: Annotated[int, Strict(), Field(ge=1, le=1_000_000)] = Field(
-        400, description="search: positions it may evaluate per decision; past it, the rest are judged by material alone."
-    )
-    mobility: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)] = Field(
-        2.0, description="search: centipawns per move a side can make more than the other (a pawn is 100)."
-    )
+    game = GAME
+    lean = True  # as data, only the parameters its policy reads
 
 
 Personas = dict[PersonaName, Persona]
@@ -95,7 +81,7 @@ Personas = dict[PersonaName, Persona]
 class PersonaFile(PersonaFileModel[Persona]):
     """A file of bot personas, for ``--personas`` (see :class:`workbench.personas.PersonaFileModel`)."""
 
-    builtin = frozenset(BUILTIN_BOTS)
+    persona = Persona
 
 
 # --- the variant -----------------------------------------------------------------------------------------------
@@ -138,7 +124,7 @@ class Variant(RulesModel):
         else:
             if not board.is_valid():
                 yield ("start",), f"not a legal chess position ({_status(board.status())})"
-        for name in sorted(set(self.bots) & set(BUILTIN_BOTS)):
+        for name in sorted(set(self.bots) & PersonaFile.builtin_names()):
             yield ("bots", name), f"'{name}' is a built-in bot name; give the persona another name"
 
 
@@ -161,10 +147,8 @@ def variant_file_schema() -> dict[str, Any]:
 
 
 __all__ = [
-    "BUILTIN_BOTS",
     "CARDS",
     "PIECES",
-    "POLICIES",
     "SIDES",
     "Card",
     "Cards",

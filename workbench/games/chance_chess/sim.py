@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from workbench.games.base import RunFrame
-from workbench.games.chance_chess.bots import make_bot
 from workbench.games.chance_chess.engine import END_REASONS, Game, RandomChance, compile_variant
 from workbench.games.chance_chess.notation import pgn
 from workbench.games.chance_chess.record import script
@@ -59,7 +58,7 @@ class Simulator(RunFrame):
 
     def play(self, index: int) -> Result:
         """Play one game with its own chance and bot streams (and record it when asked)."""
-        bots = self.deciders(index, make_bot)
+        bots = self.deciders(index)
         game = Game(self.rules, RandomChance.streams(self.seed, index), log=self.record is not None or self.notation)
         game.play(bots)
         scripted = self.recorded(index, lambda path, description: script(game, path, description=description))

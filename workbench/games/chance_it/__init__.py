@@ -15,6 +15,7 @@ from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.compiled import BATCH
 from workbench.games.chance_it.schema import Persona, PersonaFile, Variant
 from workbench.loading import Document, read_yaml, validate
+from workbench.policies import policies
 from workbench.sim.compiled import CompiledEngine
 
 if TYPE_CHECKING:
@@ -60,10 +61,10 @@ class ChanceIt(FamilyParts):
     def play(
         self, variant: Variant, players: int, seed: int, bots: Sequence[Persona], people: Mapping[int, Answer]
     ) -> dict[str, Any]:
-        from workbench.games.chance_it.bots import make_bot
         from workbench.games.chance_it.chance import BOTS, RandomChance, game_streams
         from workbench.games.chance_it.engine import Game, compile_variant
         from workbench.games.chance_it.person import Person
+        from workbench.policies import make_bot
 
         streams = game_streams(seed, 0, players)  # game 0 of a simulation with this seed
         chance = RandomChance(streams)
@@ -135,11 +136,11 @@ class ChanceIt(FamilyParts):
         return Handover(interpreter, compiled, BATCH.ready, BATCH.hurry)
 
     def batch_blocker(self, variant: Variant, personas: list[Persona]) -> str | None:
-        from workbench.games.chance_it.batch import NoBatchForm, compile_program, policies
+        from workbench.games.chance_it.batch import NoBatchForm, compile_program
         from workbench.games.chance_it.engine import compile_variant
 
         for persona in personas:
-            if persona.policy not in policies:
+            if policies(self.game)[persona.policy].batch is None:
                 return f"the {persona.policy} bot plays only in the interpreter"
         try:
             compile_program(compile_variant(variant))

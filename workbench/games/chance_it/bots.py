@@ -38,11 +38,10 @@ from workbench.games.chance_it.effects.chance import BONUS
 from workbench.games.chance_it.effects.steal import rob
 from workbench.games.chance_it.engine import BUY, CHANCE_IT, IN, OUT, Decider, Game, MarketMove, PlayerView, View
 from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules, modifier
-from workbench.games.chance_it.schema import BUILTIN_BOTS, Persona
+from workbench.games.chance_it.schema import Persona
 from workbench.sim.seeding import Stream
 from workbench.sim.stats import Moments
 
-BUILTIN: dict[str, Persona] = {name: Persona.model_validate(body) for name, body in BUILTIN_BOTS.items()}
 #: An option a search bot weighs: a guide or a market move.
 Option = TypeVar("Option")
 
@@ -444,6 +443,11 @@ class RandomBot:
     def __init__(self, rng: Stream):
         self.rng = rng
 
+    @classmethod
+    def of(cls, persona: Persona, rng: Stream) -> RandomBot:
+        """The random policy's bot (it reads no parameter of ``persona``)."""
+        return cls(rng)
+
     def pick(self, n: int) -> int:
         """An index among ``n`` options."""
         return self.rng.below(n) if n > 1 else 0
@@ -600,13 +604,4 @@ def score(game: Game, seat: int) -> float:
     return strengths[seat] / sum(strengths.values())
 
 
-def make_bot(persona: Persona, rng: Stream) -> Decider:
-    """A decider for a persona."""
-    if persona.policy == "random":
-        return RandomBot(rng)
-    if persona.policy == "heuristic":
-        return HeuristicBot(persona, rng)
-    return SearchBot(persona, rng)
-
-
-__all__ = ["BUILTIN", "HeuristicBot", "RandomBot", "SearchBot", "make_bot", "score"]
+__all__ = ["HeuristicBot", "RandomBot", "SearchBot", "score"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 import typing
-from collections.abc import Iterator
-from typing import Annotated, Any, Literal
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -28,9 +28,11 @@ from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only 
 
 from workbench.games.chance_it.basics import RESOURCES, Resource
 from workbench.games.chance_it.effects import REGISTRY, DieEffect, Effect, Site, kind_of, with_effects
+from workbench.games.chance_it.policies import GAME, Search
 from workbench.loading import did_you_mean
 from workbench.models import REMOVES, Count, KeyPath, Model, Positive, RulesModel, file_schema
 from workbench.personas import PersonaFileModel, PersonaName
+from workbench.policies import PolicyPersona
 
 Guide = Literal["in", "out", "chance-it"]
 #: The guide cards in the order bots and tables list them.
@@ -212,45 +214,11 @@ class Tuning(Model):
 
 # --- bot personas ----------------------------------------------------------------------------------------------
 
-Weight = Annotated[float, Field(ge=-100, le=100)]
-POLICIES = ("random", "heuristic", "search")
-#: The built-in bots by name: each policy with its defaults, and a quicker search (4 playouts: a rung of the skill
-#: ladder). A personas file replaces one only when it says so (``overrides:``); a variant may not.
-BUILTIN_BOTS: dict[str, dict[str, Any]] = {
-    **{policy: {"policy": policy} for policy in POLICIES},
-    "search-4": {"policy": "search", "playouts": 4},
-}
-_SEARCH_ONLY = ("playouts", "depth")
 
-
-class Persona(Model):
+class Persona(Search, PolicyPersona):
     """A bot for simulations: a policy and its parameters (see the README's "Bots")."""
 
-    policy: Literal["random", "heuristic", "search"] = Field(description="random, heuristic or search.")
-    star: Weight = Field(1.0, description="Value of a star.")
-    heart: Weight = Field(0.4, description="Value of a heart at or above min_hearts.")
-    coin: Weight = Field(0.25, description="Value of a coin.")
-    min_hearts: Annotated[int, Strict(), Field(ge=0, le=100)] = Field(
-        3, description="Hearts below which the bot feels in danger."
-    )
-    danger: Weight = Field(1.5, description="Extra cost of each heart missing below min_hearts.")
-    chance_it: Weight = Field(0.0, description="Extra liking for the CHANCE IT guide (a gambler's bias).")
-    horizon: Annotated[float, Field(gt=0, le=100)] = Field(
-        5.0, description="Rounds over which a kept card is expected to pay (more than 0: a card is valued per round)."
-    )
-    reserve: Annotated[int, Strict(), Field(ge=0, le=100)] = Field(0, description="Coins never spent on cards.")
-    playouts: Annotated[int, Strict(), Field(ge=1, le=10_000)] = Field(16, description="search: playouts per option.")
-    depth: Annotated[int, Strict(), Field(ge=0, le=200)] = Field(4, description="search: rounds played out after the decision.")
-
-    @model_validator(mode="after")
-    def parameters_fit_the_policy(self) -> Persona:
-        """Parameters belong to a policy: random takes none, playouts and depth are for search."""
-        given = self.model_fields_set - {"policy"}
-        if self.policy == "random" and given:
-            raise ValueError(f"the random policy takes no parameters (got {', '.join(sorted(given))})")
-        if self.policy == "heuristic" and given & set(_SEARCH_ONLY):
-            raise ValueError(f"{', '.join(sorted(given & set(_SEARCH_ONLY)))} only apply to the search policy")
-        return self
+    game = GAME
 
 
 Personas = dict[PersonaName, Persona]
@@ -259,7 +227,9 @@ Personas = dict[PersonaName, Persona]
 class PersonaFile(PersonaFileModel[Persona]):
     """A file of bot personas, for ``--personas`` (see :class:`workbench.personas.PersonaFileModel`)."""
 
-    builtin = frozenset(BUILTIN_BOTS)
+    persona = Persona
+    #: Built-in besides one bot per policy: a quicker search (4 playouts: a rung of the skill ladder).
+    named: ClassVar[Mapping[str, Mapping[str, Any]]] = {"search-4": {"policy": "search", "playouts": 4}}
 
 
 # --- cards and the variant --------------------------------------------------------------------------------------
@@ -372,7 +342,7 @@ class Variant(RulesModel):
                 yield ("board", face, index), f"face {face} already has {first}: a die is moved once (remove one)"
         yield from self._check_effects(self.all_out, ("all_out",), "all_out")
         yield from self._check_effects(self.chance_it, ("chance_it",), "chance_it")
-        for name in sorted(set(self.bots) & set(BUILTIN_BOTS)):
+        for name in sorted(set(self.bots) & PersonaFile.builtin_names()):
             yield ("bots", name), f"'{name}' is a built-in bot name; give the persona another name"
         first_index: dict[str, int] = {}
         for index, card in enumerate(self.cards):

@@ -21,11 +21,12 @@ import numpy.typing as npt
 
 from workbench.games.base import RunFrame
 from workbench.games.chance_it.basics import COINS, RESOURCES
-from workbench.games.chance_it.bots import HeuristicBot, make_bot
+from workbench.games.chance_it.bots import HeuristicBot
 from workbench.games.chance_it.chance import BOTS, ChanceSource, RandomChance, game_streams
 from workbench.games.chance_it.engine import END_REASONS, Decider, Game, compile_variant
 from workbench.games.chance_it.record import Recorder
 from workbench.games.chance_it.schema import GUIDES, Persona, Variant
+from workbench.policies import make_bot
 from workbench.sim import outcome
 from workbench.sim.outcome import Outcomes, add_histogram, add_moments, maybe, outcome_arrays, outcome_values, per
 from workbench.sim.paired import Measure, Statistic, ratio

@@ -36,10 +36,8 @@ from typing import TypeVar
 
 import icepool
 
-from workbench.games.target_dice.engine import ADD, ORANGE, RED, YELLOW, Decider, RedMove, Rules, View
-from workbench.games.target_dice.schema import BUILTIN_BOTS, Persona
-
-BUILTIN: dict[str, Persona] = {name: Persona.model_validate(body) for name, body in BUILTIN_BOTS.items()}
+from workbench.games.target_dice.engine import ADD, ORANGE, RED, YELLOW, RedMove, Rules, View
+from workbench.games.target_dice.schema import Persona
 
 #: Rolls of n dice counted by their faces (multisets) beyond which greedy's estimate of a red card leaves out
 #: returning a die (the exact estimate would look at each of them).
@@ -286,6 +284,16 @@ class PlanningBot:
         self.rng = rng  # unused: the choices follow from exact probabilities
         self.depth, self.rivals = depth, rivals
 
+    @classmethod
+    def greedy(cls, persona: Persona, rng: random.Random) -> PlanningBot:
+        """The greedy policy's bot: no look-ahead, no rivals."""
+        return cls(rng)
+
+    @classmethod
+    def searching(cls, persona: Persona, rng: random.Random) -> PlanningBot:
+        """The search policy's bot, as deep and as wary of rivals as the persona says."""
+        return cls(rng, persona.depth, persona.rivals)
+
     def planner(self, rules: Rules) -> Planner:
         """The planner for these rules."""
         return planner(rules.sides, rules.keep, self.depth, self.rivals)
@@ -326,6 +334,11 @@ class RandomBot:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
+    @classmethod
+    def of(cls, persona: Persona, rng: random.Random) -> RandomBot:
+        """The random policy's bot (it reads no parameter of ``persona``)."""
+        return cls(rng)
+
     def dice(self, view: View) -> int:
         """0 (pass) to every die of the stock, alike."""
         return int(self.rng.random() * (view.stock + 1))
@@ -353,24 +366,13 @@ class RandomBot:
         return self.rng.random() < 0.5
 
 
-def make_bot(persona: Persona, rng: random.Random) -> Decider:
-    """A decider for a persona."""
-    if persona.policy == "random":
-        return RandomBot(rng)
-    if persona.policy == "greedy":
-        return PlanningBot(rng)
-    return PlanningBot(rng, persona.depth, persona.rivals)
-
-
 __all__ = [
-    "BUILTIN",
     "MOST_MULTISETS",
     "Planner",
     "PlanningBot",
     "RandomBot",
     "first_best",
     "greedy_planner",
-    "make_bot",
     "planner",
     "roll_odds",
     "sum_odds",

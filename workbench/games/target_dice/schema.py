@@ -12,8 +12,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, Strict
 
+from workbench.games.target_dice.policies import GAME, Search
 from workbench.models import KeyPath, Model, Positive, RulesModel, file_schema
-from workbench.personas import PersonaFileModel, PersonaName, SearchPersona
+from workbench.personas import PersonaFileModel, PersonaName
+from workbench.policies import PolicyPersona
 
 #: The special cards, in the order tables and counters list them.
 SPECIALS: tuple[str, ...] = ("red", "orange", "yellow", "purple")
@@ -71,26 +73,12 @@ class Deck(Model):
 
 # --- bot personas ----------------------------------------------------------------------------------------------
 
-POLICIES = ("random", "greedy", "search")
-#: The built-in bots by name, each policy with its defaults. A personas file replaces one only when it says so.
-BUILTIN_BOTS: dict[str, dict[str, Any]] = {policy: {"policy": policy} for policy in POLICIES}
 
-
-class Persona(SearchPersona):
+class Persona(Search, PolicyPersona):
     """A bot for simulations: a policy and its parameters (see :mod:`workbench.games.target_dice.bots`)."""
 
-    policy: Literal["random", "greedy", "search"] = Field(description="random, greedy or search.")
-    depth: Annotated[int, Strict(), Field(ge=0, le=11)] = Field(
-        3,
-        description=(
-            "search: how many of the following players' replies it plays out (0: none; a holding still open then "
-            "counts for nothing, as greedy counts it)."
-        ),
-    )
-    rivals: Annotated[float, Field(ge=0, le=10, allow_inf_nan=False)] = Field(
-        0.5,
-        description="search: how much each point the following players are expected to score this round costs it (0: none).",
-    )
+    game = GAME
+    lean = True  # as data, only the parameters its policy reads
 
 
 Personas = dict[PersonaName, Persona]
@@ -99,7 +87,7 @@ Personas = dict[PersonaName, Persona]
 class PersonaFile(PersonaFileModel[Persona]):
     """A file of bot personas, for ``--personas`` (see :class:`workbench.personas.PersonaFileModel`)."""
 
-    builtin = frozenset(BUILTIN_BOTS)
+    persona = Persona
 
 
 # --- the variant -----------------------------------------------------------------------------------------------
@@ -146,7 +134,7 @@ class Variant(RulesModel):
                 ("deck", "specials", "yellow"),
                 "a yellow card needs a second number card, but the deck holds only one number card",
             )
-        for name in sorted(set(self.bots) & set(BUILTIN_BOTS)):
+        for name in sorted(set(self.bots) & PersonaFile.builtin_names()):
             yield ("bots", name), f"'{name}' is a built-in bot name; give the persona another name"
 
 
@@ -156,8 +144,6 @@ def variant_file_schema() -> dict[str, Any]:
 
 
 __all__ = [
-    "BUILTIN_BOTS",
-    "POLICIES",
     "SPECIALS",
     "Deck",
     "Dice",

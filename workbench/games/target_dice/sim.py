@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from workbench.games.base import RunFrame
-from workbench.games.target_dice.bots import make_bot
 from workbench.games.target_dice.chance import RandomChance
 from workbench.games.target_dice.engine import END_REASONS, Game, compile_variant
 from workbench.games.target_dice.record import script
@@ -55,7 +54,7 @@ class Simulator(RunFrame):
 
     def play(self, index: int) -> Result:
         """Play one game with its own chance and bot streams (and record it as a scenario when asked)."""
-        bots = self.deciders(index, make_bot)
+        bots = self.deciders(index)
         game = Game(self.rules, self.players, RandomChance.streams(self.seed, index), log=self.record is not None)
         game.play(bots)
         scripted = self.recorded(index, lambda path, description: script(game, path, description=description))

@@ -21,16 +21,25 @@ from workbench.games.chance_it.batch.model import model_arrays
 from workbench.games.chance_it.batch.program import NoBatchForm, Program, compile_program
 from workbench.games.chance_it.compiled import BATCH
 from workbench.games.chance_it.engine import BUY, DISCARD, END_REASONS, GUIDES
+from workbench.games.chance_it.policies import GAME
 from workbench.games.chance_it.record import Recorder
 from workbench.games.chance_it.rules import Rules
 from workbench.games.chance_it.schema import Persona
+from workbench.policies import policies
 from workbench.sim.seeding import run_key
 
-__all__ = ["Block", "Engine", "NoBatchForm", "Program", "compile_program", "policies"]
+__all__ = ["Block", "Engine", "NoBatchForm", "Program", "compile_program", "policy_code"]
 
 Ints = npt.NDArray[np.int64]
-#: The policies the batch engine plays (by their ``policy``), and the kernel's number for each.
-policies = {"random": k.RANDOM_BOT, "heuristic": k.HEURISTIC_BOT}
+
+
+def policy_code(persona: Persona) -> int:
+    """The kernel's number for the persona's policy (its registered batch form); refused for a policy that plays
+    only in the interpreter."""
+    form = policies(GAME)[persona.policy].batch
+    if form is None:
+        raise NoBatchForm(f"the {persona.policy} bot plays only in the interpreter")
+    return int(getattr(k, form))
 
 
 @dataclass
@@ -101,15 +110,11 @@ class Engine:
         BATCH.wait()  # the compiled code, from the cache (compiled there in the background the first time)
         self.players = players
         chosen = [*bots, *([visitor] if visitor is not None else [])]
-        for persona in chosen:
-            if persona.policy not in policies:
-                raise NoBatchForm(f"the {persona.policy} bot plays only in the interpreter")
-        heuristic = list(dict.fromkeys(p for p in chosen if p.policy == "heuristic"))
-        self.bots = np.array([policies[p.policy] for p in bots] or [k.RANDOM_BOT] * players, dtype=np.int64)
+        codes = {persona: policy_code(persona) for persona in chosen}
+        heuristic = list(dict.fromkeys(p for p in chosen if codes[p] == k.HEURISTIC_BOT))  # the bots the kernel values by
+        self.bots = np.array([codes[p] for p in bots] or [k.RANDOM_BOT] * players, dtype=np.int64)
         self.personas = np.array([heuristic.index(p) if p in heuristic else 0 for p in bots] or [0] * players, dtype=np.int64)
-        self.visitor = (
-            (-1, 0) if visitor is None else (policies[visitor.policy], heuristic.index(visitor) if visitor in heuristic else 0)
-        )
+        self.visitor = (-1, 0) if visitor is None else (codes[visitor], heuristic.index(visitor) if visitor in heuristic else 0)
         self.models = model_arrays(rules, heuristic)
         self.state = new_state(self.program, players)
         self.logged = (*self.state[:3], np.zeros(1 + 3 * 1024, dtype=np.int64))  # the same state, with room for a log

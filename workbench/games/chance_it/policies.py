@@ -1,0 +1,47 @@
+"""Chance It's bot policies (see :mod:`workbench.policies`): random, heuristic and search, the parameters each
+reads, and the bots that play them (:mod:`.bots`, imported when a bot is made). Random and heuristic bots play in
+the batch engine too (by their kernel codes); search plays on the interpreter."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, Strict
+
+from workbench.models import Model
+from workbench.policies import register_policy
+
+GAME = "chance-it"
+
+Weight = Annotated[float, Field(ge=-100, le=100)]
+
+
+class Heuristic(Model):
+    """What the heuristic bot weighs (see the README's "Bots")."""
+
+    star: Weight = Field(1.0, description="Value of a star.")
+    heart: Weight = Field(0.4, description="Value of a heart at or above min_hearts.")
+    coin: Weight = Field(0.25, description="Value of a coin.")
+    min_hearts: Annotated[int, Strict(), Field(ge=0, le=100)] = Field(
+        3, description="Hearts below which the bot feels in danger."
+    )
+    danger: Weight = Field(1.5, description="Extra cost of each heart missing below min_hearts.")
+    chance_it: Weight = Field(0.0, description="Extra liking for the CHANCE IT guide (a gambler's bias).")
+    horizon: Annotated[float, Field(gt=0, le=100)] = Field(
+        5.0, description="Rounds over which a kept card is expected to pay (more than 0: a card is valued per round)."
+    )
+    reserve: Annotated[int, Strict(), Field(ge=0, le=100)] = Field(0, description="Coins never spent on cards.")
+
+
+class Search(Heuristic):
+    """What the search bot reads: the heuristic's weights (its playouts' bots), its playouts and their depth."""
+
+    playouts: Annotated[int, Strict(), Field(ge=1, le=10_000)] = Field(16, description="search: playouts per option.")
+    depth: Annotated[int, Strict(), Field(ge=0, le=200)] = Field(4, description="search: rounds played out after the decision.")
+
+
+register_policy(GAME, "random", None, "workbench.games.chance_it.bots:RandomBot.of", batch="RANDOM_BOT")
+register_policy(GAME, "heuristic", Heuristic, "workbench.games.chance_it.bots:HeuristicBot", batch="HEURISTIC_BOT")
+register_policy(GAME, "search", Search, "workbench.games.chance_it.bots:SearchBot")
+
+__all__ = ["GAME", "Heuristic", "Search"]
