@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from deciders import FirstOption
 from output_helpers import BASE, ROOT
 
 from workbench import api
@@ -27,25 +28,6 @@ from workbench.policies import make_bot
 from workbench.sim.seeding import stream
 
 DICE = ROOT / "variants" / "target-dice.yaml"
-
-
-class FirstOption:
-    """Chance It's decider that takes the first legal option of every decision (the engine's order)."""
-
-    def guide(self, view: Any, options: tuple[str, ...]) -> str:
-        return options[0]
-
-    def market(self, view: Any, options: tuple[Any, ...]) -> Any:
-        return options[0]
-
-    def use(self, view: Any, options: tuple[Any, ...]) -> Any:
-        return options[0]
-
-    def choose(self, view: Any, options: tuple[Any, ...], texts: tuple[str, ...] = ()) -> int:
-        return 0
-
-    def target(self, view: Any, options: tuple[int, ...], taking: Any) -> int:
-        return options[0]
 
 
 class DiceFirstOption:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from deciders import FirstOption
 
 from workbench import api
 from workbench.errors import UsageError, VariantError
@@ -41,31 +42,14 @@ def test_every_policy_of_every_game_conforms(game: str) -> None:
     assert model.model_json_schema()["properties"]["policy"]["enum"] == list(registered)
 
 
-class FirstOption:
+def first_options(persona: Any, rng: Any) -> FirstOption:
     """A made-up Chance It policy: the first option of every choice."""
-
-    def __init__(self, persona: Any, rng: Any):
-        self.persona = persona
-
-    def guide(self, view: Any, options: tuple[str, ...]) -> str:
-        return options[0]
-
-    def market(self, view: Any, options: tuple[Any, ...]) -> Any:
-        return options[0]
-
-    def use(self, view: Any, options: tuple[Any, ...]) -> Any:
-        return options[0]
-
-    def choose(self, view: Any, options: tuple[Any, ...], texts: tuple[str, ...] = ()) -> int:
-        return 0
-
-    def target(self, view: Any, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> int:
-        return options[0]
+    return FirstOption()
 
 
 @pytest.fixture
 def first_option() -> Iterator[None]:
-    register_policy("chance-it", "first-option", None, FirstOption)
+    register_policy("chance-it", "first-option", None, first_options)
     try:
         yield
     finally:
@@ -91,7 +75,7 @@ def test_a_made_up_policy_is_one_registration(first_option: None, tmp_path: Path
 
 
 def test_a_policy_no_longer_registered_is_unknown(tmp_path: Path) -> None:
-    register_policy("chance-it", "first-option", None, FirstOption)
+    register_policy("chance-it", "first-option", None, first_options)
     unregister_policy("chance-it", "first-option")
     with pytest.raises(UsageError) as refused:
         api.simulate(BASE, players=3, games=2, bots="first-option")
@@ -105,4 +89,4 @@ def test_a_policy_no_longer_registered_is_unknown(tmp_path: Path) -> None:
 
 def test_a_policy_is_registered_once() -> None:
     with pytest.raises(ValueError, match="has a policy called 'random' already"):
-        register_policy("chance-it", "random", None, FirstOption)
+        register_policy("chance-it", "random", None, first_options)
