@@ -1,11 +1,14 @@
-"""What every game family's engine and simulator are made of, written once: the event log, a seat's view of the
-table, and the frame of a run's simulator (its table, seed, visiting bot and recorded scripts).
+"""What every game family is made of alike, written once.
 
-A family's ``Game`` keeps its own state and rules; it takes :class:`EventLog` for the log
-its replays, traces and recorded scripts read. Its ``View`` starts from :class:`SeatView`
-(or :class:`TableView` for a game played in rounds). Its ``Simulator`` starts from
-:class:`RunFrame`, which seats the bots of game ``index`` from their own streams and
-writes the game as a scenario script when the run records them.
+A family's ``Game`` keeps its own state and rules and takes :class:`EventLog` for the log its
+replays, traces and recorded scripts read; its ``View`` starts from :class:`SeatView` (or
+:class:`TableView` for a game played in rounds). Its scenario replay keeps its place in the
+script on a :class:`ScriptCursor` (a refused decision, a script that outlives the game) and
+its problems carry their trace (:func:`traced`); its invariant checker reads the log from a
+:class:`LogChecker`. Its ``Simulator`` starts from :class:`RunFrame`, which seats the bots of
+game ``index`` on their own streams and writes the game as a scenario script when the run
+records them. And the family itself starts from :class:`FamilyParts`, which fills the members
+of :class:`workbench.games.Family` that every game fills the same way from its modules.
 """
 
 from __future__ import annotations
@@ -106,15 +109,15 @@ class TableView(SeatView[R]):
 
 #: A family's scenario model and its compiled rules.
 S = TypeVar("S")
-Rules_ = TypeVar("Rules_")
+RulesT = TypeVar("RulesT")
 
 
-class ScriptCursor(Generic[S, Rules_]):
+class ScriptCursor(Generic[S, RulesT]):
     """The scenario being replayed, shared by its scripted chance and its deciders: the script, its document (where
     a problem is located), the compiled rules and the key of the entry read last; a family's cursor adds where in
     the script the replay is."""
 
-    def __init__(self, scenario: S, doc: Document, rules: Rules_, first: Key):
+    def __init__(self, scenario: S, doc: Document, rules: RulesT, first: Key):
         self.scenario = scenario
         self.doc = doc
         self.rules = rules
