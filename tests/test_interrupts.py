@@ -419,7 +419,9 @@ def test_ctrl_c_during_print_says_so(tmp_path: Path) -> None:
     _, err = process.communicate(timeout=60)
     if process.returncode == 0:
         pytest.skip("the set was printed before the signal (a fast machine)")
-    assert (process.returncode, err.strip().splitlines()[-1]) == (130, "interrupted")
+    # said, and 130 (or, as with a Ctrl-C at Python's own start or end, death by the signal, which a shell shows as 130:
+    # seen once in a loaded CI run, after "interrupted" was said)
+    assert process.returncode in (130, -signal.SIGINT) and err.strip().splitlines()[-1] == "interrupted", err[-2000:]
     assert not (tmp_path / "set.pdf").exists()
 
 

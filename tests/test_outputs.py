@@ -813,6 +813,14 @@ def test_a_symlink_loop_as_an_output_is_one_line(tmp_path: Path, no_work: None) 
         assert "cannot use this path" in assert_refused(invoke(*sim(option, tmp_path / "loop", games=HUGE)))
 
 
+def test_a_path_under_a_file_names_its_option(tmp_path: Path, no_work: None) -> None:
+    (tmp_path / "afile").write_text("mine\n")
+    for option, name in (("--out", "x"), ("--records", "x.jsonl"), ("--record-scenarios", "x")):
+        line = assert_refused(invoke(*sim(option, tmp_path / "afile" / name, games=HUGE)))
+        assert line.startswith(f"{option} ") and line.endswith("cannot use this path (Not a directory)"), line
+    assert (tmp_path / "afile").read_text() == "mine\n"
+
+
 def test_an_output_edited_during_the_run_is_not_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "race"
     assert invoke(*sim("--out", out, seed=1)).code == 0

@@ -7,6 +7,7 @@ from typer.testing import CliRunner
 
 from workbench import studies
 from workbench.cli import app
+from workbench.errors import UsageError
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"
@@ -49,3 +50,18 @@ def test_cli_skill_fits_100_columns_and_refuses_bad_input(tmp_path: Path) -> Non
         bad = runner.invoke(app, ["skill", str(BASE), *args, "-o", str(tmp_path / "x")])
         assert bad.exit_code == 1 and message in bad.output, (args, bad.output)
     assert not (tmp_path / "x").exists()
+
+
+def test_the_library_plays_one_table_and_reads_a_ladder_as_the_command_line_writes_it() -> None:
+    """A study of one table refuses several player counts by the parameter's name; a ladder may be one text."""
+    for study in (studies.skill, studies.cards):
+        try:
+            study(BASE, players=[3, 4], games=10)
+        except UsageError as exc:
+            assert exc.field == "players" and str(exc) == "players 3, 4: name one player count: this plays one table"
+        else:
+            raise AssertionError(f"{study.__name__} played two tables")
+    by_text = studies.skill(BASE, players=3, games=20, ladder="random, heuristic", engine="interpreter")
+    by_list = studies.skill(BASE, players=3, games=20, ladder=["random", "heuristic"], engine="interpreter")
+    assert [rung.name for rung in by_text.rungs] == ["random", "heuristic"]
+    assert [r.to_dict() for r in by_text.rungs] == [r.to_dict() for r in by_list.rungs]

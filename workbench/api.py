@@ -42,6 +42,7 @@ from workbench.runs import (
     check_run,
     choose_engine,
     job,
+    one_count,
     plain_persona,
     plan,
     player_counts,
@@ -171,7 +172,7 @@ def play(
     game as :func:`check_notation` checks it.
     """
     table = plan(variant, players, bots, personas)
-    (count,) = table.counts
+    count = one_count(table.counts)
     people = dict(people or {})
     check_seats(list(people), count)
     if notation is not None:

@@ -235,13 +235,18 @@ def _kind(mode: int) -> str:
     return "a file" if stat.S_ISREG(mode) else "something that is not a regular file"
 
 
-def _stat(path: Path) -> os.stat_result | None:
+def _stat(path: Path, parameter: str | None = None, shown: Path | None = None) -> os.stat_result | None:
+    """What is at ``path`` (None: nothing); a path that cannot be used is refused, named by the ``parameter`` that gave
+    it (as typed: ``shown``)."""
     try:
         return path.stat()
     except FileNotFoundError:
         return None
     except (OSError, RuntimeError) as exc:  # a symlink loop, a name too long, a file where a folder should be
-        raise UsageError(None, f"{display_path(path)}: cannot use this path ({getattr(exc, 'strerror', None) or exc})") from None
+        why = f"cannot use this path ({getattr(exc, 'strerror', None) or exc})"
+        if parameter is None:
+            raise UsageError(None, f"{display_path(path)}: {why}") from None
+        raise UsageError(parameter, why, display_path(shown or path)) from None
 
 
 def _resolve(path: Path, parameter: str | None) -> Path:
@@ -353,7 +358,7 @@ class Outputs:
         if folder.is_symlink() and not folder.exists():  # never make a folder where a broken link points
             raise UsageError(parameter, f"a symbolic link to {os.readlink(folder)}, which does not exist", display_path(folder))
         self.folders.setdefault(resolved, parameter)
-        found = _stat(resolved)
+        found = _stat(resolved, parameter, folder)
         if found is not None:
             if not stat.S_ISDIR(found.st_mode):
                 raise UsageError(parameter, f"expected a folder, found {_kind(found.st_mode)}", display_path(folder))
@@ -365,7 +370,7 @@ class Outputs:
             existing = existing.parent
         if not self._will_exist(existing):
             raise UsageError(parameter, f"the folder {display_path(folder.parent)} does not exist", display_path(folder))
-        found = _stat(existing)
+        found = _stat(existing, parameter, folder)
         if found is not None:
             if not stat.S_ISDIR(found.st_mode):
                 raise UsageError(parameter, f"{display_path(existing)} is {_kind(found.st_mode)}", display_path(folder))
@@ -381,7 +386,7 @@ class Outputs:
         """
         path = Path(path)
         resolved = self._claim(path, parameter)
-        found = _stat(resolved)
+        found = _stat(resolved, parameter, path)
         if found is not None and not stat.S_ISREG(found.st_mode):
             raise UsageError(parameter, f"expected a file, found {_kind(found.st_mode)}", display_path(path))
         scripts = self.scripted.get(resolved.parent)

@@ -102,6 +102,18 @@ def player_counts(loaded: Loaded, counts: int | Sequence[int] | None, path: Path
     return list(dict.fromkeys(counts))
 
 
+def one_count(counts: list[int]) -> int:
+    """The player count of a command that plays one table (``play``, ``cards``, ``skill``)."""
+    if len(counts) != 1:
+        raise UsageError("players", "name one player count: this plays one table", ", ".join(map(str, counts)))
+    return counts[0]
+
+
+def named(names: str | Sequence[str]) -> list[str]:
+    """Names given as one comma-separated text (``"random, heuristic"``) or as a list."""
+    return [part.strip() for part in names.split(",")] if isinstance(names, str) else list(names)
+
+
 def check_bots(names: Iterable[str], known: Mapping[str, Any], parameter: str = "bots") -> None:
     """Refuse a bot name the table does not know, with the names it knows."""
     for name in names:
@@ -115,7 +127,7 @@ def bot_tables(
     """One bot name per seat for each player count: one name fills every seat, a list names each seat (None: the
     family's default bot at every seat)."""
     bots = family.default_bot if bots is None else bots
-    names = [part.strip() for part in bots.split(",")] if isinstance(bots, str) else list(bots)
+    names = named(bots)
     check_bots(names, known)
     tables = {count: tuple(names * count if len(names) == 1 else names) for count in counts}
     for count, table in tables.items():
@@ -388,6 +400,8 @@ __all__ = [
     "check_run",
     "choose_engine",
     "job",
+    "named",
+    "one_count",
     "plain_persona",
     "plan",
     "player_counts",

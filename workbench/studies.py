@@ -39,6 +39,8 @@ from workbench.runs import (
     check_run,
     choose_engine,
     job,
+    named,
+    one_count,
     plain_persona,
     plan,
     player_counts,
@@ -533,7 +535,7 @@ def cards(
     if extra is not None and not Path(extra).is_file():
         raise UsageError("extra", "no such card file", display_path(Path(extra)))
     loaded, added = family.with_cards(path, Path(extra)) if extra is not None else (as_loaded(path)[0], [])
-    (count,) = player_counts(loaded, players, path)
+    count = one_count(player_counts(loaded, players, path))
     market = family.card_list(loaded.variant)
     studied = [c for c in market if (c.id in only if only else extra is None or c.id in added)]
     for name in only:
@@ -761,7 +763,7 @@ def skill(
     games: int = 300,
     seed: int = 1,
     bots: str | None = None,
-    ladder: Sequence[str] | None = None,
+    ladder: str | Sequence[str] | None = None,
     backend: Backend = LOCAL,
     personas: str | os.PathLike[str] | None = None,
     out: str | os.PathLike[str] | None = None,
@@ -774,9 +776,9 @@ def skill(
 ) -> Skill:
     """Skill against luck: a ladder of bots of rising strength, each at one seat against a field of ``bots``.
 
-    ``ladder`` names the rungs, weakest first (default: the family's ladder of built-in
-    bots); ``bots`` the field (default: the family's default bot). ``out`` gets
-    ``skill.json`` and ``skill.html``.
+    ``ladder`` names the rungs, weakest first, as a list or one comma-separated text (default:
+    the family's ladder of built-in bots); ``bots`` the field (default: the family's default
+    bot). ``out`` gets ``skill.json`` and ``skill.html``.
     """
     check_run(games)
     loaded, path = as_loaded(variant)
@@ -784,7 +786,7 @@ def skill(
     if not isinstance(family, Ranked):
         raise UsageError(None, f"{family.title} has no bots to rank")
     field = plan(loaded, players, bots, personas)
-    (count,) = field.counts
+    count = one_count(field.counts)
     known, table = field.known, field.tables[count]
     if len(set(table)) > 1:
         raise UsageError("bots", "the field is one bot at every seat", str(bots))
@@ -829,9 +831,9 @@ def skill(
     return replace(result, written=written)
 
 
-def _ladder(family: Ranked, ladder: Sequence[str] | None, known: dict[str, Any]) -> dict[str, Any]:
+def _ladder(family: Ranked, ladder: str | Sequence[str] | None, known: dict[str, Any]) -> dict[str, Any]:
     """The rungs of the ladder, weakest first (default: the family's), each name with its persona."""
-    names = list(family.ladder() if ladder is None else ladder)
+    names = named(family.ladder() if ladder is None else ladder)
     twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
     if twice is not None:
         raise UsageError("ladder", f"{twice} is named twice")
