@@ -8,7 +8,6 @@ from typer.testing import CliRunner
 
 from workbench import api, studies
 from workbench.cli import app
-from workbench.games import Studied
 from workbench.games.chance_it.chance import RandomChance, bot_stream
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.sim import Gift
@@ -33,8 +32,8 @@ def planted(folder: Path) -> Path:
 
 
 def test_a_gift_goes_to_one_seat_before_the_first_round(tmp_path: Path) -> None:
-    family = api.load_variant(BASE).family
-    assert isinstance(family, Studied)
+    family = api.load_variant(BASE).family.studied
+    assert family is not None
     loaded, ids = family.with_cards(BASE, planted(tmp_path))
     assert ids == ["star-shower", "copper"]
     variant = loaded.variant
@@ -114,8 +113,8 @@ def test_a_card_that_cannot_be_priced_says_why_in_valid_json() -> None:
 def test_a_gift_changes_no_round_roll_of_the_game() -> None:
     """Each named point of chance has its own stream: whatever a gift does (chance tests, rerolls, a reshuffle
     sooner), the games with and without it roll the same dice round after round, for as long as both last."""
-    family = api.load_variant(BASE).family
-    assert isinstance(family, Studied)
+    family = api.load_variant(BASE).family.studied
+    assert family is not None
     rules = compile_variant(family.with_cards(BASE, ROOT / "cards" / "planted.yaml")[0].variant)
     personas = family.personas(api.load_variant(BASE).variant)
 

@@ -413,9 +413,10 @@ def simulate(
 
 def notating(family: Family) -> Notated:
     """The family, if its games have a notation (``--pgn``); refused in one line if not."""
-    if not isinstance(family, Notated):
+    notated = family.notated
+    if notated is None:
         raise UsageError("notation", f"{family.title} games have no standard notation to write")
-    return family
+    return notated
 
 
 def write_notation(
@@ -548,9 +549,10 @@ def tune_stakes(
     :class:`~workbench.sim.runner.Interrupted`.
     """
     path = Path(variant)
-    family, sources = family_of_file(path)
-    if not isinstance(family, Tunable):
-        raise UsageError(None, f"{family.title} has no stakes sheets to tune")
+    found, sources = family_of_file(path)
+    family = found.tunable
+    if family is None:
+        raise UsageError(None, f"{found.title} has no stakes sheets to tune")
     if budget is not None and budget < 100:
         raise UsageError("budget", "tune with at least 100 games per player count", str(budget))
     if replace_printed and not write:
@@ -682,10 +684,10 @@ def print_set(
 
 
 def _printable(loaded: Loaded) -> Printable:
-    family = loaded.family
-    if not isinstance(family, Printable):
-        raise UsageError(None, f"{family.title} has no printable playtest set")
-    return family
+    printable = loaded.family.printable
+    if printable is None:
+        raise UsageError(None, f"{loaded.family.title} has no printable playtest set")
+    return printable
 
 
 def print_page(

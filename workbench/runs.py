@@ -25,12 +25,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from pydantic import BaseModel
 
 from workbench.errors import UsageError, display_path, players_span
-from workbench.games import Batched, Family, Loaded, load_variant
+from workbench.games import Family, Loaded, load_variant
 from workbench.loading import did_you_mean
 from workbench.outputs import Outputs
 from workbench.sim.compiled import CompileFailed
@@ -210,12 +210,12 @@ def choose_engine(family: Family, runs: Iterable[tuple[Any, Iterable[Any]]], req
         raise UsageError("engine", f"choose {', '.join(ENGINES[:-1])} or {ENGINES[-1]}", repr(requested))
     if requested == "interpreter":
         return EngineChoice("interpreter", named=True)
-    blocker: str | None = None
-    if not isinstance(family, Batched):
-        blocker = f"{family.title} has no batch engine"
-    with signals_held():  # the batch engine's first look imports Numba
-        for variant, personas in runs:
-            blocker = blocker or cast(Batched, family).batch_blocker(variant, list(personas))
+    batched = family.batched
+    blocker = None if batched is not None else f"{family.title} has no batch engine"
+    if batched is not None:
+        with signals_held():  # the batch engine's first look imports Numba
+            for variant, personas in runs:
+                blocker = blocker or batched.batch_blocker(variant, list(personas))
     if blocker is None:
         return EngineChoice("batch", named=requested == "batch")
     if requested == "batch":
@@ -233,7 +233,8 @@ def ready_engine(family: Family, choice: EngineChoice, notice: Notice | None, ba
     meanwhile, anything else waits for it); reach the backend's machines, so that a cluster that cannot play says
     so before any game, and say where the games go."""
     say = notice or (lambda text: None)
-    compiled = cast(Batched, family).compiled if choice.engine == "batch" else None
+    batched = family.batched if choice.engine == "batch" else None
+    compiled = batched.compiled if batched is not None else None
     if compiled is None:
         say(f"engine: {choice.engine}" + (f" ({choice.why})" if choice.why else ""))
     else:

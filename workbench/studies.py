@@ -527,10 +527,11 @@ def cards(
     """
     check_run(games)
     path = Path(variant)
-    family, _ = family_of_file(path)
-    if not isinstance(family, Studied):
+    found, _ = family_of_file(path)
+    family = found.studied
+    if family is None:
         raise UsageError(
-            None, f"{family.title} has no cards a player buys, so none to study (cards gives one to a seat and measures it)"
+            None, f"{found.title} has no cards a player buys, so none to study (cards gives one to a seat and measures it)"
         )
     if extra is not None and not Path(extra).is_file():
         raise UsageError("extra", "no such card file", display_path(Path(extra)))
@@ -782,9 +783,9 @@ def skill(
     """
     check_run(games)
     loaded, path = as_loaded(variant)
-    family = loaded.family
-    if not isinstance(family, Ranked):
-        raise UsageError(None, f"{family.title} has no bots to rank")
+    family = loaded.family.ranked
+    if family is None:
+        raise UsageError(None, f"{loaded.family.title} has no bots to rank")
     field = plan(loaded, players, bots, personas)
     count = one_count(field.counts)
     known, table = field.known, field.tables[count]

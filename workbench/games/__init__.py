@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from workbench.errors import ScenarioError, UsageError, VariantError, WorkbenchError
 from workbench.loading import (
@@ -126,8 +126,33 @@ class Family(Protocol):
     def figures(self) -> Figures:
         """What the family adds to a simulation's report and terminal table."""
 
+    # --- what a family may offer: each capability is the family itself when it has it, else None -------------
 
-@runtime_checkable
+    @property
+    def batched(self) -> Batched | None:
+        """Its compiled batch engine beside the interpreter (``--engine``)."""
+
+    @property
+    def printable(self) -> Printable | None:
+        """Its printable playtest set (``print``)."""
+
+    @property
+    def tunable(self) -> Tunable | None:
+        """Its stakes sheets the tuner can propose (``tune-stakes``)."""
+
+    @property
+    def notated(self) -> Notated | None:
+        """Its games' standard notation (``--pgn``)."""
+
+    @property
+    def ranked(self) -> Ranked | None:
+        """Its bots ranked by intervention on one seat (``skill``)."""
+
+    @property
+    def studied(self) -> Studied | None:
+        """Its cards measured by intervention on one seat (``cards``)."""
+
+
 class Batched(Family, Protocol):
     """A family with a compiled batch engine beside its interpreter (``--engine``)."""
 
@@ -142,7 +167,6 @@ class Batched(Family, Protocol):
         """Replay a scenario with the batch engine (to check it ends as the interpreter does)."""
 
 
-@runtime_checkable
 class Printable(Family, Protocol):
     """A family with a printable playtest set."""
 
@@ -152,7 +176,6 @@ class Printable(Family, Protocol):
         one raises ``UsageError``."""
 
 
-@runtime_checkable
 class Tunable(Family, Protocol):
     """A family with stakes sheets the tuner can propose."""
 
@@ -178,7 +201,6 @@ class Tunable(Family, Protocol):
         """Put a tuning run's proposals into the variant file, changing only their lines."""
 
 
-@runtime_checkable
 class Notated(Family, Protocol):
     """A family whose games have a standard notation (PGN for chess), written by ``--pgn``."""
 
@@ -216,7 +238,6 @@ class CardInfo:
     when: str  #: when it is used, in the family's words
 
 
-@runtime_checkable
 class Ranked(Family, Protocol):
     """A family whose bots can be ranked by intervention on one seat (``workbench skill``)."""
 
@@ -228,7 +249,6 @@ class Ranked(Family, Protocol):
         statistics ``win_rate`` and one mean per holding."""
 
 
-@runtime_checkable
 class Studied(Ranked, Protocol):
     """A family whose cards can be measured by intervention on one seat (``workbench cards``)."""
 
@@ -447,15 +467,16 @@ def replay_scenario(
     loaded = load_variant(path.parent / ref, sub)
     family = loaded.family
     if engine == "batch":
-        if not isinstance(family, Batched):
+        batched = family.batched
+        if batched is None:
             raise UsageError("engine", lambda name: f"{family.title} has no batch engine (leave out {name('engine')})", "batch")
-        remarks = family.compiled.prepare()  # a damaged cache set aside; the compiler started if need be
+        remarks = batched.compiled.prepare()  # a damaged cache set aside; the compiler started if need be
         if notice is not None:
             for remark in remarks:
                 notice(remark)
-            if not family.compiled.ready():
+            if not batched.compiled.ready():
                 notice("compiling the batch engine first (once for this installation, about a minute)...")
-        return family, family.replay_batch(doc, loaded.variant)
+        return family, batched.replay_batch(doc, loaded.variant)
     return family, family.replay(doc, loaded.variant)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, Protocol, Self, TypeVar, cast
 
 from workbench.errors import IllegalDecision, ScenarioError
 from workbench.expect import Key
@@ -31,6 +31,7 @@ from workbench.sim.seeding import stream
 
 if TYPE_CHECKING:
     from workbench.expect import Replay
+    from workbench.games import Batched, Notated, Studied, Tunable
     from workbench.play import Answer
     from workbench.render.report import Figures
     from workbench.sim.paired import Measure
@@ -240,6 +241,38 @@ class FamilyParts:
     package: ClassVar[str]
     #: The model of its personas file (``--personas``).
     persona_file: ClassVar[type[PersonaFileModel[Any]]]
+
+    # the capabilities a family may lack (:class:`workbench.games.Family`): a family that has one returns itself
+
+    @property
+    def batched(self) -> Batched | None:
+        """None: the interpreter plays every game."""
+        return None
+
+    @property
+    def tunable(self) -> Tunable | None:
+        """None: no stakes sheets to tune."""
+        return None
+
+    @property
+    def notated(self) -> Notated | None:
+        """None: no standard notation."""
+        return None
+
+    @property
+    def studied(self) -> Studied | None:
+        """None: no cards to measure."""
+        return None
+
+    @property
+    def printable(self) -> Self:
+        """Every family here prints its playtest set (its ``printing`` module)."""
+        return self
+
+    @property
+    def ranked(self) -> Self:
+        """Every family here ranks its bots (its ``sim`` module's seat measure, its ``ladder``)."""
+        return self
 
     def part(self, module: str) -> Any:
         """One module of the family's package, imported now."""

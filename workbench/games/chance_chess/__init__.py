@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
+from workbench.games import Family
 from workbench.games.base import FamilyParts
 from workbench.games.chance_chess.schema import Persona, PersonaFile, Variant, variant_file_schema
 
@@ -28,6 +29,11 @@ class ChanceChess(FamilyParts):
     notation = "PGN"
     package = __name__
     persona_file = PersonaFile
+
+    @property
+    def notated(self) -> Self:
+        """Chance Chess games are written in PGN."""
+        return self
 
     def player_range(self, variant: Variant) -> tuple[int, int]:
         """Two players: white and black."""
@@ -77,4 +83,4 @@ class ChanceChess(FamilyParts):
         return {"variant": variant_file_schema(), "scenario": Scenario.model_json_schema(by_alias=True)}
 
 
-FAMILY = ChanceChess()
+FAMILY: Family = ChanceChess()

@@ -6,10 +6,10 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from workbench.errors import ScenarioError
-from workbench.games import CardInfo, Loaded, load_variant_with
+from workbench.games import CardInfo, Family, Loaded, load_variant_with
 from workbench.games.base import FamilyParts
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.compiled import BATCH
@@ -39,6 +39,21 @@ class ChanceIt(FamilyParts):
     compiled: CompiledEngine = BATCH
     package = __name__
     persona_file = PersonaFile
+
+    @property
+    def batched(self) -> Self:
+        """Chance It has a compiled batch engine (:mod:`.batch`)."""
+        return self
+
+    @property
+    def tunable(self) -> Self:
+        """Chance It's stakes sheets can be tuned (:mod:`.tune`)."""
+        return self
+
+    @property
+    def studied(self) -> Self:
+        """Chance It's cards can be measured (``cards``)."""
+        return self
 
     def player_range(self, variant: Variant) -> tuple[int, int]:
         """The fewest and most players the variant is for."""
@@ -188,7 +203,7 @@ class ChanceIt(FamilyParts):
 
         return tune.tune_stakes(self, path, counts, **options)
 
-    def tuning_yaml(self, report: Any, page: str) -> str:
+    def tuning_yaml(self, report: Any, page: str | None) -> str:
         """The proposal file of a tuning run."""
         from workbench.games.chance_it import tune
 
@@ -253,4 +268,4 @@ class ChanceIt(FamilyParts):
         }
 
 
-FAMILY = ChanceIt()
+FAMILY: Family = ChanceIt()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from workbench.games import Family
 from workbench.games.base import FamilyParts
 from workbench.games.target_dice.schema import PersonaFile, Variant, variant_file_schema
 
@@ -47,4 +48,4 @@ class TargetDice(FamilyParts):
         return {"variant": variant_file_schema(), "scenario": Scenario.model_json_schema(by_alias=True)}
 
 
-FAMILY = TargetDice()
+FAMILY: Family = TargetDice()
