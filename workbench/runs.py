@@ -388,6 +388,7 @@ def job(
 
 __all__ = [
     "ENGINES",
+    "USUAL_PLAYERS",
     "EngineChoice",
     "Job",
     "Notice",
@@ -398,6 +399,7 @@ __all__ = [
     "as_loaded",
     "bot_names",
     "bot_tables",
+    "check_bots",
     "check_run",
     "choose_engine",
     "job",
