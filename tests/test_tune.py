@@ -907,6 +907,11 @@ def test_a_small_budget_warns_with_the_measured_uncertainty(full: Path, tmp_path
     assert spread > 1.0
     assert needed >= 100 * spread**2 - 1000  # half-widths shrink as 1/sqrt(games)
 
+    # the library says the same, naming the parameter as the library calls it
+    tuning = api.tune_stakes(full, [3], budget=100, backend=Local(1))
+    (said,) = tuning.warnings
+    assert str(said).startswith("3 players: budget 100 is too small") and "--" not in str(said)
+
 
 # --- reproducible proposals ----------------------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench import GENERATOR
-from workbench.errors import UsageError, WorkbenchError, display_path
+from workbench.errors import Remark, UsageError, WorkbenchError, display_path
 from workbench.expect import Replay
 from workbench.games import FAMILIES, Family, Loaded, Notated, Printable, Tunable, family_of_file, replay_scenario
 from workbench.games import load_variant as _load_variant
@@ -420,29 +420,31 @@ def notating(family: Family) -> Notated:
 
 
 def write_notation(
-    path: str | os.PathLike[str],
+    notation: str | os.PathLike[str],
     games: Sequence[tuple[Family, str, dict[str, Any], Sequence[str]]],
     *,
     inputs: Sequence[str | os.PathLike[str]] = (),
     force: bool = False,
 ) -> Path:
     """Write played or replayed games, each (its family, its name, its final state with the event log, the players'
-    names by seat or none), in their family's notation to one file (``--pgn``), checked first as
+    names by seat or none), in their family's notation to the file ``notation`` (``--pgn``), checked first as
     :func:`check_notation` checks it."""
     text = "".join(notating(family).notate(output, event=event, names=names) for family, event, output, names in games)
     with Outputs(force=force) as outputs:
-        target = _notation_file(outputs, path, inputs)
+        target = _notation_file(outputs, notation, inputs)
         outputs.ready()
         outputs.stage(target, text)
         outputs.commit()
-    return Path(path)
+    return Path(notation)
 
 
-def check_notation(path: str | os.PathLike[str], *, inputs: Sequence[str | os.PathLike[str]] = (), force: bool = False) -> None:
-    """Refuse, before any game, a ``--pgn`` file that cannot or may not be written: its folder missing, a file the
-    workbench did not write (without ``force``), or one of the command's ``inputs`` (even with ``force``)."""
+def check_notation(
+    notation: str | os.PathLike[str], *, inputs: Sequence[str | os.PathLike[str]] = (), force: bool = False
+) -> None:
+    """Refuse, before any game, a notation file (``--pgn``) that cannot or may not be written: its folder missing, a
+    file the workbench did not write (without ``force``), or one of the command's ``inputs`` (even with ``force``)."""
     with Outputs(force=force) as outputs:
-        _notation_file(outputs, path, inputs)
+        _notation_file(outputs, notation, inputs)
 
 
 def replayed_inputs(scenarios: Sequence[str | os.PathLike[str]]) -> list[Path]:
@@ -513,7 +515,7 @@ class Tuning:
 
     report: Any
     command: str  #: the command that reproduces the proposal, as stored in its provenance
-    warnings: list[str]  #: e.g. a budget too small for the proposal to mean much, with the measured uncertainty
+    warnings: list[Remark]  #: e.g. a budget too small for the proposal to mean much (``str()`` or ``text(naming)``)
     written: list[Path]
 
 

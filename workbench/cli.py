@@ -926,7 +926,7 @@ def tune_stakes(
             f"{proposed.label()} ({close} of {len(diffs)} entries within one coin)"
         )
     for warning in tuning.warnings:
-        warn(f"warning: {warning}")
+        warn(f"warning: {warning.text(option_of)}")
     say(f"wrote {', '.join(display_path(p) for p in tuning.written)}")
 
 

@@ -76,12 +76,44 @@ def as_named(field: str) -> str:
     return field
 
 
-class UsageError(WorkbenchError):
-    """A call asked for something it cannot do: ``field`` is the parameter (``players``; None when the call as a
-    whole is refused), ``value`` the value given as the message shows it (None: none shown), ``reason`` why.
+@dataclass(frozen=True)
+class Remark:
+    """What is said of a call's parameter: ``field`` (None: of the call as a whole), the value given as the words
+    show it (None: none shown) and ``reason``. A :class:`UsageError` says one when refusing; a warning is one on its own.
 
-    The message names the parameter as the library does (``players 9: ...``); :meth:`text` names it as the caller
-    does (the command line says ``--players 9: ...``), and ``reason`` names other parameters the same way.
+    ``str()`` names the parameter as the library does (``players 9: ...``); :meth:`text` as the caller does (the
+    command line says ``--players 9: ...``), ``reason`` naming other parameters the same way.
+
+    >>> remark = Remark(None, lambda name: f"3 players: {name('budget')} 300 is too small")
+    >>> str(remark), remark.text(lambda field: "--" + field)
+    ('3 players: budget 300 is too small', '3 players: --budget 300 is too small')
+    """
+
+    field: str | None
+    reason: Reason
+    value: str | None = None
+
+    def __str__(self) -> str:
+        return self.text(as_named)
+
+    def text(self, naming: Naming) -> str:
+        """The words, each parameter named by ``naming``."""
+        if self.field is None:
+            return self.why(naming)
+        return naming(self.field) + (" " if self.value is not None else ": ") + self.detail(naming)
+
+    def detail(self, naming: Naming) -> str:
+        """The words after the parameter's name: the value given and the reason (``9: ... is for 3 to 6 players``)."""
+        return f"{self.value}: {self.why(naming)}" if self.value is not None else self.why(naming)
+
+    def why(self, naming: Naming) -> str:
+        """The reason alone, other parameters named by ``naming``."""
+        return self.reason(naming) if callable(self.reason) else self.reason
+
+
+class UsageError(WorkbenchError):
+    """A call asked for something it cannot do: a :class:`Remark` on its parameter ``field`` (``players``; None when
+    the call as a whole is refused), with the ``value`` given and the ``reason``.
 
     >>> error = UsageError("replace_printed", lambda name: f"only with {name('write')}")
     >>> str(error), error.text(lambda field: "--" + field.replace("_", "-"))
@@ -90,21 +122,20 @@ class UsageError(WorkbenchError):
 
     def __init__(self, field: str | None, reason: Reason, value: str | None = None):
         self.field, self.value, self.reason = field, value, reason
+        self.remark = Remark(field, reason, value)
         super().__init__([Problem(None, None, "", self.text(as_named))])
 
     def text(self, naming: Naming) -> str:
         """The message, each parameter named by ``naming``."""
-        if self.field is None:
-            return self.why(naming)
-        return naming(self.field) + (" " if self.value is not None else ": ") + self.detail(naming)
+        return self.remark.text(naming)
 
     def detail(self, naming: Naming) -> str:
-        """The message after the parameter's name: the value given and the reason (``9: ... is for 3 to 6 players``)."""
-        return f"{self.value}: {self.why(naming)}" if self.value is not None else self.why(naming)
+        """The message after the parameter's name (see :meth:`Remark.detail`)."""
+        return self.remark.detail(naming)
 
     def why(self, naming: Naming) -> str:
         """The reason alone, other parameters named by ``naming``."""
-        return self.reason(naming) if callable(self.reason) else self.reason
+        return self.remark.why(naming)
 
     def adding(self, words: str) -> UsageError:
         """The same refusal, ``words`` added to its reason (which variant of several it concerns)."""

@@ -16,7 +16,7 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from workbench.errors import ScenarioError, UsageError, VariantError, WorkbenchError
+from workbench.errors import Remark, ScenarioError, UsageError, VariantError, WorkbenchError
 from workbench.loading import (
     Document,
     Key,
@@ -188,7 +188,7 @@ class Tunable(Family, Protocol):
     def tuning_page(self, report: Any) -> str:
         """The HTML comparison of a tuning run."""
 
-    def tuning_warnings(self, report: Any) -> list[str]:
+    def tuning_warnings(self, report: Any) -> list[Remark]:
         """What a tuning run should warn about."""
 
     def check_write(self, path: Path, counts: list[int]) -> None:

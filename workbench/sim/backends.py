@@ -35,16 +35,16 @@ BACKENDS: dict[str, Callable[[int | None, str | None], Backend]] = {"local": _lo
 
 
 @contextlib.contextmanager
-def opened(name: str, workers: int | None = None, scheduler: str | None = None) -> Iterator[Backend]:
-    """The backend ``name`` for the length of the block, closed (a cluster left, or stopped) at its end.
+def opened(backend: str, workers: int | None = None, scheduler: str | None = None) -> Iterator[Backend]:
+    """The backend named ``backend`` for the length of the block, closed (a cluster left, or stopped) at its end.
 
     ``workers`` defaults to every core of this machine (for ``dask``, the processes of the
     ``LocalCluster`` started when no ``scheduler`` is given).
     """
-    if name not in BACKENDS:
-        raise UsageError("backend", f"choose {' or '.join(BACKENDS)}", repr(name))
-    backend = BACKENDS[name](workers, scheduler)
+    if backend not in BACKENDS:
+        raise UsageError("backend", f"choose {' or '.join(BACKENDS)}", repr(backend))
+    chosen = BACKENDS[backend](workers, scheduler)
     try:
-        yield backend
+        yield chosen
     finally:
-        backend.close()
+        chosen.close()

@@ -8,7 +8,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
-from workbench.errors import ScenarioError
+from workbench.errors import Remark, ScenarioError
 from workbench.games import CardInfo, Family, Loaded, load_variant_with
 from workbench.games.base import FamilyParts
 from workbench.games.chance_it.basics import RESOURCES
@@ -209,7 +209,7 @@ class ChanceIt(FamilyParts):
 
         return tune.proposal_yaml(report, page)
 
-    def tuning_warnings(self, report: Any) -> list[str]:
+    def tuning_warnings(self, report: Any) -> list[Remark]:
         """What a tuning run should warn about (a budget too small for its proposals)."""
         return list(report.warnings())
 

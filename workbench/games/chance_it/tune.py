@@ -21,6 +21,7 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from typing import Any
 import yaml
 
 from workbench import GENERATOR, __version__
-from workbench.errors import Problem, UsageError, VariantError
+from workbench.errors import Naming, Problem, Remark, UsageError, VariantError
 from workbench.games.chance_it.schema import TUNING_METRICS, Players, Sheet, Variant
 from workbench.loading import Document, load_document, validate
 from workbench.outputs import write_atomic
@@ -373,11 +374,17 @@ def load_for_tuning(path: Path, counts: list[int]) -> tuple[Variant, list[int]]:
             [
                 doc.problem(
                     ("stakes",),
-                    f"the {missing_above[0]}-player sheet is missing too; tune it as well: --players {missing_above[0]}",
+                    f"the {missing_above[0]}-player sheet is missing too: tune {missing_above[0]} players as well",
                 )
             ]
         )
     return validate(Variant, doc), wanted
+
+
+def _budget_words(players: int, budget: int, words: str, name: Naming) -> str:
+    """The warning of a budget too small: ``3 players: budget 300 is too small ...``, the budget named as the caller
+    names it."""
+    return f"{players} players: {name('budget')} {budget:,} {words}"
 
 
 @dataclass
@@ -433,7 +440,7 @@ class Report:
             if low is not None and high is not None
         }
 
-    def warnings(self) -> list[str]:
+    def warnings(self) -> list[Remark]:
         """A warning for each proposal whose figures are too uncertain to tell noticeably different sheets apart."""
         found = []
         for tuned in self.tuned:
@@ -444,12 +451,12 @@ class Report:
             if spread[worst] <= CERTAIN:
                 continue
             needed = math.ceil(self.budget * (spread[worst] / CERTAIN) ** 2 / 1000) * 1000
-            found.append(
-                f"{tuned.players} players: --budget {self.budget:,} is too small for this proposal to mean much: "
-                f"its figures rest on {tuned.best.games:,} games and are uncertain by up to "
-                f"±{spread[worst]:.1f} noticeable differences ({DESCRIPTIONS[worst]}: ±{spread[worst] * SCALES[worst]:.3g}); "
-                f"a budget of about {needed:,} brings that to ±{CERTAIN}"
+            words = (
+                f"is too small for this proposal to mean much: its figures rest on {tuned.best.games:,} games and are "
+                f"uncertain by up to ±{spread[worst]:.1f} noticeable differences ({DESCRIPTIONS[worst]}: "
+                f"±{spread[worst] * SCALES[worst]:.3g}); a budget of about {needed:,} brings that to ±{CERTAIN}"
             )
+            found.append(Remark(None, partial(_budget_words, tuned.players, self.budget, words)))
         return found
 
     def metrics(self, entry: Entry[Candidate]) -> dict[str, Any]:
