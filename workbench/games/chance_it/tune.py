@@ -374,7 +374,7 @@ def load_for_tuning(path: Path, counts: list[int]) -> tuple[Variant, list[int]]:
             [
                 doc.problem(
                     ("stakes",),
-                    f"the {missing_above[0]}-player sheet is missing too: tune {missing_above[0]} players as well",
+                    f"the {missing_above[0]}-player sheet is missing too; tune it as well: --players {missing_above[0]}",
                 )
             ]
         )
