@@ -152,7 +152,7 @@ def _say_error(exc: Exception, renamed: Mapping[str, str] | None = None) -> list
         warn(f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)")
         return [f"internal error: {exc}"]
     naming = partial(option_of, renamed={**RENAMED, **(renamed or {})})
-    shown = [exc.text(naming)] if isinstance(exc, UsageError) else [str(p) for p in exc.problems]
+    shown = [exc.text(naming)] if isinstance(exc, UsageError) else [p.text(naming) for p in exc.problems]
     for line in shown:
         warn(line)
     if exc.note:

@@ -9,12 +9,14 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Problem:
-    """One mistake in a file: where it is (file, line, key path) and what is wrong."""
+    """One mistake in a file: where it is (file, line, key path) and what is wrong (``message``, as the library says
+    it; ``remark``, when the words name a parameter of the call, which :meth:`text` names the caller's way)."""
 
     file: Path | None
     line: int | None
     path: str
     message: str
+    remark: Remark | None = None
 
     def __str__(self) -> str:
         """Render as ``file:line: key.path: message``, leaving out what is unknown.
@@ -22,11 +24,15 @@ class Problem:
         >>> str(Problem(Path("variants/x.yaml"), 41, "stakes.4.in", "expected 4 entries, got 3"))
         'variants/x.yaml:41: stakes.4.in: expected 4 entries, got 3'
         """
+        return self.text(as_named)
+
+    def text(self, naming: Naming) -> str:
+        """``file:line: key.path: message``, a parameter the message names named by ``naming``."""
         where = ""
         if self.file is not None:
             where = f"{display_path(self.file)}:{self.line}: " if self.line else f"{display_path(self.file)}: "
         key = f"{self.path}: " if self.path else ""
-        return f"{where}{key}{self.message}"
+        return f"{where}{key}{self.remark.text(naming) if self.remark is not None else self.message}"
 
 
 def display_path(path: Path) -> str:

@@ -30,7 +30,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from workbench.errors import Problem, VariantError, WorkbenchError, display_path
+from workbench.errors import Problem, Remark, VariantError, WorkbenchError, display_path
 
 Key = tuple[str, ...]
 Mark = tuple[Path, int]
@@ -65,13 +65,15 @@ class Document:
                 return (self.path, 0) if self.path else None
             parts = parts[:-1]
 
-    def problem(self, key: Iterable[Any], message: str) -> Problem:
-        """A problem located at ``key`` in this document."""
+    def problem(self, key: Iterable[Any], message: str | Remark) -> Problem:
+        """A problem located at ``key`` in this document (a :class:`~workbench.errors.Remark` when it names a
+        parameter of the call)."""
         parts = [str(k) for k in key]
         where = self.mark(parts)
         file, line = where if where else (self.path, None)
         shown = [*self.written.get(tuple(parts[:2]), parts[:2]), *parts[2:]]
-        return Problem(file, line or None, ".".join(shown), message)
+        remark = message if isinstance(message, Remark) else None
+        return Problem(file, line or None, ".".join(shown), str(message), remark)
 
 
 @contextmanager

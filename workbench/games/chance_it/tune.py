@@ -374,11 +374,16 @@ def load_for_tuning(path: Path, counts: list[int]) -> tuple[Variant, list[int]]:
             [
                 doc.problem(
                     ("stakes",),
-                    f"the {missing_above[0]}-player sheet is missing too; tune it as well: --players {missing_above[0]}",
+                    Remark(None, partial(_tune_as_well, missing_above[0])),
                 )
             ]
         )
     return validate(Variant, doc), wanted
+
+
+def _tune_as_well(players: int, name: Naming) -> str:
+    """The refusal of a run that would leave a larger sheet missing, the player count named as the caller names it."""
+    return f"the {players}-player sheet is missing too; tune it as well: {name('players')} {players}"
 
 
 def _budget_words(players: int, budget: int, words: str, name: Naming) -> str:
