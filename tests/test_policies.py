@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,10 @@ def test_every_policy_of_every_game_conforms(game: str) -> None:
     for name, policy in registered.items():
         assert policy.game == game and set(policy.parameters) <= set(model.model_fields)
         assert builtin[name].policy == name
-        assert make_bot(builtin[name], stream(1, 0, "bot", 0)) is not None
+        assert isinstance(policy.factory, str), "the shipped policies name their bots, imported when one is made"
+        module, _, place = policy.factory.partition(":")
+        made = getattr(importlib.import_module(module), place.split(".")[0])  # the class its factory makes
+        assert isinstance(make_bot(builtin[name], stream(1, 0, "bot", 0)), made)
     assert model.model_json_schema()["properties"]["policy"]["enum"] == list(registered)
 
 
@@ -59,6 +63,7 @@ def first_option() -> Iterator[None]:
 def test_a_made_up_policy_is_one_registration(first_option: None, tmp_path: Path) -> None:
     ran = api.simulate(BASE, players=3, games=12, seed=2, bots="first-option")
     assert ran.runs[0].games == 12 and ran.runs[0].engine == "interpreter"
+    assert ran.runs[0].figure("guides.in.rate") == 1.0  # its bots decided: IN, the first guide offered, every time
     assert ran.runs[0].personas == {
         "first-option": persona_model("chance-it").model_validate({"policy": "first-option"}).model_dump(mode="json")
     }

@@ -132,7 +132,7 @@ def replay_all(
         done.append(replayed)
         if each is not None:
             each(replayed)
-    games = [(r.family, display_path(r.path), r.result.output, ()) for r in done if r.family and r.result]
+    games = [(r.family, display_path(r.path), r.result.output, ()) for r in done if r.family is not None and r.result is not None]
     if notation is not None and games:
         write_notation(notation, games, inputs=inputs, force=force)
     return done
@@ -403,9 +403,9 @@ def simulate(
                     result = work.play(factory, games, f"{count} players", records=handle, scripts=adds, notations=notes)
                     if result.games:  # a count stopped before its first game has nothing to say
                         summaries.append(_summary(table, count, seed, result, work.engine))
-            if not summaries:  # stopped before any game finished: the earlier outputs stay
-                return Simulation(family, table.counts, summaries, [])
             finished = Simulation(family, table.counts, summaries, [])
+            if not summaries:  # stopped before any game finished: the earlier outputs stay
+                return finished
             written = work.commit({files[0]: finished.to_json(), files[1]: finished.report()} if files else {})
     scripted, kept = (len(scripts.hashes), scripts.kept) if scripts else (0, [])
     return Simulation(family, table.counts, summaries, written, scripted, kept)

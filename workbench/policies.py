@@ -20,10 +20,11 @@ A family's persona model starts from :class:`PolicyPersona` with its parameters'
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from pydantic import (
     BaseModel,
@@ -54,14 +55,18 @@ class Policy:
 
     def bot(self, persona: Any, rng: Any) -> Any:
         """The bot this policy makes for ``persona``, drawing from ``rng``."""
-        factory = self.factory
-        if isinstance(factory, str):
-            module, _, path = factory.partition(":")
-            found: Any = importlib.import_module(module)
-            for name in path.split("."):
-                found = getattr(found, name)
-            return found(persona, rng)
+        factory = _found(self.factory) if isinstance(self.factory, str) else self.factory
         return factory(persona, rng)
+
+
+@functools.cache
+def _found(place: str) -> Factory:
+    """The factory at ``"module:attribute"`` (``"module:Class.method"``), imported on first use."""
+    module, _, path = place.partition(":")
+    found: Any = importlib.import_module(module)
+    for name in path.split("."):
+        found = getattr(found, name)
+    return cast(Factory, found)
 
 
 _REGISTRY: dict[str, dict[str, Policy]] = {}
@@ -91,7 +96,7 @@ def policies(game: str) -> Mapping[str, Policy]:
 
 def make_bot(persona: PolicyPersona, rng: Any) -> Any:
     """The bot of a seat played by ``persona``, drawing its chance from ``rng``."""
-    return policies(persona.game)[persona.policy].bot(persona, rng)
+    return _REGISTRY[persona.game][persona.policy].bot(persona, rng)
 
 
 def said(names: list[str]) -> str:

@@ -239,10 +239,10 @@ def compare(
     plans = _compared_plans(variants, players, bots, personas)
     family = plans[0].family
     counts, first = plans[0].counts, plans[0].tables[plans[0].counts[0]]
-    seated = [(p.loaded.variant, [p.known[name] for name in dict.fromkeys(first)]) for p in plans]
+    seated = [(p.loaded.variant, p.seated) for p in plans]  # the same names at every table, each as its variant says
     choice = choose_engine(family, seated, engine)
     options = RunOptions(backend, engine, force, create_out, progress, notice, stop)
-    with job(family, choice, options, [*(source for p in plans for source in p.loaded.sources), personas]) as work:
+    with job(family, choice, options, [given for p in plans for given in p.inputs]) as work:
         targets = work.out_files(out, "compare.json", "compare.html")
         runs: list[ComparedRun] = []
         with work.running():
@@ -544,12 +544,12 @@ def cards(
             raise UsageError("only", f"no such card{did_you_mean(name, [c.id for c in market])}", name)
     if not studied:
         raise UsageError(None, "no card to study: the variant has no cards" if not market else "no card to study")
-    seats = plan(loaded, count, bots, personas)
-    known, table = seats.known, seats.tables[count]
+    seating = plan(loaded, count, bots, personas)
+    known, table = seating.known, seating.tables[count]
     coins = family.reference_coins(loaded.variant, count)
-    choice = choose_engine(family, [(loaded.variant, seats.seated)], engine)
+    choice = choose_engine(family, [(loaded.variant, seating.seated)], engine)
     options = RunOptions(backend, engine, force, create_out, progress, notice, stop)
-    with job(family, choice, options, seats.inputs) as work:
+    with job(family, choice, options, seating.inputs) as work:
         targets = work.out_files(out, "cards.json", "cards.html")
         arms = (
             family.simulator(loaded.variant, count, table, known, seed, engine=work.engine),
@@ -786,15 +786,15 @@ def skill(
     family = loaded.family.ranked
     if family is None:
         raise UsageError(None, f"{loaded.family.title} has no bots to rank")
-    field = plan(loaded, players, bots, personas)
-    count = one_count(field.counts)
-    known, table = field.known, field.tables[count]
+    seating = plan(loaded, players, bots, personas)
+    count = one_count(seating.counts)
+    known, table = seating.known, seating.tables[count]
     if len(set(table)) > 1:
         raise UsageError("bots", "the field is one bot at every seat", str(bots))
     rungs = _ladder(family, ladder, known)
     choice = choose_engine(family, [(loaded.variant, [known[table[0]], *rungs.values()])], engine)
     options = RunOptions(backend, engine, force, create_out, progress, notice, stop)
-    with job(family, choice, options, field.inputs) as work:
+    with job(family, choice, options, seating.inputs) as work:
         targets = work.out_files(out, "skill.json", "skill.html")
         arms = (
             family.simulator(loaded.variant, count, table, known, seed, engine=work.engine),
