@@ -210,6 +210,7 @@ class BatchSimulator(_Run):
         them, its scenario script: the interpreter's, byte for byte (until ``stop()``: the games so far, a prefix)."""
         from workbench.games.chance_it.batch import kernel as k
         from workbench.games.chance_it.batch import read_log, snapshot
+        from workbench.games.chance_it.batch.layout import GAME_OUT, SEAT_OUT
 
         played: list[Recorded] = []
         gift = self.gift or Gift()
@@ -230,11 +231,12 @@ class BatchSimulator(_Run):
                 if code == k.L_BUY:
                     bought[who].append(ids[card])
             final = [
-                (seat[p, k.OS_RES : k.OS_RES + len(RESOURCES)].tolist(), bool(seat[p, k.OS_ELIM])) for p in range(self.players)
+                (seat[p, SEAT_OUT.RES : SEAT_OUT.RES + len(RESOURCES)].tolist(), bool(seat[p, SEAT_OUT.ELIM]))
+                for p in range(self.players)
             ]
-            winners = [p for p in range(self.players) if seat[p, k.OS_WON]]
-            end_reason = END_REASONS[int(game[k.O_END])]
-            record = self.game_record(index, winners, end_reason, int(game[k.O_ROUNDS]), final, bought)
+            winners = [p for p in range(self.players) if seat[p, SEAT_OUT.WON]]
+            end_reason = END_REASONS[int(game[GAME_OUT.END])]
+            record = self.game_record(index, winners, end_reason, int(game[GAME_OUT.ROUNDS]), final, bought)
             played.append(Recorded(record, script))
         tally = self.new_tally()
         tally.add_block(block.head(len(played)))
@@ -338,27 +340,27 @@ class Tally:
 
     def add_block(self, block: Block) -> None:
         """Count a block of games played by the batch engine: the same counts :meth:`add` makes, game by game."""
-        from workbench.games.chance_it.batch import kernel as k
+        from workbench.games.chance_it.batch.layout import GAME_OUT, SEAT_OUT
 
         n = len(block)
         if not n:
             return
         game, seat, bought = block.game, block.seat, block.bought
-        won = seat[:, :, k.OS_WON]
-        self.outcomes.add_arrays(won, game[:, k.O_END], END_REASONS, game[:, k.O_ROUNDS])
+        won = seat[:, :, SEAT_OUT.WON]
+        self.outcomes.add_arrays(won, game[:, GAME_OUT.END], END_REASONS, game[:, GAME_OUT.ROUNDS])
         self.gaps.add_sums(*block.gaps)
-        eliminated = seat[:, :, k.OS_ELIM_ROUND]
-        out = seat[:, :, k.OS_ELIM] == 1  # a seat may go out in round 0 (a gift's flash card)
+        eliminated = seat[:, :, SEAT_OUT.ELIM_ROUND]
+        out = seat[:, :, SEAT_OUT.ELIM] == 1  # a seat may go out in round 0 (a gift's flash card)
         add_histogram(self.eliminations, out.sum(axis=1))
         first = np.where(out, eliminated, np.iinfo(np.int64).max).min(axis=1)
         add_histogram(self.first_elimination, first[out.any(axis=1)])
         for i in range(len(GUIDES)):
-            self.picks[i] += int(seat[:, :, k.OS_PICKS + i].sum())
-        self.forced += int(seat[:, :, k.OS_FORCED].sum())
+            self.picks[i] += int(seat[:, :, SEAT_OUT.PICKS + i].sum())
+        self.forced += int(seat[:, :, SEAT_OUT.FORCED].sum())
         for moments, column in (
-            (self.stakes_paid, k.OS_PAID),
-            (self.stakes_hearts, k.OS_PAID_HEARTS),
-            (self.stakes_received, k.OS_RECEIVED),
+            (self.stakes_paid, SEAT_OUT.PAID),
+            (self.stakes_hearts, SEAT_OUT.PAID_HEARTS),
+            (self.stakes_received, SEAT_OUT.RECEIVED),
         ):
             add_moments(moments, seat[:, :, column].sum(axis=1))
         owned = bought > 0
@@ -376,10 +378,10 @@ class Tally:
             tally.rounds.add_sums(*(int(x) for x in block.card_rounds[c]))
             tally.discarded += int(block.discarded[c])
         for r in range(len(RESOURCES)):
-            peaks = game[:, k.O_PEAK + r]
+            peaks = game[:, GAME_OUT.PEAK + r]
             self.peak[r] = max(self.peak[r], int(peaks.max()))
             add_moments(self.peak_per_game[r], peaks)
-            self.dry[r] += int(game[:, k.O_DRY + r].sum())
+            self.dry[r] += int(game[:, GAME_OUT.DRY + r].sum())
         for round_no in np.flatnonzero(block.trajectory[:, 4]):
             row = self.trajectory.setdefault(int(round_no), [0, 0, 0, 0, 0])
             for i, value in enumerate(block.trajectory[round_no]):
@@ -496,26 +498,26 @@ def table_values(result: Result, bots: tuple[str, ...]) -> dict[str, int]:
 
 def block_values(block: Block, bots: tuple[str, ...]) -> dict[str, npt.NDArray[Any]]:
     """:func:`table_values` of every game of a batch engine's block, as arrays (one entry a game)."""
-    from workbench.games.chance_it.batch import kernel as k
+    from workbench.games.chance_it.batch.layout import GAME_OUT, SEAT_OUT
 
     game, seat = block.game, block.seat
-    eliminated = seat[:, :, k.OS_ELIM_ROUND]
-    out = seat[:, :, k.OS_ELIM] == 1  # a seat may go out in round 0 (a gift's flash card)
+    eliminated = seat[:, :, SEAT_OUT.ELIM_ROUND]
+    out = seat[:, :, SEAT_OUT.ELIM] == 1  # a seat may go out in round 0 (a gift's flash card)
     any_out: npt.NDArray[np.bool_] = np.any(out, axis=1)
     return {
-        **outcome_arrays(seat[:, :, k.OS_WON], game[:, k.O_END], END_REASONS, game[:, k.O_ROUNDS], bots),
+        **outcome_arrays(seat[:, :, SEAT_OUT.WON], game[:, GAME_OUT.END], END_REASONS, game[:, GAME_OUT.ROUNDS], bots),
         "eliminations": out.sum(axis=1),
         "eliminated": any_out,
         "first_elimination": np.where(any_out, np.where(out, eliminated, np.iinfo(np.int64).max).min(axis=1), 0),
-        **{f"picks.{guide}": seat[:, :, k.OS_PICKS + i].sum(axis=1) for i, guide in enumerate(GUIDES)},
-        "picks.forced_in": seat[:, :, k.OS_FORCED].sum(axis=1),
-        "picks": seat[:, :, k.OS_PICKS : k.OS_PICKS + len(GUIDES)].sum(axis=(1, 2)),
-        "stakes.paid": seat[:, :, k.OS_PAID].sum(axis=1),
-        "stakes.hearts": seat[:, :, k.OS_PAID_HEARTS].sum(axis=1),
-        "stakes.received": seat[:, :, k.OS_RECEIVED].sum(axis=1),
+        **{f"picks.{guide}": seat[:, :, SEAT_OUT.PICKS + i].sum(axis=1) for i, guide in enumerate(GUIDES)},
+        "picks.forced_in": seat[:, :, SEAT_OUT.FORCED].sum(axis=1),
+        "picks": seat[:, :, SEAT_OUT.PICKS : SEAT_OUT.PICKS + len(GUIDES)].sum(axis=(1, 2)),
+        "stakes.paid": seat[:, :, SEAT_OUT.PAID].sum(axis=1),
+        "stakes.hearts": seat[:, :, SEAT_OUT.PAID_HEARTS].sum(axis=1),
+        "stakes.received": seat[:, :, SEAT_OUT.RECEIVED].sum(axis=1),
         **{f"bought.{card_id}": block.bought[:, :, c].sum(axis=1) for c, card_id in enumerate(block.card_ids)},
-        **{f"peak.{name}": game[:, k.O_PEAK + r] for r, name in enumerate(RESOURCES)},
-        **{f"dry.{name}": game[:, k.O_DRY + r] for r, name in enumerate(RESOURCES)},
+        **{f"peak.{name}": game[:, GAME_OUT.PEAK + r] for r, name in enumerate(RESOURCES)},
+        **{f"dry.{name}": game[:, GAME_OUT.DRY + r] for r, name in enumerate(RESOURCES)},
     }
 
 
@@ -582,12 +584,12 @@ def seat_measure(arm: int, result: Result, index: int) -> list[int]:
 
 def seat_rows(arm: int, block: Block, first: int) -> npt.NDArray[np.int64]:
     """:func:`seat_measure` of every game of a batch engine's block (game ``first + i`` in row ``i``)."""
-    from workbench.games.chance_it.batch import kernel as k
+    from workbench.games.chance_it.batch.layout import SEAT_OUT
 
     seat = block.seat
     at = (first + np.arange(len(block))) % seat.shape[1]
     mine = seat[np.arange(len(block)), at]
-    return np.column_stack([np.ones(len(block), dtype=np.int64), mine[:, k.OS_WON], mine[:, k.OS_RES : k.OS_RES + 3]])
+    return np.column_stack([np.ones(len(block), dtype=np.int64), mine[:, SEAT_OUT.WON], mine[:, SEAT_OUT.RES : SEAT_OUT.RES + 3]])
 
 
 #: The gifted seat's result: its win rate (a tied win counts) and its holdings at the end.

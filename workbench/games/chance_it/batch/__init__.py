@@ -17,11 +17,12 @@ import numpy.typing as npt
 
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.batch import kernel as k
+from workbench.games.chance_it.batch.layout import FLOATS, GAME, GAME_OUT, MAXP, ROW, SEAT, SEAT_OUT
 from workbench.games.chance_it.batch.model import model_arrays
 from workbench.games.chance_it.batch.program import NoBatchForm, Program, compile_program
 from workbench.games.chance_it.compiled import BATCH
 from workbench.games.chance_it.engine import BUY, DISCARD, END_REASONS, GUIDES
-from workbench.games.chance_it.policies import GAME
+from workbench.games.chance_it.policies import GAME as FAMILY
 from workbench.games.chance_it.record import Recorder
 from workbench.games.chance_it.rules import Rules
 from workbench.games.chance_it.schema import Persona
@@ -36,7 +37,7 @@ Ints = npt.NDArray[np.int64]
 def policy_code(persona: Persona) -> int:
     """The kernel's number for the persona's policy (its registered batch form); refused for a policy that plays
     only in the interpreter."""
-    form = policies(GAME)[persona.policy].batch
+    form = policies(FAMILY)[persona.policy].batch
     if form is None:
         raise NoBatchForm(f"the {persona.policy} bot plays only in the interpreter")
     return int(getattr(k, form))
@@ -79,7 +80,7 @@ class Block:
     def gaps(self) -> tuple[int, int, int]:
         """The heuristic bots' free IN/OUT choices: count, sum and sum of squares of |value(IN) - value(OUT)|, in
         thousandths (added game by game in Python's integers: a block's squares could pass 64 bits)."""
-        n, total = (int(self.game[:, k.O_GAPS + i].astype(object).sum()) for i in range(2))
+        n, total = (int(self.game[:, GAME_OUT.GAPS + i].astype(object).sum()) for i in range(2))
         return n, total, sum(int(square) for square in self.squares.tolist())  # exact: the same for any split
 
     @property
@@ -102,7 +103,7 @@ class Engine:
 
     def __init__(self, rules: Rules, players: int, bots: Sequence[Persona] = (), visitor: Persona | None = None):
         # the kernel checks no bounds: a table it was not sized for must never reach it
-        if not rules.min_players <= players <= min(rules.max_players, k.MAXP):
+        if not rules.min_players <= players <= min(rules.max_players, MAXP):
             raise ValueError(f"this variant is for {rules.min_players} to {rules.max_players} players, not {players}")
         if bots and len(bots) != players:
             raise ValueError(f"{len(bots)} bots for {players} seats")
@@ -157,8 +158,8 @@ class Engine:
         program, players = self.program, self.players
         cards = len(program.card_ids)
         return Block(
-            np.zeros((count, k.O_SIZE), dtype=np.int64),
-            np.zeros((count, players, k.OS_SIZE), dtype=np.int64),
+            np.zeros((count, GAME_OUT.SIZE), dtype=np.int64),
+            np.zeros((count, players, SEAT_OUT.SIZE), dtype=np.int64),
             np.zeros((count, players, cards), dtype=np.int64),
             np.zeros(count),
             np.zeros((cards + program.rules.max_rounds + 1, 5), dtype=np.int64),
@@ -171,10 +172,10 @@ def new_state(program: Program, players: int) -> tuple[Any, ...]:
     short to note anything (a recorded game's log is longer: see :meth:`Engine.record`)."""
     rules = program.rules
     held = len(rules.deck) + players + 2  # every card of the pile, and a gift's extra copy
-    width = max(held, 2 * len(rules.cards) + 2, k.MAXP + 2, k.G_SIZE, k.P_SIZE, rules.dice_count, rules.face_up, 8)
+    width = max(held, 2 * len(rules.cards) + 2, MAXP + 2, GAME.SIZE, SEAT.SIZE, rules.dice_count, rules.face_up, 8)
     return (
-        np.zeros((k.STATE_ROWS, width), dtype=np.int64),
-        np.zeros((k.F_ROWS + max(1, program.lists), width)),
+        np.zeros((ROW.SIZE, width), dtype=np.int64),
+        np.zeros((FLOATS.SIZE + max(1, program.lists), width)),
         np.zeros(k.S_BOTS + players, dtype=np.uint64),
         np.zeros(1, dtype=np.int64),
     )
@@ -268,32 +269,32 @@ def snapshot(program: Program, state: tuple[Any, ...]) -> dict[str, Any]:
     """The final state of the game just played, as ``Game.snapshot(events=False)`` writes it."""
     rows = state[0]
     g, res, ps, tab, market, supply = (
-        rows[k.ROW_G],
-        rows[k.ROW_RES :],
-        rows[k.ROW_PS :],
-        rows[k.ROW_TAB :],
-        rows[k.ROW_MARKET],
-        rows[k.ROW_SUPPLY],
+        rows[ROW.G],
+        rows[ROW.RES :],
+        rows[ROW.PS :],
+        rows[ROW.TAB :],
+        rows[ROW.MARKET],
+        rows[ROW.SUPPLY],
     )
     ids, rules = program.card_ids, program.rules
-    players = int(g[k.G_PLAYERS])
-    end = int(g[k.G_END])
+    players = int(g[GAME.PLAYERS])
+    end = int(g[GAME.END])
     return {
-        "rounds": int(g[k.G_ROUND]),
+        "rounds": int(g[GAME.ROUND]),
         "end_reason": END_REASONS[end] if end >= 0 else None,
-        "winners": [p for p in range(players) if ps[p, k.P_WON]] if end >= 0 else [],
+        "winners": [p for p in range(players) if ps[p, SEAT.WON]] if end >= 0 else [],
         "players": [
             {
                 "seat": p,
                 **{name: int(res[p, r]) for r, name in enumerate(RESOURCES)},
-                "cards": [ids[c] for c in tab[p, : ps[p, k.P_TAB]]],
-                "eliminated": bool(ps[p, k.P_ELIM]),
-                "forced_in": bool(ps[p, k.P_FORCED_IN]),
+                "cards": [ids[c] for c in tab[p, : ps[p, SEAT.TAB]]],
+                "eliminated": bool(ps[p, SEAT.ELIM]),
+                "forced_in": bool(ps[p, SEAT.FORCED_IN]),
             }
             for p in range(players)
         ],
         "supply": {name: None if rules.supply[r] is None else int(supply[r]) for r, name in enumerate(RESOURCES)},
-        "market": [ids[c] for c in market[: g[k.G_MARKET]]],
-        "pile": int(g[k.G_PILE]),
-        "discard": int(g[k.G_DISCARD]),
+        "market": [ids[c] for c in market[: g[GAME.MARKET]]],
+        "pile": int(g[GAME.PILE]),
+        "discard": int(g[GAME.DISCARD]),
     }

@@ -30,6 +30,21 @@ import numpy as np
 from numba import njit
 from numba.extending import register_jitable
 
+from workbench.games.chance_it.batch.layout import (
+    CARD,
+    FLOATS,
+    GAME,
+    GAME_OUT,
+    INTS,
+    MAXP,
+    PERSONA,
+    REGION,
+    ROW,
+    RULE,
+    SEAT,
+    SEAT_OUT,
+    STACK,
+)
 from workbench.games.chance_it.chance import BOTS, DEAL, REROLL, RESHUFFLE, ROLL, TEST
 from workbench.games.chance_it.compiled import BATCH
 from workbench.sim import seeding
@@ -65,32 +80,10 @@ MAX_CHAINED = 20
 #: Chance streams, numbered as chance.POINTS (the seats' bot streams follow, from chance.BOTS).
 S_DEAL, S_ROLL, S_REROLL, S_TEST, S_RESHUFFLE, S_BOTS = DEAL, ROLL, REROLL, TEST, RESHUFFLE, BOTS
 
-# rows of the integer scratch _ints(S) and the float scratch _floats(S)
-I_ELIGIBLE, I_ACTS, I_CARDS, I_VICTIMS, I_ORDER, I_DISTINCT, I_AT, I_OTHERS, I_COUNTED, I_ROWS = range(10)
-F_VALUES, F_CHANCES, F_LEVEL, F_LEVEL0, F_V, F_TOTAL, F_T, F_GOT, F_GAME, F_ROWS = range(10)
-# rules scalars (the array R[0])
-(R_DICE, R_SIDES, R_FORCED_AFTER, R_FACE_UP, R_RESHUFFLE, R_END_STARS, R_MAX_ROUNDS, R_DECK, R_CARDS, R_ALL_OUT,
- R_CHANCE_IT, R_TIES, R_SIZE) = range(13)  # fmt: skip
-# game scalars
-(G_ROUND, G_START, G_LIVING, G_STARS_REACHED, G_END, G_KEPT, G_DEPTH, G_CHAINED, G_PILE, G_MARKET, G_DISCARD,
- G_CHOOSING, G_PART, G_PENDING, G_SP, G_PLAYERS, G_T_ROUND, G_T_REROLL, G_T_TEST, G_T_CHOICE, G_T_RESHUFFLE,
- G_T_EXTRA, G_GAPS, _G_GAPS1, G_SIZE) = range(25)  # fmt: skip
-# player fields
-(P_ELIM, P_FORCED_IN, P_GUIDE, P_PICKS, _P_PICKS1, _P_PICKS2, P_FORCED_ROUNDS, P_PAID, P_PAID_HEARTS, P_RECEIVED,
- P_ELIM_ROUND, P_TAB, P_OWNED, P_BOT, P_PERSONA, P_WON, P_SIZE) = range(17)  # fmt: skip
 # frame kinds
 F_PLAIN, F_REPEAT, F_FLASH = 0, 1, 2
 #: ``_run`` for every participant still in the game, in turn order
 EACH = -1
-STACK = 1024
-# persona scalars (model.PERSONA_FIELDS)
-(M_STAR, M_HEART, M_COIN, M_MIN_HEARTS, M_DANGER, M_CHANCE_IT, M_HORIZON, M_RESERVE, M_MARKET, M_KNIFE,
- M_REROLL_WORTH, M_REROLL_KNIVES, M_REROLL_MEAN, M_CI_W, M_CI_H, M_CI_K, M_AO_W, M_AO_H, M_AO_K, M_SIZE) = range(20)  # fmt: skip
-# per-game outputs
-(O_ROUNDS, O_END, O_WINNERS, O_PEAK, _O_PEAK1, _O_PEAK2, O_DRY, _O_DRY1, _O_DRY2, O_GAPS, _O_GAPS1,
- O_SIZE) = range(12)  # fmt: skip
-(OS_WON, OS_ELIM_ROUND, OS_PICKS, _OS_PICKS1, _OS_PICKS2, OS_FORCED, OS_PAID, OS_PAID_HEARTS, OS_RECEIVED, OS_RES,
- _OS_RES1, _OS_RES2, OS_ELIM, OS_FORCED_IN, OS_SIZE) = range(15)  # fmt: skip
 
 #: How every function is compiled: cached on disk (see :mod:`workbench.sim.compiled`), and without Numba's reference counting. The kernel allocates
 #: nothing (its arrays come in from Python), and counting references to the ~70 arrays passed on every call cost
@@ -170,120 +163,103 @@ def _shuffle(rs, k, a, n):
 # A = sums over a block of games: a row per card (purchases: n, rounds, squared rounds; discards), then a row per
 #     round (the trajectory: coins, hearts, stars, living, games)
 
-#: Seats at most (the schema's players.max): the state's regions per seat have this many rows.
-MAXP = 12
-ROW_G = 0
-ROW_RES = 1
-ROW_PS = ROW_RES + MAXP
-ROW_TAB = ROW_PS + MAXP
-ROW_USED = ROW_TAB + MAXP
-ROW_BOUGHT = ROW_USED + MAXP
-(ROW_PILE, ROW_MARKET, ROW_DISCARD, ROW_SUPPLY, ROW_PEAK, ROW_DRY, ROW_DICE, ROW_PENDING, ROW_PART,
- ROW_INTS) = range(ROW_BOUGHT + MAXP, ROW_BOUGHT + MAXP + 10)  # fmt: skip
-ROW_STACK = ROW_INTS + I_ROWS
-STATE_ROWS = ROW_STACK + STACK
-#: Regions of the rules array (row 1 says where each is).
-(REG_START, REG_TOTAL, REG_OUT, REG_IN, REG_TIEBREAK, REG_FACES, REG_ITEMS, REG_PAIRS, REG_LISTS, REG_OPTIONS, REG_CONDS,
- REG_CARDS, REG_DECK, REGIONS) = range(14)  # fmt: skip
-#: Columns of a card's row.
-CARD_KIND, CARD_FACE, CARD_COST, CARD_LIST, CARD_BONUS, CARD_PASSIVE = range(6)
 #: Sections of the tape.
 TAPE_SECTIONS = 14
 
 
 @njit(**_INLINED)
 def _g(S):
-    return S[0][ROW_G]
+    return S[0][ROW.G]
 
 
 @njit(**_INLINED)
 def _res(S):
-    return S[0][ROW_RES : ROW_RES + MAXP]
+    return S[0][ROW.RES : ROW.RES + MAXP]
 
 
 @njit(**_INLINED)
 def _ps(S):
-    return S[0][ROW_PS : ROW_PS + MAXP]
+    return S[0][ROW.PS : ROW.PS + MAXP]
 
 
 @njit(**_INLINED)
 def _tab(S):
-    return S[0][ROW_TAB : ROW_TAB + MAXP]
+    return S[0][ROW.TAB : ROW.TAB + MAXP]
 
 
 @njit(**_INLINED)
 def _used(S):
-    return S[0][ROW_USED : ROW_USED + MAXP]
+    return S[0][ROW.USED : ROW.USED + MAXP]
 
 
 @njit(**_INLINED)
 def _bought(S):
-    return S[0][ROW_BOUGHT : ROW_BOUGHT + MAXP]
+    return S[0][ROW.BOUGHT : ROW.BOUGHT + MAXP]
 
 
 @njit(**_INLINED)
 def _pile(S):
-    return S[0][ROW_PILE]
+    return S[0][ROW.PILE]
 
 
 @njit(**_INLINED)
 def _market(S):
-    return S[0][ROW_MARKET]
+    return S[0][ROW.MARKET]
 
 
 @njit(**_INLINED)
 def _discard(S):
-    return S[0][ROW_DISCARD]
+    return S[0][ROW.DISCARD]
 
 
 @njit(**_INLINED)
 def _supply(S):
-    return S[0][ROW_SUPPLY]
+    return S[0][ROW.SUPPLY]
 
 
 @njit(**_INLINED)
 def _peak(S):
-    return S[0][ROW_PEAK]
+    return S[0][ROW.PEAK]
 
 
 @njit(**_INLINED)
 def _dry(S):
-    return S[0][ROW_DRY]
+    return S[0][ROW.DRY]
 
 
 @njit(**_INLINED)
 def _dice(S):
-    return S[0][ROW_DICE]
+    return S[0][ROW.DICE]
 
 
 @njit(**_INLINED)
 def _pending(S):
-    return S[0][ROW_PENDING]
+    return S[0][ROW.PENDING]
 
 
 @njit(**_INLINED)
 def _part(S):
-    return S[0][ROW_PART]
+    return S[0][ROW.PART]
 
 
 @njit(**_INLINED)
 def _ints(S):
-    return S[0][ROW_INTS : ROW_INTS + I_ROWS]
+    return S[0][ROW.INTS : ROW.INTS + INTS.SIZE]
 
 
 @njit(**_INLINED)
 def _stack(S):
-    return S[0][ROW_STACK:STATE_ROWS]
+    return S[0][ROW.STACK : ROW.SIZE]
 
 
 @njit(**_INLINED)
 def _floats(S):
-    return S[1][0:F_ROWS]
+    return S[1][0 : FLOATS.SIZE]
 
 
 @njit(**_INLINED)
 def _vals(S):
-    return S[1][F_ROWS:]
+    return S[1][FLOATS.SIZE :]
 
 
 @njit(**_INLINED)
@@ -293,97 +269,97 @@ def _region(R, k):
 
 @njit(**_INLINED)
 def _start(R):
-    return _region(R, REG_START)[0]
+    return _region(R, REGION.START)[0]
 
 
 @njit(**_INLINED)
 def _total(R):
-    return _region(R, REG_TOTAL)[0]
+    return _region(R, REGION.TOTAL)[0]
 
 
 @njit(**_INLINED)
 def _out_sheet(R):
-    return _region(R, REG_OUT)
+    return _region(R, REGION.OUT)
 
 
 @njit(**_INLINED)
 def _in_sheet(R):
-    return _region(R, REG_IN)
+    return _region(R, REGION.IN)
 
 
 @njit(**_INLINED)
 def _tiebreak(R):
-    return _region(R, REG_TIEBREAK)[0, : R[0, R_TIES]]
+    return _region(R, REGION.TIEBREAK)[0, : R[0, RULE.TIES]]
 
 
 @njit(**_INLINED)
 def _board(R):
-    return _region(R, REG_FACES)[0]
+    return _region(R, REGION.FACES)[0]
 
 
 @njit(**_INLINED)
 def _die_steps(R):
-    return _region(R, REG_FACES)[1]
+    return _region(R, REGION.FACES)[1]
 
 
 @njit(**_INLINED)
 def _items(R):
-    return _region(R, REG_ITEMS)
+    return _region(R, REGION.ITEMS)
 
 
 @njit(**_INLINED)
 def _pairs(R):
-    return _region(R, REG_PAIRS)
+    return _region(R, REGION.PAIRS)
 
 
 @njit(**_INLINED)
 def _lists(R):
-    return _region(R, REG_LISTS)
+    return _region(R, REGION.LISTS)
 
 
 @njit(**_INLINED)
 def _options(R):
-    return _region(R, REG_OPTIONS)[:, 0]
+    return _region(R, REGION.OPTIONS)[:, 0]
 
 
 @njit(**_INLINED)
 def _conds(R):
-    return _region(R, REG_CONDS)
+    return _region(R, REGION.CONDS)
 
 
 @njit(**_INLINED)
 def _kind(R):
-    return _region(R, REG_CARDS)[:, CARD_KIND]
+    return _region(R, REGION.CARDS)[:, CARD.KIND]
 
 
 @njit(**_INLINED)
 def _face(R):
-    return _region(R, REG_CARDS)[:, CARD_FACE]
+    return _region(R, REGION.CARDS)[:, CARD.FACE]
 
 
 @njit(**_INLINED)
 def _cost(R):
-    return _region(R, REG_CARDS)[:, CARD_COST]
+    return _region(R, REGION.CARDS)[:, CARD.COST]
 
 
 @njit(**_INLINED)
 def _list(R):
-    return _region(R, REG_CARDS)[:, CARD_LIST]
+    return _region(R, REGION.CARDS)[:, CARD.LIST]
 
 
 @njit(**_INLINED)
 def _bonus(R):
-    return _region(R, REG_CARDS)[:, CARD_BONUS]
+    return _region(R, REGION.CARDS)[:, CARD.BONUS]
 
 
 @njit(**_INLINED)
 def _passive(R):
-    return _region(R, REG_CARDS)[:, CARD_PASSIVE]
+    return _region(R, REGION.CARDS)[:, CARD.PASSIVE]
 
 
 @njit(**_INLINED)
 def _deck(R):
-    return _region(R, REG_DECK)[:, 0]
+    return _region(R, REGION.DECK)[:, 0]
 
 
 @njit(**_INLINED)
@@ -402,7 +378,7 @@ def model_offsets(sides, cards):
 
 @njit(**_INLINED)
 def _mblock(R, M, h):
-    return M[h * model_offsets(R[0, R_SIDES], R[0, R_CARDS])[5] :]
+    return M[h * model_offsets(R[0, RULE.SIDES], R[0, RULE.CARDS])[5] :]
 
 
 @njit(**_INLINED)
@@ -412,29 +388,29 @@ def _mp(R, M, h):
 
 @njit(**_INLINED)
 def _mface(R, M, h):
-    face = model_offsets(R[0, R_SIDES], R[0, R_CARDS])[0]
-    return _mblock(R, M, h)[face : face + R[0, R_SIDES] + 1]
+    face = model_offsets(R[0, RULE.SIDES], R[0, RULE.CARDS])[0]
+    return _mblock(R, M, h)[face : face + R[0, RULE.SIDES] + 1]
 
 
 @njit(**_INLINED)
 def _mhearts(R, M, h):
-    return _mblock(R, M, h)[model_offsets(R[0, R_SIDES], R[0, R_CARDS])[1], : R[0, R_SIDES] - 1]
+    return _mblock(R, M, h)[model_offsets(R[0, RULE.SIDES], R[0, RULE.CARDS])[1], : R[0, RULE.SIDES] - 1]
 
 
 @njit(**_INLINED)
 def _mcard(R, M, h):
-    card = model_offsets(R[0, R_SIDES], R[0, R_CARDS])[2]
-    return _mblock(R, M, h)[card : card + R[0, R_CARDS]]
+    card = model_offsets(R[0, RULE.SIDES], R[0, RULE.CARDS])[2]
+    return _mblock(R, M, h)[card : card + R[0, RULE.CARDS]]
 
 
 @njit(**_INLINED)
 def _mforced(R, M, h):
-    return _mblock(R, M, h)[model_offsets(R[0, R_SIDES], R[0, R_CARDS])[3]]
+    return _mblock(R, M, h)[model_offsets(R[0, RULE.SIDES], R[0, RULE.CARDS])[3]]
 
 
 @njit(**_INLINED)
 def _mval(R, M, h):
-    return _mblock(R, M, h)[model_offsets(R[0, R_SIDES], R[0, R_CARDS])[4] :]
+    return _mblock(R, M, h)[model_offsets(R[0, RULE.SIDES], R[0, RULE.CARDS])[4] :]
 
 
 @njit(**_INLINED)
@@ -452,8 +428,8 @@ def _gain(S, R, p, r, amount):
             dry[r] = 1
         supply[r] = left - amount
     res[p, r] += amount
-    if r == STARS and res[p, r] >= R[0][R_END_STARS]:
-        g[G_STARS_REACHED] = 1
+    if r == STARS and res[p, r] >= R[0][RULE.END_STARS]:
+        g[GAME.STARS_REACHED] = 1
     return amount
 
 
@@ -476,8 +452,8 @@ def _transfer(S, R, giver, taker, r, amount):
         amount = res[giver, r]
     res[giver, r] -= amount
     res[taker, r] += amount
-    if r == STARS and res[taker, r] >= R[0][R_END_STARS]:
-        g[G_STARS_REACHED] = 1
+    if r == STARS and res[taker, r] >= R[0][RULE.END_STARS]:
+        g[GAME.STARS_REACHED] = 1
     return amount
 
 
@@ -488,29 +464,29 @@ def _eliminate(S, p):
         if supply[r] >= 0:
             supply[r] += res[p, r]
         res[p, r] = 0
-    ps[p, P_ELIM] = 1
-    g[G_LIVING] -= 1
-    ps[p, P_ELIM_ROUND] = g[G_ROUND]
-    ps[p, P_FORCED_IN] = 0
-    for i in range(ps[p, P_TAB]):
-        discard[g[G_DISCARD]] = tab[p, i]
-        g[G_DISCARD] += 1
-    ps[p, P_TAB] = 0
+    ps[p, SEAT.ELIM] = 1
+    g[GAME.LIVING] -= 1
+    ps[p, SEAT.ELIM_ROUND] = g[GAME.ROUND]
+    ps[p, SEAT.FORCED_IN] = 0
+    for i in range(ps[p, SEAT.TAB]):
+        discard[g[GAME.DISCARD]] = tab[p, i]
+        g[GAME.DISCARD] += 1
+    ps[p, SEAT.TAB] = 0
 
 
 @njit(**_INLINED)
 def _settle(S, p):
-    if _res(S)[p, HEARTS] == 0 and not _ps(S)[p, P_ELIM]:
+    if _res(S)[p, HEARTS] == 0 and not _ps(S)[p, SEAT.ELIM]:
         _eliminate(S, p)
 
 
 @njit(**_COMPILED)
 def _finish(S, R, reason):
     g, res, ps, tiebreak = _g(S), _res(S), _ps(S), _tiebreak(R)
-    n = g[G_PLAYERS]
+    n = g[GAME.PLAYERS]
     best = -1
     for p in range(n):
-        if ps[p, P_ELIM]:
+        if ps[p, SEAT.ELIM]:
             continue
         if best < 0:
             best = p
@@ -521,30 +497,30 @@ def _finish(S, R, reason):
                     best = p
                 break
     for p in range(n):
-        ps[p, P_WON] = 0
-        if best >= 0 and not ps[p, P_ELIM]:
+        ps[p, SEAT.WON] = 0
+        if best >= 0 and not ps[p, SEAT.ELIM]:
             same = True
             for r in tiebreak:
                 if res[p, r] != res[best, r]:
                     same = False
-            ps[p, P_WON] = 1 if same else 0
-    g[G_END] = reason
+            ps[p, SEAT.WON] = 1 if same else 0
+    g[GAME.END] = reason
 
 
 @njit(**_INLINED)
 def _check_end(S, R):
     g, res, ps = _g(S), _res(S), _ps(S)
-    if not g[G_STARS_REACHED] and g[G_LIVING] > 1:
+    if not g[GAME.STARS_REACHED] and g[GAME.LIVING] > 1:
         return False
-    for p in range(g[G_PLAYERS]):
-        if not ps[p, P_ELIM] and res[p, STARS] >= R[0][R_END_STARS]:
+    for p in range(g[GAME.PLAYERS]):
+        if not ps[p, SEAT.ELIM] and res[p, STARS] >= R[0][RULE.END_STARS]:
             _finish(S, R, ENDED_STARS)
             return True
-    if g[G_LIVING] == 1:
+    if g[GAME.LIVING] == 1:
         _finish(S, R, ENDED_LAST)
-    elif g[G_LIVING] == 0:
+    elif g[GAME.LIVING] == 0:
         _finish(S, R, ENDED_ALL)
-    return g[G_END] >= 0
+    return g[GAME.END] >= 0
 
 
 @njit(**_INLINED)
@@ -558,34 +534,34 @@ def _step_done(S, R):
             held = total[r] - supply[r]
         else:
             held = 0
-            for p in range(g[G_PLAYERS]):
+            for p in range(g[GAME.PLAYERS]):
                 held += res[p, r]
         if held > peak[r]:
             peak[r] = held
-    return g[G_END] < 0
+    return g[GAME.END] < 0
 
 
 @njit(**_INLINED)
 def _lay_out(S, R):
     g, pile, market = _g(S), _pile(S), _market(S)
-    n = min(R[0][R_FACE_UP], g[G_PILE])
+    n = min(R[0][RULE.FACE_UP], g[GAME.PILE])
     for i in range(n):
-        g[G_PILE] -= 1
-        market[i] = pile[g[G_PILE]]
-    g[G_MARKET] = n
+        g[GAME.PILE] -= 1
+        market[i] = pile[g[GAME.PILE]]
+    g[GAME.MARKET] = n
 
 
 @njit(**_COMPILED)
 def _refill(S, R, T, tape):
     g, pile, discard = _g(S), _pile(S), _discard(S)
-    if g[G_MARKET]:
+    if g[GAME.MARKET]:
         return
-    if g[G_PILE] == 0 and R[0][R_RESHUFFLE] and g[G_DISCARD]:
-        n = g[G_DISCARD]
+    if g[GAME.PILE] == 0 and R[0][RULE.RESHUFFLE] and g[GAME.DISCARD]:
+        n = g[GAME.DISCARD]
         for i in range(n):
             pile[i] = discard[i]
-        g[G_PILE] = n
-        g[G_DISCARD] = 0
+        g[GAME.PILE] = n
+        g[GAME.DISCARD] = 0
         if tape:
             _scripted_reshuffle(S, T)
         else:
@@ -593,7 +569,7 @@ def _refill(S, R, T, tape):
         _log(S, L_RESHUFFLE, n, 0)
         for i in range(n):
             _log(S, L_CARD, pile[i], 0)
-    if g[G_PILE]:
+    if g[GAME.PILE]:
         _lay_out(S, R)
 
 
@@ -601,17 +577,17 @@ def _refill(S, R, T, tape):
 def _scripted_reshuffle(S, T):
     """The round's next scripted order (card ids from the top), else the next seeded one the caller supplied."""
     g, pile = _g(S), _pile(S)
-    n = g[G_PILE]
+    n = g[GAME.PILE]
     shuffles, item, at = _tsec(T, 9), _tsec(T, 10), _tsec(T, 11)
-    k = g[G_T_RESHUFFLE]
-    if k < at[g[G_T_ROUND] + 1]:
-        g[G_T_RESHUFFLE] += 1
+    k = g[GAME.T_RESHUFFLE]
+    if k < at[g[GAME.T_ROUND] + 1]:
+        g[GAME.T_RESHUFFLE] += 1
         order, extra_item = shuffles, item
     else:
-        k = g[G_T_EXTRA]
+        k = g[GAME.T_EXTRA]
         if k >= len(_tsec(T, 13)) // 2:
             raise NeedReshuffle()
-        g[G_T_EXTRA] += 1
+        g[GAME.T_EXTRA] += 1
         order, extra_item = _tsec(T, 12), _tsec(T, 13)
     first, count = extra_item[2 * k], extra_item[2 * k + 1]
     if count != n:
@@ -635,13 +611,13 @@ def _scripted_reshuffle(S, T):
 def _reroll(S, R, T, tape):
     g = _g(S)
     if not tape:
-        face = _below(S[2], S_REROLL, R[0][R_SIDES]) + 1
+        face = _below(S[2], S_REROLL, R[0][RULE.SIDES]) + 1
         _log(S, L_REROLL, face, 0)
         return face
-    k = g[G_T_REROLL]
-    if k >= _tsec(T, 3)[g[G_T_ROUND] + 1]:
+    k = g[GAME.T_REROLL]
+    if k >= _tsec(T, 3)[g[GAME.T_ROUND] + 1]:
         raise TapeError()
-    g[G_T_REROLL] += 1
+    g[GAME.T_REROLL] += 1
     return _tsec(T, 2)[k]
 
 
@@ -649,13 +625,13 @@ def _reroll(S, R, T, tape):
 def _test(S, R, T, tape):
     g = _g(S)
     if not tape:
-        face = _below(S[2], S_TEST, R[0][R_SIDES]) + 1
+        face = _below(S[2], S_TEST, R[0][RULE.SIDES]) + 1
         _log(S, L_TEST, face, 0)
         return face
-    k = g[G_T_TEST]
-    if k >= _tsec(T, 5)[g[G_T_ROUND] + 1]:
+    k = g[GAME.T_TEST]
+    if k >= _tsec(T, 5)[g[GAME.T_ROUND] + 1]:
         raise TapeError()
-    g[G_T_TEST] += 1
+    g[GAME.T_TEST] += 1
     return _tsec(T, 4)[k]
 
 
@@ -663,10 +639,10 @@ def _test(S, R, T, tape):
 def _scripted(S, T, seat, action):
     """The value of the next scripted choice, which must be ``action`` by ``seat``."""
     g, choices = _g(S), _tsec(T, 7)
-    k = g[G_T_CHOICE]
-    if k >= _tsec(T, 8)[g[G_T_ROUND] + 1] or choices[3 * k] != seat or choices[3 * k + 1] != action:
+    k = g[GAME.T_CHOICE]
+    if k >= _tsec(T, 8)[g[GAME.T_ROUND] + 1] or choices[3 * k] != seat or choices[3 * k + 1] != action:
         raise TapeError()
-    g[G_T_CHOICE] += 1
+    g[GAME.T_CHOICE] += 1
     return choices[3 * k + 2]
 
 
@@ -690,9 +666,9 @@ def _pull(lead):
 @njit(**_INLINED)
 def _hearts_worth(mp, hearts, holding):
     if hearts <= 0:
-        return -holding - 10 * mp[M_STAR]
-    short = mp[M_MIN_HEARTS] - hearts
-    return mp[M_HEART] * hearts - (mp[M_DANGER] * short if short > 0 else 0.0)
+        return -holding - 10 * mp[PERSONA.STAR]
+    short = mp[PERSONA.MIN_HEARTS] - hearts
+    return mp[PERSONA.HEART] * hearts - (mp[PERSONA.DANGER] * short if short > 0 else 0.0)
 
 
 @njit(**_INLINED)
@@ -704,7 +680,7 @@ def _ending(mp, hearts, holding, gains):
 def _over_rerolls(mp, changes, hearts, rerolls, holding, gains):
     if not rerolls:
         return _ending(mp, hearts, holding, gains)
-    hearts += (rerolls - 1) * mp[M_REROLL_MEAN]
+    hearts += (rerolls - 1) * mp[PERSONA.REROLL_MEAN]
     total = 0.0
     for change in changes:
         total += _ending(mp, hearts + change, holding, gains)
@@ -716,7 +692,7 @@ def _guide_values(S, R, M, h, owner, coins, hearts, stars, alive, chances, out):
     """bots._Model.guide_values: IN, OUT and CHANCE IT worth to a seat holding ``owner``'s tableau (-1: none)."""
     mp, mface, changes, mcard = _mp(R, M, h), _mface(R, M, h), _mhearts(R, M, h), _mcard(R, M, h)
     mcard_now = mcard[:, 3]
-    tab, ps, scratch = _tab(S), _ps(S), _ints(S)[I_COUNTED]
+    tab, ps, scratch = _tab(S), _ps(S), _ints(S)[INTS.COUNTED]
     card_kind, card_face = _kind(R), _face(R)
     total = 0.0
     everybody_out = 1.0
@@ -724,23 +700,23 @@ def _guide_values(S, R, M, h, owner, coins, hearts, stars, alive, chances, out):
         total += chances[i]
         everybody_out *= 1 - chances[i]
     others_in = _round_half_even(total)
-    holding = mp[M_STAR] * stars + mp[M_COIN] * coins
-    knife = mp[M_KNIFE] * others_in
+    holding = mp[PERSONA.STAR] * stars + mp[PERSONA.COIN] * coins
+    knife = mp[PERSONA.KNIFE] * others_in
     out_sheet, in_sheet = _out_sheet(R)[alive], _in_sheet(R)[alive]
     take = out_sheet[min(alive - 2, alive - 1 - others_in)]
-    value_out = everybody_out * (mp[M_AO_W] + _hearts_worth(mp, hearts + mp[M_AO_H], holding)) + (1 - everybody_out) * (
-        mp[M_COIN] * take + _hearts_worth(mp, hearts, holding)
-    )
+    value_out = everybody_out * (mp[PERSONA.AO_W] + _hearts_worth(mp, hearts + mp[PERSONA.AO_H], holding)) + (
+        1 - everybody_out
+    ) * (mp[PERSONA.COIN] * take + _hearts_worth(mp, hearts, holding))
     pay = in_sheet[others_in]
-    worth = -mp[M_COIN] * min(pay, coins)
+    worth = -mp[PERSONA.COIN] * min(pay, coins)
     change = float(-max(0, pay - coins))
     knives = 0.0
     rerolls = 0
-    n = ps[owner, P_TAB] if owner >= 0 else 0
+    n = ps[owner, SEAT.TAB] if owner >= 0 else 0
     for i in range(n):  # die cards not yet counted: each is used once, on one die, the best first
         scratch[i] = 0
     dice = _dice(S)
-    for d in range(R[0][R_DICE]):
+    for d in range(R[0][RULE.DICE]):
         face = dice[d]
         worth, change, knives = worth + mface[face, 0], change + mface[face, 1], knives + mface[face, 2]
         best = -1
@@ -755,18 +731,18 @@ def _guide_values(S, R, M, h, owner, coins, hearts, stars, alive, chances, out):
             worth, change, knives = worth + mcard[c, 0], change + mcard[c, 1], knives + mcard[c, 2]
         if mface[face, 3]:
             rerolls += int(mface[face, 3])
-            worth, knives = worth + mp[M_REROLL_WORTH], knives + mp[M_REROLL_KNIVES]
+            worth, knives = worth + mp[PERSONA.REROLL_WORTH], knives + mp[PERSONA.REROLL_KNIVES]
     value_in = knife * knives + _over_rerolls(mp, changes, hearts + change, rerolls, holding, worth)
-    w, hh, k = mp[M_CI_W], mp[M_CI_H], mp[M_CI_K]
+    w, hh, k = mp[PERSONA.CI_W], mp[PERSONA.CI_H], mp[PERSONA.CI_K]
     for i in range(n):
         c = tab[owner, i]
-        if card_kind[c] == CHANCE_CARD and mcard[c, 0] + mp[M_HEART] * mcard[c, 1] > 0:
+        if card_kind[c] == CHANCE_CARD and mcard[c, 0] + mp[PERSONA.HEART] * mcard[c, 1] > 0:
             w, hh, k = w + mcard[c, 0], hh + mcard[c, 1], k + mcard[c, 2]
             break
     value_chance = (
         knife * (knives + k)
         + _over_rerolls(mp, changes, hearts + change + hh, rerolls, holding, worth + w)
-        + mp[M_CHANCE_IT]
+        + mp[PERSONA.CHANCE_IT]
         - _mforced(R, M, h)[alive]
     )
     out[IN], out[OUT], out[CHANCE_IT] = value_in, value_out, value_chance
@@ -774,7 +750,7 @@ def _guide_values(S, R, M, h, owner, coins, hearts, stars, alive, chances, out):
 
 @njit(**_COMPILED)
 def _others_play_in(S, R, M, h, alive, values):
-    chances = _floats(S)[F_LEVEL0]
+    chances = _floats(S)[FLOATS.LEVEL0]
     for i in range(alive - 1):
         chances[i] = 0.6
     _guide_values(S, R, M, h, -1, 5, 6, 0, alive, chances, values)
@@ -785,20 +761,20 @@ def _others_play_in(S, R, M, h, alive, values):
 def _heuristic_guide(S, R, M, A, p):
     """HeuristicBot.guide for a free choice: level-1 reading of the others, then the best guide (the first of equals)."""
     ps, res = _ps(S), _res(S)
-    h = ps[p, P_PERSONA]
+    h = ps[p, SEAT.PERSONA]
     fs = _floats(S)
-    values, chances, level = fs[F_VALUES], fs[F_CHANCES], fs[F_LEVEL]
-    n = _g(S)[G_PLAYERS]
+    values, chances, level = fs[FLOATS.VALUES], fs[FLOATS.CHANCES], fs[FLOATS.LEVEL]
+    n = _g(S)[GAME.PLAYERS]
     alive = 0
     for q in range(n):
-        if not ps[q, P_ELIM]:
+        if not ps[q, SEAT.ELIM]:
             alive += 1
     level0 = -1.0
     k = 0
     for q in range(n):
-        if ps[q, P_ELIM] or q == p:
+        if ps[q, SEAT.ELIM] or q == p:
             continue
-        if ps[q, P_FORCED_IN]:
+        if ps[q, SEAT.FORCED_IN]:
             chances[k] = 1.0
         else:
             if level0 < 0:
@@ -811,11 +787,11 @@ def _heuristic_guide(S, R, M, A, p):
     _guide_values(S, R, M, h, p, res[p, COINS], res[p, HEARTS], res[p, STARS], alive, chances, values)
     gap = _round_half_even(1000 * abs(values[IN] - values[OUT]))
     g = _g(S)  # per game (the squares of a block could pass int64 with extreme personas; a game's cannot)
-    g[G_GAPS] += 1
-    g[G_GAPS + 1] += gap
+    g[GAME.GAPS] += 1
+    g[GAME.GAPS + 1] += gap
     # squares as a float, per game: with extreme stakes and weights one square passes 64 bits; Python then adds the
     # games' floats as exact integers, so the sum is the same however the games are split into blocks
-    _floats(S)[F_GAME, 0] += float(gap) * float(gap)
+    _floats(S)[FLOATS.GAME, 0] += float(gap) * float(gap)
     best = IN
     if values[OUT] > values[best]:
         best = OUT
@@ -828,7 +804,7 @@ def _heuristic_guide(S, R, M, A, p):
 def _bonus_of(S, R, p):
     tab, bonus = _tab(S), _bonus(R)
     total = 0
-    for i in range(_ps(S)[p, P_TAB]):
+    for i in range(_ps(S)[p, SEAT.TAB]):
         total += bonus[tab[p, i]]
     return total
 
@@ -842,7 +818,7 @@ def _valued(R, M, h, key, bonus, sides):
 @njit(**_COMPILED)
 def _bonus_gain(S, R, M, h, p, bonus, out):
     """bots._Model.bonus_gain: what a chance bonus adds per round to seat ``p``'s tableau (6 numbers in ``out``)."""
-    sides, dice = R[0][R_SIDES], R[0][R_DICE]
+    sides, dice = R[0][RULE.SIDES], R[0][RULE.DICE]
     have = _bonus_of(S, R, p)
     mp, moften = _mp(R, M, h), _mcard(R, M, h)[:, 5]
     tab, card_kind = _tab(S), _kind(R)
@@ -855,34 +831,34 @@ def _bonus_gain(S, R, M, h, p, bonus, out):
         less = _valued(R, M, h, f, have, sides)
         for i in range(6):
             out[i] = out[i] + (more_[i] + less[i] * -1.0) * (dice / sides)
-    for j in range(_ps(S)[p, P_TAB]):
+    for j in range(_ps(S)[p, SEAT.TAB]):
         c = tab[p, j]
         if card_kind[c] != PASSIVE:
             more_ = _valued(R, M, h, sides + 1 + c, have + bonus, sides)
             less = _valued(R, M, h, sides + 1 + c, have, sides)
             for i in range(6):
-                out[i] = out[i] + (more_[i] + less[i] * -1.0) * (moften[c] / mp[M_HORIZON])
+                out[i] = out[i] + (more_[i] + less[i] * -1.0) * (moften[c] / mp[PERSONA.HORIZON])
 
 
 @njit(**_INLINED)
 def _split(mp, v0, v2, v3):
-    return mp[M_COIN] * v0 + mp[M_STAR] * v2 + mp[M_MARKET] * v3
+    return mp[PERSONA.COIN] * v0 + mp[PERSONA.STAR] * v2 + mp[PERSONA.MARKET] * v3
 
 
 @njit(**_COMPILED)
 def _move_value(S, R, M, p, action, c):
     """HeuristicBot.move_value: a buy's worth to the seat now, less its price; a discard denies the card."""
     g, res, ps = _g(S), _res(S), _ps(S)
-    h = ps[p, P_PERSONA]
+    h = ps[p, SEAT.PERSONA]
     mp, mcard = _mp(R, M, h), _mcard(R, M, h)
     moften = mcard[:, 5]
     if action != 0:
         return 0.01 * mcard[c, 4]
     cost, kind = _cost(R)[c], _kind(R)[c]
-    if res[p, COINS] - cost < mp[M_RESERVE]:
+    if res[p, COINS] - cost < mp[PERSONA.RESERVE]:
         return -1e9
     if kind == PASSIVE:
-        total, v = _floats(S)[F_TOTAL], _floats(S)[F_V]
+        total, v = _floats(S)[FLOATS.TOTAL], _floats(S)[FLOATS.V]
         total[:6] = 0.0
         items, lists = _items(R), _lists(R)
         passive = _passive(R)[c]
@@ -893,16 +869,16 @@ def _move_value(S, R, M, p, action, c):
         worth, hearts, knives = _split(mp, total[0], total[2], total[3]), total[1], total[4]
     else:
         worth, hearts, knives = mcard[c, 0], mcard[c, 1], mcard[c, 2]
-    heart = mp[M_HEART] + (mp[M_DANGER] if res[p, HEARTS] <= mp[M_MIN_HEARTS] else 0.0)
+    heart = mp[PERSONA.HEART] + (mp[PERSONA.DANGER] if res[p, HEARTS] <= mp[PERSONA.MIN_HEARTS] else 0.0)
     knife = 0.0
     if knives:
-        for q in range(g[G_PLAYERS]):
-            guide = ps[q, P_GUIDE]
-            in_reach = kind != FLASH or (not g[G_CHOOSING] and not ps[q, P_ELIM] and guide >= 0 and guide != OUT)
-            if q != p and not ps[q, P_ELIM] and in_reach:
-                knife += mp[M_KNIFE] + (2.0 * mp[M_STAR] if res[q, HEARTS] <= knives else 0.0)
+        for q in range(g[GAME.PLAYERS]):
+            guide = ps[q, SEAT.GUIDE]
+            in_reach = kind != FLASH or (not g[GAME.CHOOSING] and not ps[q, SEAT.ELIM] and guide >= 0 and guide != OUT)
+            if q != p and not ps[q, SEAT.ELIM] and in_reach:
+                knife += mp[PERSONA.KNIFE] + (2.0 * mp[PERSONA.STAR] if res[q, HEARTS] <= knives else 0.0)
         knife *= 1.0 if kind == FLASH else 0.6
-    return (worth + heart * hearts + knife * knives) * moften[c] - mp[M_COIN] * cost
+    return (worth + heart * hearts + knife * knives) * moften[c] - mp[PERSONA.COIN] * cost
 
 
 @njit(**_INLINED)
@@ -916,7 +892,7 @@ def _taken(R, first, count, holder, out):
 
 @njit(**_COMPILED)
 def _worth6(mp, v):
-    return _split(mp, v[0], v[2], v[3]) + mp[M_HEART] * v[1] + mp[M_KNIFE] * v[4]
+    return _split(mp, v[0], v[2], v[3]) + mp[PERSONA.HEART] * v[1] + mp[PERSONA.KNIFE] * v[4]
 
 
 @njit(**_COMPILED)
@@ -926,9 +902,9 @@ def _value_lists(S, R, M, h, p, others, n_others, bonus, upto):
     vals, res, dice = _vals(S), _res(S), _dice(S)
     items, lists, options, conds = _items(R), _lists(R), _options(R), _conds(R)
     mp = _mp(R, M, h)
-    sides, ndice = R[0][R_SIDES], R[0][R_DICE]
-    t = _floats(S)[F_T]
-    got = _floats(S)[F_GOT]
+    sides, ndice = R[0][RULE.SIDES], R[0][RULE.DICE]
+    t = _floats(S)[FLOATS.T]
+    got = _floats(S)[FLOATS.GOT]
     have = res[p]
     for lst in range(upto + 1):
         v = vals[lst]
@@ -967,7 +943,7 @@ def _value_lists(S, R, M, h, p, others, n_others, bonus, upto):
                     else:
                         for o in range(n_others):
                             _taken(R, a, b, res[others[o]], t)
-                            w = _split(mp, t[0], t[2], 0.0) + mp[M_HEART] * t[1] + mp[M_KNIFE] * t[1]
+                            w = _split(mp, t[0], t[2], 0.0) + mp[PERSONA.HEART] * t[1] + mp[PERSONA.KNIFE] * t[1]
                             if o == 0 or w > best:
                                 best = w
                                 g0, g1, g2 = t[0], t[1], t[2]
@@ -1047,12 +1023,12 @@ def _holds(conds, first, count, have, dice, ndice, participants):
 @njit(**_INLINED)
 def _decide_guide(S, R, M, T, A, p, forced):
     g, ps = _g(S), _ps(S)
-    bot = ps[p, P_BOT]
+    bot = ps[p, SEAT.BOT]
     if bot == RANDOM_BOT:
         return IN if forced else _random_pick(S, p, 3)
     if bot == HEURISTIC_BOT:
         return IN if forced else _heuristic_guide(S, R, M, A, p)
-    guide = _tsec(T, 6)[g[G_T_ROUND] * g[G_PLAYERS] + p]
+    guide = _tsec(T, 6)[g[GAME.T_ROUND] * g[GAME.PLAYERS] + p]
     if guide < 0 or (forced and guide != IN):
         raise TapeError()
     return guide
@@ -1060,7 +1036,7 @@ def _decide_guide(S, R, M, T, A, p, forced):
 
 @njit(**_COMPILED)
 def _decide_market(S, R, M, T, p, acts, cards, n):
-    bot = _ps(S)[p, P_BOT]
+    bot = _ps(S)[p, SEAT.BOT]
     if bot == RANDOM_BOT:
         return _random_pick(S, p, n)
     if bot == HEURISTIC_BOT:
@@ -1070,11 +1046,11 @@ def _decide_market(S, R, M, T, p, acts, cards, n):
             if mine < 0 or value > best:
                 best, mine = value, i
         return mine
-    k = _g(S)[G_T_CHOICE]
+    k = _g(S)[GAME.T_CHOICE]
     choices = _tsec(T, 7)
-    if k >= _tsec(T, 8)[_g(S)[G_T_ROUND] + 1] or choices[3 * k] != p or choices[3 * k + 1] > T_DISCARD:
+    if k >= _tsec(T, 8)[_g(S)[GAME.T_ROUND] + 1] or choices[3 * k] != p or choices[3 * k + 1] > T_DISCARD:
         raise TapeError()
-    _g(S)[G_T_CHOICE] += 1
+    _g(S)[GAME.T_CHOICE] += 1
     for i in range(n):
         if acts[i] == choices[3 * k + 1] and cards[i] == choices[3 * k + 2]:
             return i
@@ -1084,11 +1060,11 @@ def _decide_market(S, R, M, T, p, acts, cards, n):
 @njit(**_COMPILED)
 def _decide_use(S, R, M, T, p, options, n):
     """Which of ``n`` distinct eligible cards (card indices) to use: its position in ``options``."""
-    bot = _ps(S)[p, P_BOT]
+    bot = _ps(S)[p, SEAT.BOT]
     if bot == RANDOM_BOT:
         return _random_pick(S, p, n)
     if bot == HEURISTIC_BOT:
-        card_now = _mcard(R, M, _ps(S)[p, P_PERSONA])[:, 3]
+        card_now = _mcard(R, M, _ps(S)[p, SEAT.PERSONA])[:, 3]
         mine = 0
         for i in range(1, n):
             if card_now[options[i]] > card_now[options[mine]]:
@@ -1103,7 +1079,7 @@ def _decide_use(S, R, M, T, p, options, n):
 
 @njit(**_COMPILED)
 def _decide_choice(S, R, M, T, p, first, count):
-    bot = _ps(S)[p, P_BOT]
+    bot = _ps(S)[p, SEAT.BOT]
     if bot == RANDOM_BOT:
         return _random_pick(S, p, count)
     if bot == HEURISTIC_BOT:
@@ -1118,16 +1094,16 @@ def _decide_choice(S, R, M, T, p, first, count):
 def _heuristic_choice(S, R, M, p, first, count):
     """HeuristicBot.choose: the option worth most as it would apply now (the first of equals)."""
     g, ps, res = _g(S), _ps(S), _res(S)
-    h = ps[p, P_PERSONA]
+    h = ps[p, SEAT.PERSONA]
     mp = _mp(R, M, h)
-    n = g[G_PLAYERS]
-    others = _ints(S)[I_OTHERS]
+    n = g[GAME.PLAYERS]
+    others = _ints(S)[INTS.OTHERS]
     k = 0
-    if not g[G_CHOOSING]:
+    if not g[GAME.CHOOSING]:
         for step in range(1, n):
             q = (p + step) % n
-            guide = ps[q, P_GUIDE]
-            if not ps[q, P_ELIM] and guide >= 0 and guide != OUT:
+            guide = ps[q, SEAT.GUIDE]
+            if not ps[q, SEAT.ELIM] and guide >= 0 and guide != OUT:
                 others[k] = q
                 k += 1
     options = _options(R)
@@ -1135,12 +1111,12 @@ def _heuristic_choice(S, R, M, p, first, count):
     for o in range(first, first + count):
         upto = max(upto, options[o])
     _value_lists(S, R, M, h, p, others, k, _bonus_of(S, R, p), upto)
-    holding = mp[M_STAR] * res[p, STARS] + mp[M_COIN] * res[p, COINS]
+    holding = mp[PERSONA.STAR] * res[p, STARS] + mp[PERSONA.COIN] * res[p, COINS]
     vals = _vals(S)
     best, best_at = 0.0, -1
     for i in range(count):
         v = vals[options[first + i]]
-        value = _split(mp, v[0], v[2], v[3]) + _hearts_worth(mp, res[p, HEARTS] + v[1], holding) + mp[M_KNIFE] * v[4]
+        value = _split(mp, v[0], v[2], v[3]) + _hearts_worth(mp, res[p, HEARTS] + v[1], holding) + mp[PERSONA.KNIFE] * v[4]
         if best_at < 0 or value > best:
             best, best_at = value, i
     return best_at
@@ -1148,7 +1124,7 @@ def _heuristic_choice(S, R, M, p, first, count):
 
 @njit(**_COMPILED)
 def _decide_target(S, R, M, T, p, candidates, n, first, count):
-    bot = _ps(S)[p, P_BOT]
+    bot = _ps(S)[p, SEAT.BOT]
     if bot == RANDOM_BOT:
         return candidates[_random_pick(S, p, n)]
     if bot == HEURISTIC_BOT:
@@ -1163,7 +1139,7 @@ def _decide_target(S, R, M, T, p, candidates, n, first, count):
 @njit(**_COMPILED)
 def _heuristic_target(S, R, M, p, candidates, n, first, count):
     """HeuristicBot.target: the victim giving most, more for knocking it out or for a leader (the first of equals)."""
-    mp = _mp(R, M, _ps(S)[p, P_PERSONA])
+    mp = _mp(R, M, _ps(S)[p, SEAT.PERSONA])
     res, pairs = _res(S), _pairs(R)
     best, best_seat = 0.0, -1
     for i in range(n):
@@ -1172,11 +1148,11 @@ def _heuristic_target(S, R, M, p, candidates, n, first, count):
         knocked = False
         for k in range(first, first + count):
             r, amount = pairs[k, 0], pairs[k, 1]
-            weight = mp[M_COIN] if r == COINS else mp[M_HEART] if r == HEARTS else mp[M_STAR]
+            weight = mp[PERSONA.COIN] if r == COINS else mp[PERSONA.HEART] if r == HEARTS else mp[PERSONA.STAR]
             value = value + weight * min(amount, res[q, r])
             if r == HEARTS and amount >= res[q, HEARTS]:
                 knocked = True
-        value = value + (2.0 * mp[M_STAR] if knocked else 0.0) + 0.1 * mp[M_STAR] * res[q, STARS]
+        value = value + (2.0 * mp[PERSONA.STAR] if knocked else 0.0) + 0.1 * mp[PERSONA.STAR] * res[q, STARS]
         if best_seat < 0 or value > best:
             best, best_seat = value, q
     return best_seat
@@ -1189,19 +1165,19 @@ def _heuristic_target(S, R, M, p, candidates, n, first, count):
 def _market_action(S, R, M, T, A, p, tape):
     """Buy one face-up card or discard one (rules 8 and 9); True when a bought flash card's effects are due."""
     g, market = _g(S), _market(S)
-    if g[G_DEPTH]:
-        if g[G_CHAINED] >= MAX_CHAINED:
+    if g[GAME.DEPTH]:
+        if g[GAME.CHAINED] >= MAX_CHAINED:
             return -1
-        g[G_CHAINED] += 1
+        g[GAME.CHAINED] += 1
     _refill(S, R, T, tape)
-    if not g[G_MARKET]:
+    if not g[GAME.MARKET]:
         return -1
-    acts, cards = _ints(S)[I_ACTS], _ints(S)[I_CARDS]
+    acts, cards = _ints(S)[INTS.ACTS], _ints(S)[INTS.CARDS]
     n = 0
     coins = _res(S)[p, COINS]
     cost = _cost(R)
     for action in range(2):
-        for i in range(g[G_MARKET]):
+        for i in range(g[GAME.MARKET]):
             c = market[i]
             seen = False
             for j in range(i):
@@ -1217,28 +1193,28 @@ def _market_action(S, R, M, T, A, p, tape):
     at = 0
     while market[at] != c:
         at += 1
-    for i in range(at, g[G_MARKET] - 1):
+    for i in range(at, g[GAME.MARKET] - 1):
         market[i] = market[i + 1]
-    g[G_MARKET] -= 1
+    g[GAME.MARKET] -= 1
     discard = _discard(S)
     if action == 1:
-        discard[g[G_DISCARD]] = c
-        g[G_DISCARD] += 1
+        discard[g[GAME.DISCARD]] = c
+        g[GAME.DISCARD] += 1
         A[c, 3] += 1
         _refill(S, R, T, tape)
         return -1
     _lose(S, p, COINS, cost[c])
     _bought(S)[p, c] += 1
     A[c, 0] += 1
-    A[c, 1] += g[G_ROUND]
-    A[c, 2] += g[G_ROUND] * g[G_ROUND]
+    A[c, 1] += g[GAME.ROUND]
+    A[c, 2] += g[GAME.ROUND] * g[GAME.ROUND]
     if _kind(R)[c] == FLASH:
-        discard[g[G_DISCARD]] = c
-        g[G_DISCARD] += 1
+        discard[g[GAME.DISCARD]] = c
+        g[GAME.DISCARD] += 1
     else:
         ps, tab = _ps(S), _tab(S)
-        tab[p, ps[p, P_TAB]] = c
-        ps[p, P_TAB] += 1
+        tab[p, ps[p, SEAT.TAB]] = c
+        ps[p, SEAT.TAB] += 1
     _refill(S, R, T, tape)
     return c if _kind(R)[c] == FLASH else -1
 
@@ -1246,24 +1222,24 @@ def _market_action(S, R, M, T, A, p, tape):
 @njit(**_INLINED)
 def _push(S, lst, p, kind, saved, repeat):
     g, stack = _g(S), _stack(S)
-    f = g[G_SP]
+    f = g[GAME.SP]
     if f >= STACK:
         raise RuntimeError("effects nested too deeply for the batch engine")
     stack[f, 0], stack[f, 1], stack[f, 2], stack[f, 3], stack[f, 4], stack[f, 5] = lst, 0, p, kind, saved, repeat
-    g[G_SP] = f + 1
+    g[GAME.SP] = f + 1
 
 
 @njit(**_COMPILED)
 def _others_after(S, p, out):
     """The other participants still in the game, in turn order from ``p``'s left."""
     g, ps, part = _g(S), _ps(S), _part(S)
-    n = g[G_PLAYERS]
+    n = g[GAME.PLAYERS]
     k = 0
     for step in range(1, n):
         q = (p + step) % n
-        if ps[q, P_ELIM]:
+        if ps[q, SEAT.ELIM]:
             continue
-        for i in range(g[G_PART]):
+        for i in range(g[GAME.PART]):
             if part[i] == q:
                 out[k] = q
                 k += 1
@@ -1281,26 +1257,26 @@ def _run(S, R, M, T, A, top, who, tape):
         return
     g, res, ps, stack, dice, part = _g(S), _res(S), _ps(S), _stack(S), _dice(S), _part(S)
     items, pairs, options, conds = _items(R), _pairs(R), _options(R), _conds(R)
-    for turn in range(g[G_PART] if who == EACH else 1):
+    for turn in range(g[GAME.PART] if who == EACH else 1):
         player = part[turn] if who == EACH else who
-        if who == EACH and ps[player, P_ELIM]:
+        if who == EACH and ps[player, SEAT.ELIM]:
             continue
-        base = g[G_SP]
+        base = g[GAME.SP]
         _push(S, top, player, F_PLAIN, 0, 0)
-        while g[G_SP] > base:
-            f = g[G_SP] - 1
+        while g[GAME.SP] > base:
+            f = g[GAME.SP] - 1
             cur, pos, p = stack[f, 0], stack[f, 1], stack[f, 2]
-            if pos >= lists[cur, 1] or ps[p, P_ELIM]:
-                if stack[f, 3] == F_REPEAT and stack[f, 5] > 1 and not ps[p, P_ELIM]:
+            if pos >= lists[cur, 1] or ps[p, SEAT.ELIM]:
+                if stack[f, 3] == F_REPEAT and stack[f, 5] > 1 and not ps[p, SEAT.ELIM]:
                     stack[f, 5] -= 1
                     stack[f, 1] = 0
                     continue
-                g[G_SP] = f
+                g[GAME.SP] = f
                 if stack[f, 3] == F_FLASH:
-                    g[G_KEPT] = stack[f, 4]
-                    g[G_DEPTH] -= 1
-                    if not g[G_DEPTH]:
-                        g[G_CHAINED] = 0
+                    g[GAME.KEPT] = stack[f, 4]
+                    g[GAME.DEPTH] -= 1
+                    if not g[GAME.DEPTH]:
+                        g[GAME.CHAINED] = 0
                 continue
             stack[f, 1] = pos + 1
             k = lists[cur, 0] + pos
@@ -1313,14 +1289,14 @@ def _run(S, R, M, T, A, top, who, tape):
                     _lose(S, p, pairs[i, 0], pairs[i, 1])
                 _settle(S, p)
             elif op == OTHERS_LOSE:
-                for j in range(g[G_PART]):
+                for j in range(g[GAME.PART]):
                     q = part[j]
-                    if q != p and not ps[q, P_ELIM]:
+                    if q != p and not ps[q, SEAT.ELIM]:
                         for i in range(a, a + b):
                             _lose(S, q, pairs[i, 0], pairs[i, 1])
                         _settle(S, q)
             elif op == STEAL:
-                victims = _ints(S)[I_VICTIMS]
+                victims = _ints(S)[INTS.VICTIMS]
                 n = _others_after(S, p, victims)
                 if n:
                     if c == STEAL_RICHEST:
@@ -1344,16 +1320,16 @@ def _run(S, R, M, T, A, top, who, tape):
             elif op == MARKET:
                 flash = _market_action(S, R, M, T, A, p, tape)
                 if flash >= 0:
-                    g[G_DEPTH] += 1
-                    _push(S, _list(R)[flash], p, F_FLASH, g[G_KEPT], 0)
+                    g[GAME.DEPTH] += 1
+                    _push(S, _list(R)[flash], p, F_FLASH, g[GAME.KEPT], 0)
             elif op == CHANCE:
-                sides = R[0][R_SIDES]
+                sides = R[0][RULE.SIDES]
                 rolled = _test(S, R, T, tape)
                 bonus = _bonus_of(S, R, p)
                 result = min(sides, max(1, rolled + bonus)) if bonus else rolled
                 success = result >= a
                 if d and not success:
-                    g[G_KEPT] = 1
+                    g[GAME.KEPT] = 1
                 _push(S, b if success else c, p, F_PLAIN, 0, 0)
             elif op == CHOOSE:
                 index = _decide_choice(S, R, M, T, p, a, b)
@@ -1361,14 +1337,14 @@ def _run(S, R, M, T, A, top, who, tape):
                 _push(S, options[a + index], p, F_PLAIN, 0, 0)
             elif op == IF:
                 alive = 0
-                for j in range(g[G_PART]):
-                    if not ps[part[j], P_ELIM]:
+                for j in range(g[GAME.PART]):
+                    if not ps[part[j], SEAT.ELIM]:
                         alive += 1
-                held = _holds(conds, a, b, res[p], dice, R[0][R_DICE], alive)
+                held = _holds(conds, a, b, res[p], dice, R[0][RULE.DICE], alive)
                 _push(S, c if held else d, p, F_PLAIN, 0, 0)
             elif op == FOR_EACH:
                 times = 0
-                for i in range(R[0][R_DICE]):
+                for i in range(R[0][RULE.DICE]):
                     if dice[i] == a:
                         times += 1
                 if times:
@@ -1378,17 +1354,17 @@ def _run(S, R, M, T, A, top, who, tape):
 @njit(**_COMPILED)
 def _use(S, R, M, T, A, p, c, tape):
     """Use card ``c``; True when it stays unused this round (a failed chance test said ``on_fail: keep``)."""
-    _g(S)[G_KEPT] = 0
+    _g(S)[GAME.KEPT] = 0
     _run(S, R, M, T, A, _list(R)[c], p, tape)
-    return _g(S)[G_KEPT] != 0
+    return _g(S)[GAME.KEPT] != 0
 
 
 @njit(**_COMPILED)
 def _pick_card(S, R, M, T, p, eligible, n):
     """The tableau position of the card to use among ``n`` eligible positions; the player chooses between ids."""
     tab = _tab(S)
-    distinct = _ints(S)[I_DISTINCT]
-    at = _ints(S)[I_AT]
+    distinct = _ints(S)[INTS.DISTINCT]
+    at = _ints(S)[INTS.AT]
     k = 0
     for i in range(n):
         c = tab[p, eligible[i]]
@@ -1409,15 +1385,15 @@ def _pick_card(S, R, M, T, p, eligible, n):
 @njit(**_INLINED)
 def _roll(S, R, T, tape):
     g, dice = _g(S), _dice(S)
-    count = R[0][R_DICE]
+    count = R[0][RULE.DICE]
     if tape:
         rolls = _tsec(T, 1)
         for i in range(count):
-            dice[i] = rolls[g[G_T_ROUND] * count + i]
+            dice[i] = rolls[g[GAME.T_ROUND] * count + i]
     else:
         for i in range(count):
-            dice[i] = _below(S[2], S_ROLL, R[0][R_SIDES]) + 1
-    _log(S, L_ROUND, g[G_ROUND], 0)
+            dice[i] = _below(S[2], S_ROLL, R[0][RULE.SIDES]) + 1
+    _log(S, L_ROUND, g[GAME.ROUND], 0)
     for i in range(count):
         _log(S, L_ROLL, dice[i], 0)
     _sort(dice, count)
@@ -1427,11 +1403,11 @@ def _roll(S, R, T, tape):
 def _turn_order(S, out):
     """The living seats clockwise from the starting player."""
     g, ps = _g(S), _ps(S)
-    n = g[G_PLAYERS]
+    n = g[GAME.PLAYERS]
     k = 0
     for step in range(n):
-        q = (g[G_START] + step) % n
-        if not ps[q, P_ELIM]:
+        q = (g[GAME.START] + step) % n
+        if not ps[q, SEAT.ELIM]:
             out[k] = q
             k += 1
     return k
@@ -1441,48 +1417,48 @@ def _turn_order(S, out):
 def _play_round(S, R, M, T, A, tape):
     g, res, ps = _g(S), _res(S), _ps(S)
     ri = R[0]
-    n = g[G_PLAYERS]
-    g[G_ROUND] += 1
+    n = g[GAME.PLAYERS]
+    g[GAME.ROUND] += 1
     _roll(S, R, T, tape)
     # rules 2 and 3: guides
-    g[G_CHOOSING] = 1
+    g[GAME.CHOOSING] = 1
     for p in range(n):
-        if not ps[p, P_ELIM]:
-            ps[p, P_GUIDE] = _decide_guide(S, R, M, T, A, p, ps[p, P_FORCED_IN] != 0)
-            _log(S, L_GUIDE, p, ps[p, P_GUIDE])
-    g[G_CHOOSING] = 0
+        if not ps[p, SEAT.ELIM]:
+            ps[p, SEAT.GUIDE] = _decide_guide(S, R, M, T, A, p, ps[p, SEAT.FORCED_IN] != 0)
+            _log(S, L_GUIDE, p, ps[p, SEAT.GUIDE])
+    g[GAME.CHOOSING] = 0
     chancers = 0
     for p in range(n):
-        if not ps[p, P_ELIM] and ps[p, P_GUIDE] == CHANCE_IT:
+        if not ps[p, SEAT.ELIM] and ps[p, SEAT.GUIDE] == CHANCE_IT:
             chancers += 1
-    forced = chancers >= ri[R_FORCED_AFTER]
+    forced = chancers >= ri[RULE.FORCED_AFTER]
     for p in range(n):
-        if ps[p, P_ELIM]:
+        if ps[p, SEAT.ELIM]:
             continue
-        ps[p, P_PICKS + ps[p, P_GUIDE]] += 1
-        if ps[p, P_FORCED_IN]:
-            ps[p, P_FORCED_ROUNDS] += 1
-        ps[p, P_FORCED_IN] = 1 if forced and ps[p, P_GUIDE] == CHANCE_IT else 0
+        ps[p, SEAT.PICKS + ps[p, SEAT.GUIDE]] += 1
+        if ps[p, SEAT.FORCED_IN]:
+            ps[p, SEAT.FORCED_ROUNDS] += 1
+        ps[p, SEAT.FORCED_IN] = 1 if forced and ps[p, SEAT.GUIDE] == CHANCE_IT else 0
     if _stakes(S, R, M, T, A, tape) and _action_round(S, R, M, T, A, tape):
         _chance_it_action(S, R, M, T, A, tape)
-    trajectory = A[R[0][R_CARDS] :]
-    r = g[G_ROUND]
+    trajectory = A[R[0][RULE.CARDS] :]
+    r = g[GAME.ROUND]
     if r < trajectory.shape[0]:
         for p in range(n):
-            if not ps[p, P_ELIM]:
+            if not ps[p, SEAT.ELIM]:
                 trajectory[r, 0] += res[p, 0]
                 trajectory[r, 1] += res[p, 1]
                 trajectory[r, 2] += res[p, 2]
                 trajectory[r, 3] += 1
         trajectory[r, 4] += 1
-    if g[G_END] < 0:
-        if g[G_ROUND] >= ri[R_MAX_ROUNDS]:
+    if g[GAME.END] < 0:
+        if g[GAME.ROUND] >= ri[RULE.MAX_ROUNDS]:
             _finish(S, R, ENDED_MAX)
         else:
             for step in range(1, n + 1):
-                q = (g[G_START] + step) % n
-                if not ps[q, P_ELIM]:
-                    g[G_START] = q
+                q = (g[GAME.START] + step) % n
+                if not ps[q, SEAT.ELIM]:
+                    g[GAME.START] = q
                     break
 
 
@@ -1490,44 +1466,44 @@ def _play_round(S, R, M, T, A, tape):
 def _stakes(S, R, M, T, A, tape):
     """Pay and collect the stakes (rule 4); True when an action round follows."""
     g, ps, part = _g(S), _ps(S), _part(S)
-    order = _ints(S)[I_ORDER]
+    order = _ints(S)[INTS.ORDER]
     alive = _turn_order(S, order)
     outs = 0
     for i in range(alive):
-        if ps[order[i], P_GUIDE] == OUT:
+        if ps[order[i], SEAT.GUIDE] == OUT:
             outs += 1
     ins = alive - outs
     if not ins:
         for i in range(alive):
             part[i] = order[i]
-        g[G_PART] = alive
+        g[GAME.PART] = alive
         for i in range(alive):
-            _run(S, R, M, T, A, R[0][R_ALL_OUT], order[i], tape)
+            _run(S, R, M, T, A, R[0][RULE.ALL_OUT], order[i], tape)
         _step_done(S, R)
         return False
     if outs:
         take = _out_sheet(R)[alive][outs - 1]
         for i in range(alive):
             p = order[i]
-            if ps[p, P_GUIDE] == OUT:
-                ps[p, P_RECEIVED] += _gain(S, R, p, COINS, take)
+            if ps[p, SEAT.GUIDE] == OUT:
+                ps[p, SEAT.RECEIVED] += _gain(S, R, p, COINS, take)
     pay = _in_sheet(R)[alive][ins - 1]
     k = 0
     for i in range(alive):
         p = order[i]
-        if ps[p, P_GUIDE] == OUT:
+        if ps[p, SEAT.GUIDE] == OUT:
             continue
         coins = _lose(S, p, COINS, pay)
         hearts = _lose(S, p, HEARTS, pay - coins) if pay > coins else 0
-        ps[p, P_PAID] += coins
-        ps[p, P_PAID_HEARTS] += hearts
+        ps[p, SEAT.PAID] += coins
+        ps[p, SEAT.PAID_HEARTS] += hearts
         _settle(S, p)
     for i in range(alive):
         p = order[i]
-        if ps[p, P_GUIDE] != OUT and not ps[p, P_ELIM]:
+        if ps[p, SEAT.GUIDE] != OUT and not ps[p, SEAT.ELIM]:
             part[k] = p
             k += 1
-    g[G_PART] = k
+    g[GAME.PART] = k
     return _step_done(S, R)
 
 
@@ -1536,37 +1512,37 @@ def _action_round(S, R, M, T, A, tape):
     """Resolve the dice in ascending face order (rules 5 to 9); True when play goes on."""
     g, ps, tab, used, part, dice, pending = _g(S), _ps(S), _tab(S), _used(S), _part(S), _dice(S), _pending(S)
     items, lists = _items(R), _lists(R)
-    count = R[0][R_DICE]
-    n = g[G_PLAYERS]
-    for j in range(g[G_PART]):
+    count = R[0][RULE.DICE]
+    n = g[GAME.PLAYERS]
+    for j in range(g[GAME.PART]):
         p = part[j]
         used[p, :] = 0
-        ps[p, P_OWNED] = ps[p, P_TAB]
+        ps[p, SEAT.OWNED] = ps[p, SEAT.TAB]
     for i in range(count):
         pending[i] = dice[i]
-    g[G_PENDING] = count
-    eligible = _ints(S)[I_ELIGIBLE]
+    g[GAME.PENDING] = count
+    eligible = _ints(S)[INTS.ELIGIBLE]
     card_face = _face(R)
-    while g[G_PENDING]:
-        if g[G_LIVING] < n:
+    while g[GAME.PENDING]:
+        if g[GAME.LIVING] < n:
             out = True
-            for j in range(g[G_PART]):
-                if not ps[part[j], P_ELIM]:
+            for j in range(g[GAME.PART]):
+                if not ps[part[j], SEAT.ELIM]:
                     out = False
             if out:
                 break
         face = pending[0]
-        for i in range(g[G_PENDING] - 1):
+        for i in range(g[GAME.PENDING] - 1):
             pending[i] = pending[i + 1]
-        g[G_PENDING] -= 1
+        g[GAME.PENDING] -= 1
         _run(S, R, M, T, A, _board(R)[face], EACH, tape)
         # rule 7: each participant uses at most one eligible die card
-        for j in range(g[G_PART]):
+        for j in range(g[GAME.PART]):
             p = part[j]
-            if ps[p, P_ELIM] or not ps[p, P_TAB]:
+            if ps[p, SEAT.ELIM] or not ps[p, SEAT.TAB]:
                 continue
             m = 0
-            for i in range(ps[p, P_OWNED]):
+            for i in range(ps[p, SEAT.OWNED]):
                 if card_face[tab[p, i]] == face and not used[p, i]:
                     eligible[m] = i
                     m += 1
@@ -1589,39 +1565,39 @@ def _reroll_one(S, R, T, face, tape):
     """reroll_ones: the starting player rerolls the die until it shows another face, resolved again in its turn."""
     g, ps, part, dice, pending = _g(S), _ps(S), _part(S), _dice(S), _pending(S)
     anyone = False
-    for j in range(g[G_PART]):
-        if not ps[part[j], P_ELIM]:
+    for j in range(g[GAME.PART]):
+        if not ps[part[j], SEAT.ELIM]:
             anyone = True
     if not anyone:
         return
     new = _reroll(S, R, T, tape)
     while new == 1:
         new = _reroll(S, R, T, tape)
-    count = R[0][R_DICE]
+    count = R[0][RULE.DICE]
     for i in range(count):
         if dice[i] == face:
             dice[i] = new
             break
     _sort(dice, count)
-    pending[g[G_PENDING]] = new
-    g[G_PENDING] += 1
-    _sort(pending, g[G_PENDING])
+    pending[g[GAME.PENDING]] = new
+    g[GAME.PENDING] += 1
+    _sort(pending, g[GAME.PENDING])
 
 
 @njit(**_COMPILED)
 def _chance_it_action(S, R, M, T, A, tape):
     """Rule 10: each CHANCE IT player takes the action, then may use one CHANCE IT card."""
     g, ps, tab, part = _g(S), _ps(S), _tab(S), _part(S)
-    eligible = _ints(S)[I_ELIGIBLE]
-    for j in range(g[G_PART]):
+    eligible = _ints(S)[INTS.ELIGIBLE]
+    for j in range(g[GAME.PART]):
         p = part[j]
-        if ps[p, P_ELIM] or ps[p, P_GUIDE] != CHANCE_IT:
+        if ps[p, SEAT.ELIM] or ps[p, SEAT.GUIDE] != CHANCE_IT:
             continue
-        _run(S, R, M, T, A, R[0][R_CHANCE_IT], p, tape)
-        if ps[p, P_ELIM]:
+        _run(S, R, M, T, A, R[0][RULE.CHANCE_IT], p, tape)
+        if ps[p, SEAT.ELIM]:
             continue
         m = 0
-        for i in range(ps[p, P_TAB]):
+        for i in range(ps[p, SEAT.TAB]):
             if _kind(R)[tab[p, i]] == CHANCE_CARD:
                 eligible[m] = i
                 m += 1
@@ -1639,16 +1615,16 @@ def _setup(S, R, T, players, seed, index, tape):
     g, res, ps, pile, supply, peak, dry, bought = _g(S), _res(S), _ps(S), _pile(S), _supply(S), _peak(S), _dry(S), _bought(S)
     ri, start, total, deck = R[0], _start(R), _total(R), _deck(R)
     g[:] = 0
-    g[G_END] = -1
-    g[G_PLAYERS] = players
-    g[G_LIVING] = players
+    g[GAME.END] = -1
+    g[GAME.PLAYERS] = players
+    g[GAME.LIVING] = players
     ps[:] = 0
     bought[:] = 0
     _dice(S)[:] = 0  # no dice before round 1 (a gift's effects may count them): never the last game's
     _pending(S)[:] = 0
-    _floats(S)[F_GAME, 0] = 0.0
+    _floats(S)[FLOATS.GAME, 0] = 0.0
     for p in range(players):
-        ps[p, P_GUIDE] = -1
+        ps[p, SEAT.GUIDE] = -1
         for r in range(3):
             res[p, r] = start[r]
     for r in range(3):
@@ -1657,16 +1633,16 @@ def _setup(S, R, T, players, seed, index, tape):
         dry[r] = 0
     seeding.seed_streams(S[2], seed, np.uint64(index))  # type: ignore[arg-type]  # Numba's 64-bit words, not int
     if tape:
-        for i in range(ri[R_DECK]):
+        for i in range(ri[RULE.DECK]):
             pile[i] = _tsec(T, 0)[i]
     else:
-        for i in range(ri[R_DECK]):
+        for i in range(ri[RULE.DECK]):
             pile[i] = deck[i]
-        _shuffle(S[2], S_DEAL, pile, ri[R_DECK])
-    g[G_PILE] = ri[R_DECK]
+        _shuffle(S[2], S_DEAL, pile, ri[RULE.DECK])
+    g[GAME.PILE] = ri[RULE.DECK]
     if S[3].shape[0] > 1:
         S[3][0] = 0
-    for i in range(ri[R_DECK]):
+    for i in range(ri[RULE.DECK]):
         _log(S, L_DEAL, pile[i], 0)
     _lay_out(S, R)
 
@@ -1681,42 +1657,42 @@ def _give(S, R, M, T, A, seat, card, coins, tape):
     if card < 0:
         return
     if _kind(R)[card] == FLASH:
-        g[G_PART] = _turn_order(S, part)
+        g[GAME.PART] = _turn_order(S, part)
         _run(S, R, M, T, A, _list(R)[card], seat, tape)
         _check_end(S, R)
     else:
-        tab[seat, ps[seat, P_TAB]] = card
-        ps[seat, P_TAB] += 1
+        tab[seat, ps[seat, SEAT.TAB]] = card
+        ps[seat, SEAT.TAB] += 1
 
 
 @njit(**_COMPILED)
 def _record(S, R, game, og, os, ob, squares):
     g, res, ps, peak, dry, bought = _g(S), _res(S), _ps(S), _peak(S), _dry(S), _bought(S)
-    og[game, O_ROUNDS] = g[G_ROUND]
-    og[game, O_END] = g[G_END]
+    og[game, GAME_OUT.ROUNDS] = g[GAME.ROUND]
+    og[game, GAME_OUT.END] = g[GAME.END]
     winners = 0
-    for p in range(g[G_PLAYERS]):
-        winners += ps[p, P_WON]
-        os[game, p, OS_WON] = ps[p, P_WON]
-        os[game, p, OS_ELIM_ROUND] = ps[p, P_ELIM_ROUND] if ps[p, P_ELIM] else 0
+    for p in range(g[GAME.PLAYERS]):
+        winners += ps[p, SEAT.WON]
+        os[game, p, SEAT_OUT.WON] = ps[p, SEAT.WON]
+        os[game, p, SEAT_OUT.ELIM_ROUND] = ps[p, SEAT.ELIM_ROUND] if ps[p, SEAT.ELIM] else 0
         for i in range(3):
-            os[game, p, OS_PICKS + i] = ps[p, P_PICKS + i]
-            os[game, p, OS_RES + i] = res[p, i]
-        os[game, p, OS_FORCED] = ps[p, P_FORCED_ROUNDS]
-        os[game, p, OS_PAID] = ps[p, P_PAID]
-        os[game, p, OS_PAID_HEARTS] = ps[p, P_PAID_HEARTS]
-        os[game, p, OS_RECEIVED] = ps[p, P_RECEIVED]
-        os[game, p, OS_ELIM] = ps[p, P_ELIM]
-        os[game, p, OS_FORCED_IN] = ps[p, P_FORCED_IN]
-        for c in range(R[0][R_CARDS]):
+            os[game, p, SEAT_OUT.PICKS + i] = ps[p, SEAT.PICKS + i]
+            os[game, p, SEAT_OUT.RES + i] = res[p, i]
+        os[game, p, SEAT_OUT.FORCED] = ps[p, SEAT.FORCED_ROUNDS]
+        os[game, p, SEAT_OUT.PAID] = ps[p, SEAT.PAID]
+        os[game, p, SEAT_OUT.PAID_HEARTS] = ps[p, SEAT.PAID_HEARTS]
+        os[game, p, SEAT_OUT.RECEIVED] = ps[p, SEAT.RECEIVED]
+        os[game, p, SEAT_OUT.ELIM] = ps[p, SEAT.ELIM]
+        os[game, p, SEAT_OUT.FORCED_IN] = ps[p, SEAT.FORCED_IN]
+        for c in range(R[0][RULE.CARDS]):
             ob[game, p, c] = bought[p, c]
-    og[game, O_WINNERS] = winners
+    og[game, GAME_OUT.WINNERS] = winners
     for r in range(3):
-        og[game, O_PEAK + r] = peak[r]
-        og[game, O_DRY + r] = dry[r]
-    og[game, O_GAPS] = g[G_GAPS]
-    og[game, O_GAPS + 1] = g[G_GAPS + 1]
-    squares[game] = _floats(S)[F_GAME, 0]
+        og[game, GAME_OUT.PEAK + r] = peak[r]
+        og[game, GAME_OUT.DRY + r] = dry[r]
+    og[game, GAME_OUT.GAPS] = g[GAME.GAPS]
+    og[game, GAME_OUT.GAPS + 1] = g[GAME.GAPS + 1]
+    squares[game] = _floats(S)[FLOATS.GAME, 0]
 
 
 @njit(**_COMPILED)
@@ -1751,15 +1727,15 @@ def play_games(
         index = first + i
         _setup(S, R, T, players, seed, index, tape)
         for p in range(players):
-            ps[p, P_BOT] = bots[p]
-            ps[p, P_PERSONA] = personas[p]
+            ps[p, SEAT.BOT] = bots[p]
+            ps[p, SEAT.PERSONA] = personas[p]
         seat = index % players
         if visitor_bot >= 0:
-            ps[seat, P_BOT] = visitor_bot
-            ps[seat, P_PERSONA] = visitor_persona
+            ps[seat, SEAT.BOT] = visitor_bot
+            ps[seat, SEAT.PERSONA] = visitor_persona
         if gift_card >= 0 or gift_coins:
             _give(S, R, M, T, A, seat, gift_card, gift_coins, tape)
-        while _g(S)[G_END] < 0:
+        while _g(S)[GAME.END] < 0:
             _play_round(S, R, M, T, A, tape)
         _record(S, R, i, og, os, ob, squares)
 
@@ -1772,21 +1748,21 @@ def replay_tape(S, R, M, T, A, players, rounds, bots, personas, og, os, ob, squa
     tape = rounds >= 0  # True, but not a constant (see play_games)
     _setup(S, R, T, players, np.uint64(0), rounds - rounds, tape)
     for p in range(players):
-        ps[p, P_BOT] = bots[p]
-        ps[p, P_PERSONA] = personas[p]
+        ps[p, SEAT.BOT] = bots[p]
+        ps[p, SEAT.PERSONA] = personas[p]
     for r in range(rounds):
-        if g[G_END] >= 0:
+        if g[GAME.END] >= 0:
             raise TapeError()
-        g[G_T_ROUND] = r
+        g[GAME.T_ROUND] = r
         for p in range(players):
-            if (_tsec(T, 6)[r * players + p] < 0) != (ps[p, P_ELIM] != 0):
+            if (_tsec(T, 6)[r * players + p] < 0) != (ps[p, SEAT.ELIM] != 0):
                 raise TapeError()
         _play_round(S, R, M, T, A, tape)
         if (
-            g[G_T_REROLL] != _tsec(T, 3)[r + 1]
-            or g[G_T_TEST] != _tsec(T, 5)[r + 1]
-            or g[G_T_CHOICE] != _tsec(T, 8)[r + 1]
-            or g[G_T_RESHUFFLE] != _tsec(T, 11)[r + 1]
+            g[GAME.T_REROLL] != _tsec(T, 3)[r + 1]
+            or g[GAME.T_TEST] != _tsec(T, 5)[r + 1]
+            or g[GAME.T_CHOICE] != _tsec(T, 8)[r + 1]
+            or g[GAME.T_RESHUFFLE] != _tsec(T, 11)[r + 1]
         ):
             raise TapeError()
     _record(S, R, 0, og, os, ob, squares)

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from workbench.games.chance_it.batch import kernel as k
+from workbench.games.chance_it.batch.layout import PERSONA
 from workbench.games.chance_it.bots import model_for
 from workbench.games.chance_it.rules import Rules
 from workbench.games.chance_it.schema import Persona
@@ -25,18 +26,23 @@ def model_arrays(rules: Rules, personas: Sequence[Persona]) -> npt.NDArray[np.fl
     block of zeros: it never reads it)."""
     sides, cards, most = rules.sides, rules.cards, max(rules.max_players, *rules.stakes)
     face_at, hearts_at, card_at, forced_at, valued_at, rows = k.model_offsets(sides, len(cards))
-    width = max(k.M_SIZE, 6, sides + 1, most + 1)
+    width = max(PERSONA.SIZE, 6, sides + 1, most + 1)
     blocks = np.zeros((max(1, len(personas)), rows, width))
     for block, persona in zip(blocks, personas):
         model = model_for(persona, rules)
         p, mp = persona, block[0]
-        mp[k.M_STAR], mp[k.M_HEART], mp[k.M_COIN] = p.star, p.heart, p.coin
-        mp[k.M_MIN_HEARTS], mp[k.M_DANGER], mp[k.M_CHANCE_IT] = p.min_hearts, p.danger, p.chance_it
-        mp[k.M_HORIZON], mp[k.M_RESERVE], mp[k.M_MARKET], mp[k.M_KNIFE] = p.horizon, p.reserve, model.market_worth, model.knife
-        mp[k.M_REROLL_WORTH], mp[k.M_REROLL_KNIVES] = model.reroll_worth, model.reroll_knives
-        mp[k.M_REROLL_MEAN] = model.reroll_mean
-        mp[k.M_CI_W : k.M_CI_K + 1] = model.chance_it
-        mp[k.M_AO_W : k.M_AO_K + 1] = model.all_out
+        mp[PERSONA.STAR], mp[PERSONA.HEART], mp[PERSONA.COIN] = p.star, p.heart, p.coin
+        mp[PERSONA.MIN_HEARTS], mp[PERSONA.DANGER], mp[PERSONA.CHANCE_IT] = p.min_hearts, p.danger, p.chance_it
+        mp[PERSONA.HORIZON], mp[PERSONA.RESERVE], mp[PERSONA.MARKET], mp[PERSONA.KNIFE] = (
+            p.horizon,
+            p.reserve,
+            model.market_worth,
+            model.knife,
+        )
+        mp[PERSONA.REROLL_WORTH], mp[PERSONA.REROLL_KNIVES] = model.reroll_worth, model.reroll_knives
+        mp[PERSONA.REROLL_MEAN] = model.reroll_mean
+        mp[PERSONA.CI_W : PERSONA.CI_K + 1] = model.chance_it
+        mp[PERSONA.AO_W : PERSONA.AO_K + 1] = model.all_out
         block[face_at : face_at + sides + 1, :3] = model.face
         block[face_at : face_at + sides + 1, 3] = model.rerolls
         block[hearts_at, : sides - 1] = model.reroll_hearts

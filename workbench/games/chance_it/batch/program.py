@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from workbench.games.chance_it.batch import kernel as k
+from workbench.games.chance_it.batch.layout import CARD, REGION, RULE
 from workbench.games.chance_it.effects import Batch, Effects
 from workbench.games.chance_it.rules import Rules
 
@@ -112,35 +113,35 @@ def compile_program(rules: Rules) -> Program:
         sheets[0, n, : len(outs)] = outs
         sheets[1, n, : len(ins)] = ins
     index = {card.id: i for i, card in enumerate(rules.cards)}
-    ri = np.zeros(k.R_SIZE, dtype=np.int64)
-    ri[k.R_DICE], ri[k.R_SIDES], ri[k.R_FORCED_AFTER] = rules.dice_count, rules.sides, rules.forced_in_after
-    ri[k.R_FACE_UP], ri[k.R_RESHUFFLE], ri[k.R_END_STARS] = rules.face_up, rules.reshuffle_discard, rules.end_stars
-    ri[k.R_MAX_ROUNDS], ri[k.R_DECK], ri[k.R_CARDS] = rules.max_rounds, len(rules.deck), len(rules.cards)
-    ri[k.R_ALL_OUT], ri[k.R_CHANCE_IT], ri[k.R_TIES] = all_out, chance_it, len(rules.tiebreak)
+    ri = np.zeros(RULE.SIZE, dtype=np.int64)
+    ri[RULE.DICE], ri[RULE.SIDES], ri[RULE.FORCED_AFTER] = rules.dice_count, rules.sides, rules.forced_in_after
+    ri[RULE.FACE_UP], ri[RULE.RESHUFFLE], ri[RULE.END_STARS] = rules.face_up, rules.reshuffle_discard, rules.end_stars
+    ri[RULE.MAX_ROUNDS], ri[RULE.DECK], ri[RULE.CARDS] = rules.max_rounds, len(rules.deck), len(rules.cards)
+    ri[RULE.ALL_OUT], ri[RULE.CHANCE_IT], ri[RULE.TIES] = all_out, chance_it, len(rules.tiebreak)
     cards = [
         (k.KINDS.index(card.kind), card.face, card.cost, listed, extra, kept)
         for card, listed, extra, kept in zip(rules.cards, card_lists, bonus, passive)
     ]
     regions = {
-        k.REG_START: _table([rules.start]),
-        k.REG_TOTAL: _table([[-1 if total is None else total for total in rules.supply]]),
-        k.REG_OUT: sheets[0],
-        k.REG_IN: sheets[1],
-        k.REG_TIEBREAK: _table([rules.tiebreak]),
-        k.REG_FACES: _table([board, die_steps]),
-        k.REG_ITEMS: _table(w.items, 6),
-        k.REG_PAIRS: _table(w.pairs, 2),
-        k.REG_LISTS: _table(w.lists, 2),
-        k.REG_OPTIONS: _table([[option] for option in w.options], 1),
-        k.REG_CONDS: _table(w.conds, 4),
-        k.REG_CARDS: _table(cards, 6),
-        k.REG_DECK: _table([[index[card.id]] for card in rules.deck], 1),
+        REGION.START: _table([rules.start]),
+        REGION.TOTAL: _table([[-1 if total is None else total for total in rules.supply]]),
+        REGION.OUT: sheets[0],
+        REGION.IN: sheets[1],
+        REGION.TIEBREAK: _table([rules.tiebreak]),
+        REGION.FACES: _table([board, die_steps]),
+        REGION.ITEMS: _table(w.items, 6),
+        REGION.PAIRS: _table(w.pairs, 2),
+        REGION.LISTS: _table(w.lists, 2),
+        REGION.OPTIONS: _table([[option] for option in w.options], 1),
+        REGION.CONDS: _table(w.conds, 4),
+        REGION.CARDS: _table(cards, CARD.SIZE),
+        REGION.DECK: _table([[index[card.id]] for card in rules.deck], 1),
     }
-    width = max(k.R_SIZE, 2 * k.REGIONS, *(table.shape[1] for table in regions.values()))
+    width = max(RULE.SIZE, 2 * REGION.SIZE, *(table.shape[1] for table in regions.values()))
     arrays = np.zeros((2 + sum(table.shape[0] for table in regions.values()), width), dtype=np.int64)
-    arrays[0, : k.R_SIZE] = ri
+    arrays[0, : RULE.SIZE] = ri
     row = 2
-    for region in range(k.REGIONS):
+    for region in range(REGION.SIZE):
         table = regions[region]
         arrays[1, 2 * region : 2 * region + 2] = row, table.shape[0]
         arrays[row : row + table.shape[0], : table.shape[1]] = table

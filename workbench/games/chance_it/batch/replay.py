@@ -14,6 +14,7 @@ import numpy as np
 from workbench.errors import ScenarioError
 from workbench.expect import Replay, judged
 from workbench.games.chance_it.batch import Engine, Ints, Program, kernel, snapshot, tape_arrays
+from workbench.games.chance_it.batch.layout import GAME, ROW
 from workbench.games.chance_it.engine import GUIDES
 from workbench.games.chance_it.rules import CardDef, Rules
 from workbench.games.chance_it.scenario import Scenario, Script, ScriptedChance, check_players, replay
@@ -54,7 +55,7 @@ def _play_script(scenario: Scenario, doc: Document, rules: Rules) -> tuple[Progr
             )  # fmt: skip
         except kernel.NeedReshuffle:
             rows = engine.state[0]
-            old = rows[kernel.ROW_PILE, : rows[kernel.ROW_G, kernel.G_PILE]]  # the discard pile, in its order
+            old = rows[ROW.PILE, : rows[ROW.G, GAME.PILE]]  # the discard pile, in its order
             cards = [rules.by_id[engine.program.card_ids[c]] for c in old]
             chance.rng.shuffle(cards)
             extra.append([ids[card.id] for card in reversed(cards)])
