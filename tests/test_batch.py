@@ -23,9 +23,8 @@ from hypothesis import strategies as st
 from workbench import api
 from workbench.errors import ScenarioError, UsageError
 from workbench.games import load_variant, replay_scenario
-from workbench.games.chance_it.batch import Engine, kernel
+from workbench.games.chance_it.batch import Engine
 from workbench.games.chance_it.compiled import BATCH
-from workbench.games.chance_it.effects import steal
 from workbench.games.chance_it.engine import compile_variant
 from workbench.games.chance_it.schema import Persona, PersonaFile, Variant, to_yaml
 from workbench.games.chance_it.sim import SEAT_MEASURE, BatchSimulator, Simulator, table_measure
@@ -99,12 +98,6 @@ def test_a_heuristic_of_other_weights_is_caught_playing_other_games() -> None:
     careful = {"heuristic": Persona(policy="heuristic", heart=1.5, danger=4.0, min_hearts=6)}
     played, recorded, _, _ = played_both_ways(variant, 4, ("heuristic",) * 4, 3, 5, personas=careful)
     assert all(a.record != b.record for a, b in zip(played, recorded, strict=True))
-
-
-def test_the_kernel_numbers_steal_victims_as_the_effect_kind_lists_them() -> None:
-    assert [steal.VICTIMS.index(v) for v in ("each", "richest", "choose")] == [
-        kernel.STEAL_EACH, kernel.STEAL_RICHEST, kernel.STEAL_CHOSEN
-    ]  # fmt: skip
 
 
 def test_a_game_longer_than_the_log_is_recorded_whole() -> None:

@@ -11,16 +11,19 @@ strategies all take it up without an edit anywhere else.
 
 from __future__ import annotations
 
-import dataclasses
 import json
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 import strategies
 import yaml
+from donate import DonateKind, InterpretedDonateKind, gift_variant
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -30,31 +33,27 @@ from workbench.cli import app
 from workbench.errors import UsageError, VariantError
 from workbench.games.chance_it import effects as kinds
 from workbench.games.chance_it import printing
-from workbench.games.chance_it.basics import COINS
 from workbench.games.chance_it.batch import NoBatchForm, compile_program
-from workbench.games.chance_it.batch.kernel import OPS
+from workbench.games.chance_it.batch.kernel import OPS, PARTS, batch_forms
 from workbench.games.chance_it.batch.program import Writer
 from workbench.games.chance_it.bots import RandomBot
 from workbench.games.chance_it.chance import RandomChance, bot_stream
 from workbench.games.chance_it.effects import (
     EVENTS,
     REGISTRY,
+    BatchForm,
     Compiler,
-    Drawing,
     EffectEvent,
     EffectKind,
+    Kernel,
     PassiveEffect,
-    PlayerEffect,
     Valuer,
-    Vector,
-    Words,
-    amount,
 )
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.invariants import Invariants
 from workbench.games.chance_it.schema import Variant
 from workbench.games.chance_it.text import describe
-from workbench.models import Model, Positive
+from workbench.sim.compiled import CACHE_ENV
 
 PROJECT = Path(__file__).resolve().parent.parent
 TEST_VARIANT = PROJECT / "tests" / "scenarios" / "variant-test.yaml"
@@ -152,12 +151,21 @@ def test_every_kind_supplies_every_part(kind: EffectKind) -> None:
         if name != "word":
             assert printing.drawing(name, label).strip()
     assert compile_variant(variant) is not None
-    row = kind.batch(argument, Writer().batch)  # None: no batch form, which the batch engine names (auto plays the interpreter)
-    assert row is None or (len(row) == 6 and 0 <= row[0] < len(OPS) and all(isinstance(x, int) for x in row))
+    numbers = kind.batch(argument, Writer().batch)  # None: no batch form, which the engine names (auto plays the interpreter)
+    form = kind.batch_form(PARTS)
+    assert (numbers is None) == (form is None), "a row and a batch form, or neither"
+    if numbers is not None and form is not None:
+        assert len(numbers) <= 5 and all(isinstance(x, int) for x in numbers)
+        assert [part for part in kind.batch_parts if not callable(getattr(form, part))] == []
     try:
         compile_program(compile_variant(variant))
     except NoBatchForm as exc:
-        assert row is None and f"'{kind.tag}' has no batch form" in str(exc)
+        if form is None:
+            assert f"the effect kind '{kind.tag}' has no batch form" in str(exc)
+        else:  # a kind registered after the kernel was loaded (the made-up one): its form is not compiled in
+            assert kind.tag not in OPS and f"'{kind.tag}' was registered after the batch engine was loaded" in str(exc)
+    else:
+        assert form is not None and kind.tag in OPS
 
 
 def test_every_built_in_kind_has_a_batch_form() -> None:
@@ -216,87 +224,25 @@ def test_an_unknown_kind_is_not_valued_printed_or_applied_silently() -> None:
 
 # --- a kind registered later ------------------------------------------------------------------------------------
 
-GIFT = '<circle cx="12" cy="12" r="9" fill="#0a7e8c"/><text x="12" y="16" text-anchor="middle">{label}</text>'
-
-
-class Donate(Model):
-    """Give coins to the next player in the round."""
-
-    donate: Positive
-
-
-@dataclasses.dataclass(frozen=True)
-class Donated(EffectEvent):
-    type = "donate"
-    to: int
-    coins: int
-
-    def text(self) -> str:
-        return f"seat {self.seat} gives {self.coins} coins to seat {self.to}"
-
-
-class DonateKind(PlayerEffect):
-    tag = "donate"
-    model = Donate
-    events = (Donated,)
-    drawings: ClassVar[dict[str, str]] = {"gift": GIFT}
-    meaning = "Give coins to the next player in the round (what you have, up to the amount)."
-    example: ClassVar[Any] = {"donate": 2}
-
-    def compile(self, effect: Donate, compiler: Compiler) -> int:
-        return effect.donate
-
-    def batch(self, coins: int, batch: kinds.Batch) -> None:
-        return None  # no batch form: a variant that uses it is played by the interpreter
-
-    @staticmethod
-    def apply(rnd: Any, player: Any, coins: int) -> None:
-        others = rnd.others_after(player)
-        if others:
-            given = rnd.game.transfer(player, others[0], COINS, coins)
-            rnd.game.emit(Donated(player.seat, others[0].seat, given))
-
-    def value(self, coins: int, valuer: Valuer) -> Vector:
-        return (-float(coins), 0.0, 0.0, 0.0, 0.0, 0.0)
-
-    def exact(self, argument: int, exact: kinds.Exact) -> None:
-        return None  # what it gives depends on what the player holds
-
-    def text(self, effect: Donate, words: Words) -> str:
-        return f"give {amount(effect.donate, 'coins')} to the next player in the round"
-
-    def icons(self, effect: Donate, words: Words) -> list[tuple[str, str]]:
-        return [("gift", str(effect.donate))]
-
-    def strategy(self, drawing: Drawing) -> st.SearchStrategy[Any]:
-        return st.integers(1, 3).map(lambda n: {"donate": n})
-
 
 @pytest.fixture
 def donate() -> Iterator[DonateKind]:
-    kind = kinds.register(DonateKind())
+    yield from registered(DonateKind())
+
+
+@pytest.fixture
+def interpreted_donate() -> Iterator[DonateKind]:
+    yield from registered(InterpretedDonateKind())
+
+
+def registered(kind: DonateKind) -> Iterator[DonateKind]:
+    kinds.register(kind)
     strategies.forget()
     try:
         yield kind
     finally:
-        kinds.unregister("donate")
+        kinds.unregister(kind.tag)
         strategies.forget()
-
-
-GIFT_VARIANT = """\
-extends: {base}
-name: Gift variant
-cards_add:
-  - {{id: gift, name: Gift, when: die-2, cost: 0, copies: 3, effects: [{{donate: 2}}]}}
-board:
-  5: [{{gain: {{coins: 1}}}}, {{donate: 1}}]
-"""
-
-
-def gift_variant(folder: Path) -> Path:
-    path = folder / "gift.yaml"
-    path.write_text(GIFT_VARIANT.format(base=TEST_VARIANT.as_posix()))
-    return path
 
 
 def test_the_made_up_kind_passes_conformance(donate: DonateKind) -> None:
@@ -306,13 +252,85 @@ def test_the_made_up_kind_passes_conformance(donate: DonateKind) -> None:
     test_the_json_schema_has_every_kind(donate)
 
 
-def test_a_kind_without_a_batch_form_is_played_by_the_interpreter_which_says_why(donate: DonateKind, tmp_path: Path) -> None:
+def test_a_kind_without_a_batch_form_is_played_by_the_interpreter_which_says_why(
+    interpreted_donate: DonateKind, tmp_path: Path
+) -> None:
     heard: list[str] = []
     run = api.simulate(gift_variant(tmp_path), players=[3], games=5, bots="random", out=tmp_path / "out", notice=heard.append)
     assert run.runs[0].engine == "interpreter"
     assert heard == ["engine: interpreter (the effect kind 'donate' has no batch form)"]
     with pytest.raises(UsageError, match=r"^engine batch: the effect kind 'donate' has no batch form"):
         api.simulate(gift_variant(tmp_path), players=[3], games=5, bots="random", engine="batch")
+
+
+def test_a_kind_registered_after_the_batch_engine_loaded_is_played_by_the_interpreter(donate: DonateKind, tmp_path: Path) -> None:
+    """The kernel compiles the forms of the kinds registered when it loads (this process loaded it before)."""
+    heard: list[str] = []
+    run = api.simulate(gift_variant(tmp_path), players=[3], games=5, bots="random", out=tmp_path / "out", notice=heard.append)
+    assert run.runs[0].engine == "interpreter"
+    assert heard == ["engine: interpreter (the effect kind 'donate' was registered after the batch engine was loaded)"]
+
+
+def test_a_batch_form_without_a_part_its_placement_asks_is_refused_naming_the_kind() -> None:
+    class HalfDonateKind(DonateKind):
+        def batch_form(self, kernel: Kernel) -> BatchForm | None:
+            form = super().batch_form(kernel)
+            return BatchForm(apply=form.apply) if form is not None else None
+
+    kinds.register(HalfDonateKind())
+    try:
+        with pytest.raises(TypeError, match=r"^the batch form of the effect kind 'donate' has no value$"):
+            batch_forms()
+    finally:
+        kinds.unregister("donate")
+    assert "donate" not in REGISTRY
+
+
+REGISTER_DONATE = """
+import donate
+from workbench.games.chance_it import effects
+
+effects.register(donate.DonateKind())
+"""
+
+BOTH_ENGINES = """
+import json
+import sys
+from pathlib import Path
+
+import donate
+from workbench import api
+
+folder = Path(sys.argv[1])
+written = {}
+for engine in ("batch", "interpreter"):
+    out = folder / engine
+    api.simulate(
+        donate.gift_variant(folder), players=[3], games=60, seed=5, bots="heuristic,random,heuristic", engine=engine, out=out,
+        records=out / "games.jsonl", record_scenarios=out / "scripts",
+    )
+    body = json.loads((out / "summary.json").read_text())
+    assert body.pop("engine") == engine
+    body.pop("timing")
+    scripts = [script.read_text() for script in sorted((out / "scripts").glob("*.yaml"))]
+    written[engine] = (body, (out / "games.jsonl").read_text(), scripts)
+assert written["batch"] == written["interpreter"]
+print(f"the same {len(written['batch'][2])} games on both engines")
+"""
+
+
+@pytest.mark.slow
+def test_the_made_up_kinds_batch_form_plays_the_interpreters_games(tmp_path: Path) -> None:
+    """Processes that register ``donate`` as they start (a ``sitecustomize``: the run's and the compiler's) compile
+    its batch form into the kernel, in a cache of their own, and the batch engine then plays the interpreter's
+    games with it: the same summary, records and scripts, with heuristic and random bots."""
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(REGISTER_DONATE)
+    path = os.pathsep.join(str(folder) for folder in (tmp_path / "site", PROJECT / "tests", PROJECT))
+    env = {**os.environ, CACHE_ENV: str(tmp_path / "cache"), "PYTHONPATH": path}
+    done = subprocess.run([sys.executable, "-c", BOTH_ENGINES, str(tmp_path)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == "the same 60 games on both engines"
 
 
 def test_the_made_up_kind_validates_and_is_located_when_wrong(donate: DonateKind, tmp_path: Path) -> None:

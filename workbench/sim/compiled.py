@@ -271,7 +271,8 @@ class CompiledEngine:
 
 @cache
 def _sources(modules: tuple[str, ...]) -> tuple[Path, ...]:
-    """The modules' files, found from their top package without importing them (a compiled module imports Numba)."""
+    """The modules' files (every module of a package), found from their top package without importing them (a
+    compiled module imports Numba)."""
     found = []
     for name in modules:
         top, *rest = name.split(".")
@@ -282,7 +283,7 @@ def _sources(modules: tuple[str, ...]) -> tuple[Path, ...]:
             found.append(Path(spec.origin).resolve())
             continue
         path = Path(spec.origin).parent.joinpath(*rest)
-        found.append((path / "__init__.py" if path.is_dir() else path.with_suffix(".py")).resolve())
+        found.extend(sorted(p.resolve() for p in path.glob("*.py")) if path.is_dir() else [path.with_suffix(".py").resolve()])
     return tuple(found)
 
 

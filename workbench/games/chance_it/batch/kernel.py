@@ -6,7 +6,9 @@ state) and of the random and heuristic bots of :mod:`workbench.games.chance_it.b
 (the same arithmetic in the same order, so the heuristic's choices are the Python
 heuristic's). Nothing here knows a variant: the rules come as arrays from
 :mod:`workbench.games.chance_it.batch.program`, the bots' value model from
-:mod:`workbench.games.chance_it.batch.model`.
+:mod:`workbench.games.chance_it.batch.model`. Nor an effect kind: each kind's batch form,
+in its own module, is compiled in through dispatches generated from the registry, and the
+arrays are laid out by name in :mod:`workbench.games.chance_it.batch.layout`.
 
 Effect lists run on an explicit stack of frames rather than by recursion (Numba's
 cache cannot hold a recursive function), and ``choose`` options are valued bottom-up
@@ -47,25 +49,19 @@ from workbench.games.chance_it.batch.layout import (
 )
 from workbench.games.chance_it.chance import BOTS, DEAL, REROLL, RESHUFFLE, ROLL, TEST
 from workbench.games.chance_it.compiled import BATCH
+from workbench.games.chance_it.effects import REGISTRY, BatchForm, EffectKind, Kernel, PassiveEffect
 from workbench.sim import seeding
 
 BATCH.use()  # before any function is compiled: Numba takes its cache folder when a function is defined
 
 # --- constants shared with program.py and model.py (plain module globals: Numba freezes them) -------------------
 
-#: Opcodes of the effect kinds' batch forms, by name (an effect kind compiles to one row ``op, a, b, c, d, e``).
-OPS = ("gain", "lose", "others_lose", "steal", "market", "chance", "choose", "if", "for_each", "reroll_ones", "chance_bonus")
-GAIN, LOSE, OTHERS_LOSE, STEAL, MARKET, CHANCE, CHOOSE, IF, FOR_EACH, REROLL_ONES, CHANCE_BONUS = range(len(OPS))
 #: Modifiers of passive cards the engine reads (by name, as ``PassiveEffect.modifiers`` names them).
 MODIFIERS = ("chance_bonus",)
-#: Whom a steal takes from, numbered as ``effects.steal.VICTIMS`` lists them (a test checks).
-STEAL_EACH, STEAL_RICHEST, STEAL_CHOSEN = range(3)
 COINS, HEARTS, STARS = 0, 1, 2
 IN, OUT, CHANCE_IT = 0, 1, 2
 FLASH, DIE, CHANCE_CARD, PASSIVE = 0, 1, 2, 3
 KINDS = ("flash", "die", "chance-it", "passive")
-#: ``if`` condition kinds (as :mod:`workbench.games.chance_it.effects.if_` numbers them).
-RESOURCE_TEST, DICE_TEST, PARTICIPANTS_TEST = 0, 1, 2
 #: End reasons, in the order of ``engine.END_REASONS``.
 ENDED_STARS, ENDED_LAST, ENDED_ALL, ENDED_MAX = 0, 1, 2, 3
 #: Bots: how a seat decides (TAPE: as a scenario script says).
@@ -863,7 +859,7 @@ def _move_value(S, R, M, p, action, c):
         items, lists = _items(R), _lists(R)
         passive = _passive(R)[c]
         for k in range(lists[passive, 0], lists[passive, 0] + lists[passive, 1]):
-            _bonus_gain(S, R, M, h, p, items[k, 1], v)
+            _value_passive(items[k, 0], S, R, M, h, p, v, items[k, 1], items[k, 2], items[k, 3], items[k, 4], items[k, 5])
             for i in range(6):
                 total[i] = total[i] + v[i]
         worth, hearts, knives = _split(mp, total[0], total[2], total[3]), total[1], total[4]
@@ -898,123 +894,18 @@ def _worth6(mp, v):
 @njit(**_COMPILED)
 def _value_lists(S, R, M, h, p, others, n_others, bonus, upto):
     """Every list's expected outcome as it would apply now for seat ``p`` (a Valuer with a Position), bottom-up:
-    a nested list's id is always below its parent's, so lists ``0..upto`` are valued in id order."""
-    vals, res, dice = _vals(S), _res(S), _dice(S)
-    items, lists, options, conds = _items(R), _lists(R), _options(R), _conds(R)
-    mp = _mp(R, M, h)
-    sides, ndice = R[0][RULE.SIDES], R[0][RULE.DICE]
-    t = _floats(S)[FLOATS.T]
-    got = _floats(S)[FLOATS.GOT]
-    have = res[p]
+    a nested list's id is always below its parent's, so lists ``0..upto`` are valued in id order. Each effect adds
+    its own by its kind's batch form."""
+    vals, items, lists = _vals(S), _items(R), _lists(R)
     for lst in range(upto + 1):
         v = vals[lst]
         for i in range(6):
             v[i] = 0.0
         for k in range(lists[lst, 0], lists[lst, 0] + lists[lst, 1]):
-            op, a, b, c, d, e = items[k, 0], items[k, 1], items[k, 2], items[k, 3], items[k, 4], items[k, 5]
-            if op == GAIN:
-                _taken_plain(R, a, b, got)
-                v[0], v[1], v[2] = v[0] + got[0], v[1] + got[1], v[2] + got[2]
-            elif op == LOSE:
-                _taken(R, a, b, have, t)
-                v[0], v[1], v[2] = v[0] + -t[0], v[1] + -t[1], v[2] + -t[2]
-            elif op == OTHERS_LOSE:
-                total = 0.0
-                for o in range(n_others):
-                    _taken(R, a, b, res[others[o]], t)
-                    total += t[HEARTS]
-                v[4] = v[4] + total
-            elif op == STEAL:
-                if n_others:
-                    best = -1.0
-                    g0, g1, g2 = 0.0, 0.0, 0.0
-                    if c == STEAL_EACH:
-                        for o in range(n_others):
-                            _taken(R, a, b, res[others[o]], t)
-                            g0, g1, g2 = g0 + t[0], g1 + t[1], g2 + t[2]
-                    elif c == STEAL_RICHEST:
-                        first = _pairs(R)[a, 0]
-                        pick = 0
-                        for o in range(1, n_others):
-                            if res[others[o], first] > res[others[pick], first]:
-                                pick = o
-                        _taken(R, a, b, res[others[pick]], t)
-                        g0, g1, g2 = t[0], t[1], t[2]
-                    else:
-                        for o in range(n_others):
-                            _taken(R, a, b, res[others[o]], t)
-                            w = _split(mp, t[0], t[2], 0.0) + mp[PERSONA.HEART] * t[1] + mp[PERSONA.KNIFE] * t[1]
-                            if o == 0 or w > best:
-                                best = w
-                                g0, g1, g2 = t[0], t[1], t[2]
-                    v[0], v[1], v[2], v[4] = v[0] + g0, v[1] + g1, v[2] + g2, v[4] + g1
-            elif op == MARKET:
-                v[3] = v[3] + 1.0
-            elif op == CHANCE:
-                chance = _success(a, sides, bonus)
-                then, other = vals[b], vals[c]
-                for i in range(6):
-                    v[i] = v[i] + ((0.0 + then[i] * chance) + other[i] * (1 - chance))
-            elif op == CHOOSE:
-                best_at = -1
-                best = 0.0
-                for o in range(a, a + b):
-                    w = _worth6(mp, vals[options[o]])
-                    if best_at < 0 or w > best:
-                        best, best_at = w, options[o]
-                if best_at >= 0:
-                    for i in range(6):
-                        v[i] = v[i] + vals[best_at][i]
-            elif op == IF:
-                alive = 1 + n_others
-                held = _holds(conds, a, b, have, dice, ndice, alive)
-                branch = vals[c] if held else vals[d]
-                for i in range(6):
-                    v[i] = v[i] + branch[i]
-            elif op == FOR_EACH:
-                times = 0
-                for i in range(ndice):
-                    if dice[i] == a:
-                        times += 1
-                inner = vals[b]
-                for i in range(6):
-                    v[i] = v[i] + (0.0 + inner[i] * times)
-            _ = e
-
-
-@njit(**_INLINED)
-def _taken_plain(R, first, count, out):
-    pairs = _pairs(R)
-    out[0], out[1], out[2] = 0.0, 0.0, 0.0
-    for k in range(first, first + count):
-        out[pairs[k, 0]] += pairs[k, 1]
-
-
-@njit(**_INLINED)
-def _success(need, sides, bonus):
-    hits = 0
-    for d in range(1, sides + 1):
-        if min(sides, max(1, d + bonus)) >= need:
-            hits += 1
-    return hits / sides
-
-
-@njit(**_INLINED)
-def _holds(conds, first, count, have, dice, ndice, participants):
-    for k in range(first, first + count):
-        kind, key, low, high = conds[k, 0], conds[k, 1], conds[k, 2], conds[k, 3]
-        if kind == RESOURCE_TEST:
-            n = have[key]
-        elif kind == DICE_TEST:
-            n = 0
-            for i in range(ndice):
-                if dice[i] == key:
-                    n += 1
-        else:
-            n = participants
-        if not low <= n <= high:
-            return False
-    return True
+            _value(
+                items[k, 0], S, R, M, h, p, others, n_others, bonus, v,
+                items[k, 1], items[k, 2], items[k, 3], items[k, 4], items[k, 5],
+            )  # fmt: skip
 
 
 # --- decisions ----------------------------------------------------------------------------------------------------
@@ -1247,6 +1138,85 @@ def _others_after(S, p, out):
     return k
 
 
+# --- the effect kinds' batch forms -----------------------------------------------------------------------------
+# Each kind with a batch form writes it in its own module (EffectKind.batch_form) from the parts below; the three
+# dispatches that call them by a row's first number are generated here from the registry, so no kind is named here
+# and none can have a row without its branch.
+
+
+def _compiled(function):
+    """A batch form's function (or a helper of one), compiled as a function of its own into the kernel functions
+    that call it; LLVM inlines it there. Not with Numba's own inlining (``inline="always"``): inlining these closures
+    made the batch engine play other games than the interpreter (seen on the base variant), while as functions they
+    play the same and run as fast as when their code stood in ``_run`` (``benchmarks/bench_batch.py``)."""
+    return register_jitable(_nrt=False)(function)
+
+
+#: What a batch form may use (see :class:`~workbench.games.chance_it.effects.Kernel`).
+PARTS = Kernel(
+    GAME=GAME, SEAT=SEAT, RULE=RULE, PERSONA=PERSONA, INTS=INTS, FLOATS=FLOATS,
+    game=_g, res=_res, seats=_ps, participants=_part, dice=_dice, pending=_pending, ints=_ints, floats=_floats,
+    values=_vals, pairs=_pairs, options=_options, conditions=_conds, card_list=_list, persona=_mp,
+    gain=_gain, lose=_lose, settle=_settle, transfer=_transfer, others_after=_others_after,
+    push=_push, PLAIN=F_PLAIN, REPEAT=F_REPEAT, FLASH=F_FLASH, market_action=_market_action,
+    test=_test, reroll=_reroll, bonus_of=_bonus_of, sort=_sort, log=_log, LOG_CHOICE=L_CHOOSE, LOG_TARGET=L_TARGET,
+    decide_choice=_decide_choice, decide_target=_decide_target,
+    taken=_taken, split=_split, worth=_worth6, bonus_gain=_bonus_gain, compiled=_compiled,
+)  # fmt: skip
+
+
+def batch_forms() -> dict[str, tuple[EffectKind, BatchForm]]:
+    """Every registered kind's batch form, by tag in the registry's order, each with every function its placement
+    asks (a form that lacks one is refused, naming the kind)."""
+    forms = {}
+    for tag, kind in REGISTRY.items():
+        form = kind.batch_form(PARTS)
+        if form is None:
+            continue
+        missing = [part for part in kind.batch_parts if getattr(form, part) is None]
+        if missing:
+            raise TypeError(f"the batch form of the effect kind '{tag}' has no {' or '.join(missing)}")
+        forms[tag] = (kind, form)
+    return forms
+
+
+#: The kinds the kernel plays, by tag, with their forms: the registry's when the kernel was loaded.
+FORMS = batch_forms()
+#: Each kind's number: the first number of its rows (``program.py`` writes them).
+OPS = {tag: op for op, tag in enumerate(FORMS)}
+
+_DISPATCH = """
+def dispatch(op, {params}):
+{branches}
+    if not 0 <= op < {kinds}:
+        raise RuntimeError("an effect row of no kind")
+"""
+
+
+def _dispatch(params, functions):
+    """One compiled function calling ``functions[op]`` (by a row's first number) with ``params``: an ``if`` a kind,
+    written out (Numba calls a function only by name). A kind with no such function does nothing there: a die
+    effect in a list being valued, for instance (the bots value it with its face)."""
+    branches = "".join(f"    if op == {op}:\n        form_{op}({params})\n        return\n" for op in functions)
+    scope = {f"form_{op}": _compiled(function) for op, function in functions.items()}
+    exec(_DISPATCH.format(params=params, branches=branches, kinds=len(OPS)), scope)  # source made above, of numbers
+    return register_jitable(inline="always", _nrt=False)(scope["dispatch"])  # inlined: a call an effect costs 20 %
+
+
+_apply = _dispatch(
+    "S, R, M, T, A, who, a, b, c, d, e, tape",
+    {OPS[tag]: form.apply for tag, (kind, form) in FORMS.items() if form.apply is not None},
+)
+_value = _dispatch(
+    "S, R, M, h, p, others, n_others, bonus, v, a, b, c, d, e",
+    {OPS[tag]: form.value for tag, (kind, form) in FORMS.items() if form.value and not isinstance(kind, PassiveEffect)},
+)
+_value_passive = _dispatch(
+    "S, R, M, h, p, out, a, b, c, d, e",
+    {OPS[tag]: form.value for tag, (kind, form) in FORMS.items() if form.value and isinstance(kind, PassiveEffect)},
+)
+
+
 @njit(**_COMPILED)
 def _run(S, R, M, T, A, top, who, tape):
     """Apply effect list ``top`` (engine.Round.apply) for seat ``who``, or with ``EACH`` for every participant still
@@ -1255,8 +1225,7 @@ def _run(S, R, M, T, A, top, who, tape):
     lists = _lists(R)
     if not lists[top, 1]:
         return
-    g, res, ps, stack, dice, part = _g(S), _res(S), _ps(S), _stack(S), _dice(S), _part(S)
-    items, pairs, options, conds = _items(R), _pairs(R), _options(R), _conds(R)
+    g, ps, stack, part, items = _g(S), _ps(S), _stack(S), _part(S), _items(R)
     for turn in range(g[GAME.PART] if who == EACH else 1):
         player = part[turn] if who == EACH else who
         if who == EACH and ps[player, SEAT.ELIM]:
@@ -1280,75 +1249,9 @@ def _run(S, R, M, T, A, top, who, tape):
                 continue
             stack[f, 1] = pos + 1
             k = lists[cur, 0] + pos
-            op, a, b, c, d = items[k, 0], items[k, 1], items[k, 2], items[k, 3], items[k, 4]
-            if op == GAIN:
-                for i in range(a, a + b):
-                    _gain(S, R, p, pairs[i, 0], pairs[i, 1])
-            elif op == LOSE:
-                for i in range(a, a + b):
-                    _lose(S, p, pairs[i, 0], pairs[i, 1])
-                _settle(S, p)
-            elif op == OTHERS_LOSE:
-                for j in range(g[GAME.PART]):
-                    q = part[j]
-                    if q != p and not ps[q, SEAT.ELIM]:
-                        for i in range(a, a + b):
-                            _lose(S, q, pairs[i, 0], pairs[i, 1])
-                        _settle(S, q)
-            elif op == STEAL:
-                victims = _ints(S)[INTS.VICTIMS]
-                n = _others_after(S, p, victims)
-                if n:
-                    if c == STEAL_RICHEST:
-                        first = pairs[a, 0]
-                        pick = 0
-                        for j in range(1, n):
-                            if res[victims[j], first] > res[victims[pick], first]:
-                                pick = j
-                        victims[0] = victims[pick]
-                        n = 1
-                    elif c == STEAL_CHOSEN:
-                        victims[0] = _decide_target(S, R, M, T, p, victims, n, a, b)
-                        _log(S, L_TARGET, p, victims[0])
-                        n = 1
-                    for j in range(n):
-                        q = victims[j]
-                        for i in range(a, a + b):
-                            if res[q, HEARTS]:
-                                _transfer(S, R, q, p, pairs[i, 0], pairs[i, 1])
-                        _settle(S, q)
-            elif op == MARKET:
-                flash = _market_action(S, R, M, T, A, p, tape)
-                if flash >= 0:
-                    g[GAME.DEPTH] += 1
-                    _push(S, _list(R)[flash], p, F_FLASH, g[GAME.KEPT], 0)
-            elif op == CHANCE:
-                sides = R[0][RULE.SIDES]
-                rolled = _test(S, R, T, tape)
-                bonus = _bonus_of(S, R, p)
-                result = min(sides, max(1, rolled + bonus)) if bonus else rolled
-                success = result >= a
-                if d and not success:
-                    g[GAME.KEPT] = 1
-                _push(S, b if success else c, p, F_PLAIN, 0, 0)
-            elif op == CHOOSE:
-                index = _decide_choice(S, R, M, T, p, a, b)
-                _log(S, L_CHOOSE, p, index)
-                _push(S, options[a + index], p, F_PLAIN, 0, 0)
-            elif op == IF:
-                alive = 0
-                for j in range(g[GAME.PART]):
-                    if not ps[part[j], SEAT.ELIM]:
-                        alive += 1
-                held = _holds(conds, a, b, res[p], dice, R[0][RULE.DICE], alive)
-                _push(S, c if held else d, p, F_PLAIN, 0, 0)
-            elif op == FOR_EACH:
-                times = 0
-                for i in range(R[0][RULE.DICE]):
-                    if dice[i] == a:
-                        times += 1
-                if times:
-                    _push(S, b, p, F_REPEAT, 0, times)
+            _apply(
+                items[k, 0], S, R, M, T, A, p, items[k, 1], items[k, 2], items[k, 3], items[k, 4], items[k, 5], tape
+            )  # fmt: skip
 
 
 @njit(**_COMPILED)
@@ -1552,36 +1455,13 @@ def _action_round(S, R, M, T, A, tape):
                 if _use(S, R, M, T, A, p, tab[p, index], tape):
                     used[p, index] = 0
         steps = _die_steps(R)[face]
-        for k in range(lists[steps, 0], lists[steps, 0] + lists[steps, 1]):
-            if items[k, 0] == REROLL_ONES:
-                _reroll_one(S, R, T, face, tape)
+        for k in range(lists[steps, 0], lists[steps, 0] + lists[steps, 1]):  # the face's die effects
+            _apply(
+                items[k, 0], S, R, M, T, A, face, items[k, 1], items[k, 2], items[k, 3], items[k, 4], items[k, 5], tape
+            )  # fmt: skip
         if not _step_done(S, R):
             return False
     return True
-
-
-@njit(**_COMPILED)
-def _reroll_one(S, R, T, face, tape):
-    """reroll_ones: the starting player rerolls the die until it shows another face, resolved again in its turn."""
-    g, ps, part, dice, pending = _g(S), _ps(S), _part(S), _dice(S), _pending(S)
-    anyone = False
-    for j in range(g[GAME.PART]):
-        if not ps[part[j], SEAT.ELIM]:
-            anyone = True
-    if not anyone:
-        return
-    new = _reroll(S, R, T, tape)
-    while new == 1:
-        new = _reroll(S, R, T, tape)
-    count = R[0][RULE.DICE]
-    for i in range(count):
-        if dice[i] == face:
-            dice[i] = new
-            break
-    _sort(dice, count)
-    pending[g[GAME.PENDING]] = new
-    g[GAME.PENDING] += 1
-    _sort(pending, g[GAME.PENDING])
 
 
 @njit(**_COMPILED)

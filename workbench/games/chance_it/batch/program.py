@@ -1,6 +1,7 @@
 """A compiled variant as the batch engine's arrays: effect rows, the board, the sheets, the cards, the supply.
 
-Every effect kind writes its own row (:meth:`EffectKind.batch`); a kind with no batch form
+Every effect kind writes its own row (:meth:`EffectKind.batch`, after the kind's number in
+the kernel, ``kernel.OPS``); a kind with no batch form
 or a modifier the engine does not read makes :func:`compile_program` raise
 :class:`NoBatchForm` with the reason, which ``--engine auto`` reports when it falls back to
 the interpreter.
@@ -46,20 +47,19 @@ class Writer:
         self.pairs: list[tuple[int, int]] = []
         self.options: list[int] = []
         self.conds: list[tuple[int, int, int, int]] = []
-        self.batch = Batch(op=self.op, list=self.list, amounts=self.amounts, lists=self.many, conditions=self.conditions)
-
-    def op(self, name: str, *numbers: int) -> tuple[int, ...]:
-        if name not in k.OPS:
-            raise NoBatchForm(f"the batch engine has no operation '{name}'")
-        if len(numbers) > 5:
-            raise NoBatchForm(f"'{name}' takes at most five numbers in the batch engine, got {len(numbers)}")
-        return (k.OPS.index(name), *numbers, *(0,) * (5 - len(numbers)))
+        self.batch = Batch(list=self.list, amounts=self.amounts, lists=self.many, conditions=self.conditions)
 
     def row(self, argument: Any, kind: Any) -> tuple[int, ...]:
-        row = kind.batch(argument, self.batch)
-        if row is None:
+        """The kind's row: its number in the kernel, then the numbers it writes (five, zeros after its own)."""
+        numbers = kind.batch(argument, self.batch)
+        if numbers is None:
             raise NoBatchForm(f"the effect kind '{kind.tag}' has no batch form")
-        return tuple(row)
+        op = k.OPS.get(kind.tag)
+        if op is None:  # the kernel compiles the forms of the kinds registered when it loads
+            raise NoBatchForm(f"the effect kind '{kind.tag}' was registered after the batch engine was loaded")
+        if len(numbers) > 5:
+            raise NoBatchForm(f"'{kind.tag}' writes at most five numbers in the batch engine, got {len(numbers)}")
+        return (op, *numbers, *(0,) * (5 - len(numbers)))
 
     def list(self, effects: Effects) -> int:
         """Compile the nested lists first, so that a list's id is above every list it holds (the bots value bottom-up)."""

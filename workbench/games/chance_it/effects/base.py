@@ -151,16 +151,98 @@ class Compiler:
 class Batch:
     """What :meth:`EffectKind.batch` may use to write its row for the batch engine (:mod:`..batch.program`).
 
-    A row is an opcode of the engine (by name) and up to five whole numbers; nested lists,
+    A row is the kind's number in the engine (the writer puts it first) and up to five whole
+    numbers, which the kind's batch form reads back (:class:`BatchForm`); nested lists,
     (resource, amount) pairs, ``choose`` options and ``if`` conditions go into tables of
     their own and the row holds where (first index and count, or a list's id).
     """
 
-    op: Callable[..., tuple[int, ...]]  #: ``op(name, *numbers)``: the row (a name the engine lacks has no batch form)
     list: Callable[[Effects], int]  #: a nested list of compiled effects -> its id
     amounts: Callable[[Sequence[tuple[int, int]]], tuple[int, int]]  #: (resource, amount) pairs -> (first, count)
     lists: Callable[[Sequence[Effects]], tuple[int, int]]  #: several nested lists (choose's options) -> (first, count)
     conditions: Callable[[Sequence[tuple[int, int, int, int]]], tuple[int, int]]  #: ``if`` conditions -> (first, count)
+
+
+#: A compiled function of the batch engine (Numba's), called from a batch form.
+Part = Callable[..., Any]
+#: One of the kernel's arrays (or a view of one), as a batch form's functions take them: Numba types them when it
+#: compiles the kernel, so the annotation only names them.
+Arrays = Any
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """What a kind's batch form may use: the batch engine's compiled parts (:mod:`..batch.kernel` gives them).
+
+    A batch form is plain Python that the kernel compiles with Numba, over the kernel's arrays:
+    ``S`` the state, ``R`` the rules, ``M`` the bots' value models, ``T`` a replay's tape, ``A``
+    the sums. Bind the parts it uses to local names before defining its functions (Numba
+    compiles what a function closes over as constants). The layouts are named tuples of offsets
+    (:mod:`..batch.layout`): ``game(S)[GAME.KEPT]``, ``seats(S)[p, SEAT.ELIM]``.
+    """
+
+    GAME: Any  #: the game's scalars
+    SEAT: Any  #: a seat's fields
+    RULE: Any  #: the rules' scalars (``R[0]``)
+    PERSONA: Any  #: a persona's scalars
+    INTS: Any  #: rows of the integer scratch
+    FLOATS: Any  #: rows of the float scratch
+    game: Part  #: ``(S)``: the game's scalars
+    res: Part  #: ``(S)``: each seat's coins, hearts and stars
+    seats: Part  #: ``(S)``: each seat's fields
+    participants: Part  #: ``(S)``: this round's participants, in turn order (``game(S)[GAME.PART]`` of them)
+    dice: Part  #: ``(S)``: this round's dice, in order (``R[0][RULE.DICE]`` of them)
+    pending: Part  #: ``(S)``: the faces still to be resolved this round, in order (``game(S)[GAME.PENDING]`` of them)
+    ints: Part  #: ``(S)``: the integer scratch
+    floats: Part  #: ``(S)``: the float scratch
+    values: Part  #: ``(S)``: each effect list's expected outcome (6 numbers a list, as :data:`Vector`), valued bottom-up
+    pairs: Part  #: ``(R)``: the (resource, amount) pairs of :attr:`Batch.amounts`
+    options: Part  #: ``(R)``: the list ids of :attr:`Batch.lists`
+    conditions: Part  #: ``(R)``: the rows of :attr:`Batch.conditions`
+    card_list: Part  #: ``(R)``: each card's list of effects
+    persona: Part  #: ``(R, M, h)``: persona ``h``'s scalars
+    gain: Part  #: ``(S, R, p, r, n)``: seat ``p`` takes ``n`` of resource ``r`` from the supply (what is left); what it took
+    lose: Part  #: ``(S, p, r, n)``: seat ``p`` loses ``n`` of ``r`` (what it has) to the supply; what it lost
+    settle: Part  #: ``(S, p)``: seat ``p`` is out when it has no hearts left
+    transfer: Part  #: ``(S, R, giver, taker, r, n)``: ``n`` of ``r`` change hands (what the giver has); how many
+    others_after: Part  #: ``(S, p, out)``: the other participants still in, in turn order from ``p``'s left; how many
+    push: Part  #: ``(S, list, p, frame, saved, times)``: run effect list ``list`` for ``p`` next (a frame of :attr:`PLAIN`, :attr:`REPEAT` ``times``, or :attr:`FLASH`)
+    PLAIN: int
+    REPEAT: int
+    FLASH: int
+    market_action: Part  #: ``(S, R, M, T, A, p, tape)``: ``p``'s market action; the flash card it bought, or -1
+    test: Part  #: ``(S, R, T, tape)``: a chance test's die
+    reroll: Part  #: ``(S, R, T, tape)``: a rerolled die
+    bonus_of: Part  #: ``(S, R, p)``: seat ``p``'s chance bonus (its passive cards' modifiers)
+    sort: Part  #: ``(a, n)``: sort ``a[:n]`` in place
+    log: Part  #: ``(S, code, a, b)``: note a decision in a recorded game's log (:attr:`LOG_CHOICE`, :attr:`LOG_TARGET`)
+    LOG_CHOICE: int  #: seat ``a`` chose option ``b``
+    LOG_TARGET: int  #: seat ``a`` chose seat ``b``
+    decide_choice: Part  #: ``(S, R, M, T, p, first, count)``: which of ``count`` options (from ``options(R)[first]``) ``p`` takes
+    decide_target: Part  #: ``(S, R, M, T, p, candidates, n, first, count)``: which candidate ``p`` takes the pairs from
+    taken: Part  #: ``(R, first, count, holder, out)``: what ``holder`` can give of each pair (at most what it has)
+    split: Part  #: ``(mp, coins, stars, markets)``: what those are worth to persona scalars ``mp``
+    worth: Part  #: ``(mp, v)``: what an outcome of 6 numbers is worth to persona scalars ``mp``
+    bonus_gain: Part  #: ``(S, R, M, h, p, bonus, out)``: what a chance bonus adds per round to ``p``'s tableau
+    compiled: Callable[[Callable[..., Any]], Callable[..., Any]]  #: a helper of a batch form, compiled where it is called
+
+
+@dataclass(frozen=True)
+class BatchForm:
+    """A kind's batch form: the functions the kernel compiles for it (see :class:`Kernel`), as its placement asks
+    (:attr:`EffectKind.batch_parts`); ``a .. e`` are the numbers its row holds (:meth:`EffectKind.batch`).
+
+    - ``apply(S, R, M, T, A, who, a, b, c, d, e, tape)``: apply it for seat ``who`` (a player effect), or to the
+      die of face ``who`` being resolved (a die effect); ``tape`` is true in a replay;
+    - ``value(S, R, M, h, p, others, n_others, bonus, v, a, b, c, d, e)`` (a player effect): add its expected outcome
+      for seat ``p`` as persona ``h`` to ``v`` (6 numbers), the others being ``others[:n_others]`` and the chance
+      bonus ``bonus``, as :meth:`EffectKind.value` with a position does;
+    - ``value(S, R, M, h, p, out, a, b, c, d, e)`` (a passive effect): write its expected outcome per round to
+      ``out``, for seat ``p`` as persona ``h``.
+    """
+
+    apply: Callable[..., None] | None = None
+    value: Callable[..., None] | None = None
 
 
 @dataclass(frozen=True)
@@ -312,6 +394,8 @@ class EffectKind(ABC):
     drawings: ClassVar[dict[str, str]] = {}
     #: What it does, in a line (the README's effect table).
     meaning: ClassVar[str]
+    #: The functions its batch form supplies (:class:`BatchForm`), as its placement asks.
+    batch_parts: ClassVar[tuple[str, ...]] = ()
     #: An example as a designer writes it, and where (``die``, ``card``, ``passive`` or ``board``), for docs and tests.
     example: ClassVar[Any]
     example_where: ClassVar[str] = "card"
@@ -335,9 +419,15 @@ class EffectKind(ABC):
 
     @abstractmethod
     def batch(self, argument: Any, batch: Batch) -> tuple[int, ...] | None:
-        """The compiled effect as a row of the batch engine (``batch.op(name, ...)``; nested lists through ``batch``),
-        or None when the engine has no form for it: a variant using it is then played by the interpreter, which
-        ``--engine auto`` says (and ``--engine batch`` refuses)."""
+        """The compiled effect's row for the batch engine: up to five whole numbers (nested lists through ``batch``),
+        which its :meth:`batch_form` reads back; None when the engine has no form for it: a variant using it is then
+        played by the interpreter, which ``--engine auto`` says (and ``--engine batch`` refuses)."""
+
+    def batch_form(self, kernel: Kernel) -> BatchForm | None:
+        """Its compiled form in the batch engine, from the kernel's parts: the functions :attr:`batch_parts` names,
+        playing it rule for rule as :meth:`apply` and :meth:`value` do (``tests/test_batch.py`` plays both engines
+        and compares). None when :meth:`batch` writes no row."""
+        return None
 
     @abstractmethod
     def value(self, argument: Any, valuer: Valuer) -> Vector:
@@ -377,6 +467,9 @@ class EffectKind(ABC):
 class PlayerEffect(EffectKind):
     """An effect applied for one player, wherever it is written (the common kind)."""
 
+    #: The functions of its batch form (see :class:`BatchForm`).
+    batch_parts: ClassVar[tuple[str, ...]] = ("apply", "value")
+
     @staticmethod
     @abstractmethod
     def apply(rnd: Round, player: Player, argument: Any) -> None:
@@ -387,6 +480,7 @@ class DieEffect(EffectKind):
     """An effect of a board face that acts once per die of that face, after the die cards (not per player)."""
 
     placement = "board"
+    batch_parts: ClassVar[tuple[str, ...]] = ("apply",)
 
     @staticmethod
     @abstractmethod
@@ -403,6 +497,7 @@ class PassiveEffect(EffectKind):
 
     placement = "passive"
     example_where = "passive"
+    batch_parts: ClassVar[tuple[str, ...]] = ("value",)
 
     @abstractmethod
     def modifiers(self, argument: Any) -> dict[str, int]:

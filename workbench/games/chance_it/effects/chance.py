@@ -10,12 +10,15 @@ from pydantic import Field
 
 from workbench.games.chance_it.effects.base import (
     ZERO,
+    Arrays,
     Batch,
+    BatchForm,
     Compiler,
     Drawing,
     EffectEvent,
     Effects,
     Exact,
+    Kernel,
     PlayerEffect,
     Site,
     Valuer,
@@ -141,7 +144,41 @@ class ChanceKind(PlayerEffect):
 
     def batch(self, test: tuple[int, Effects, Effects, bool], batch: Batch) -> tuple[int, ...]:
         need, then, otherwise, keep = test
-        return batch.op("chance", need, batch.list(then), batch.list(otherwise), int(keep))
+        return need, batch.list(then), batch.list(otherwise), int(keep)
+
+    def batch_form(self, kernel: Kernel) -> BatchForm:
+        test, bonus_of, game, push, values = kernel.test, kernel.bonus_of, kernel.game, kernel.push, kernel.values
+        GAME, RULE, PLAIN = kernel.GAME, kernel.RULE, kernel.PLAIN
+
+        @kernel.compiled
+        def chance(need: int, sides: int, bonus: int) -> float:  # success_chance, as a float
+            hits = 0
+            for face in range(1, sides + 1):
+                if min(sides, max(1, face + bonus)) >= need:
+                    hits += 1
+            return hits / sides
+
+        def apply(
+            S: Arrays, R: Arrays, M: Arrays, T: Arrays, A: Arrays, p: int, a: int, b: int, c: int, d: int, e: int, tape: bool
+        ) -> None:
+            sides = R[0][RULE.SIDES]
+            rolled = test(S, R, T, tape)
+            bonus = bonus_of(S, R, p)
+            result = min(sides, max(1, rolled + bonus)) if bonus else rolled
+            success = result >= a
+            if d and not success:
+                game(S)[GAME.KEPT] = 1
+            push(S, b if success else c, p, PLAIN, 0, 0)
+
+        def value(S: Arrays, R: Arrays, M: Arrays, h: int, p: int, others: Arrays, n_others: int, bonus: int, v: Arrays,
+                  a: int, b: int, c: int, d: int, e: int) -> None:  # fmt: skip
+            odds = chance(a, R[0][RULE.SIDES], bonus)
+            listed = values(S)
+            then, other = listed[b], listed[c]
+            for i in range(6):
+                v[i] = v[i] + ((0.0 + then[i] * odds) + other[i] * (1 - odds))
+
+        return BatchForm(apply, value)
 
     @staticmethod
     def apply(rnd: Round, player: Player, test: tuple[int, Effects, Effects, bool]) -> None:

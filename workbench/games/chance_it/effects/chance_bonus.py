@@ -7,10 +7,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import Field, Strict
 
 from workbench.games.chance_it.effects.base import (
+    Arrays,
     Batch,
+    BatchForm,
     Compiler,
     Drawing,
     Exact,
+    Kernel,
     PassiveEffect,
     Valuer,
     Vector,
@@ -52,7 +55,15 @@ class ChanceBonusKind(PassiveEffect):
         return effect.chance_bonus
 
     def batch(self, bonus: int, batch: Batch) -> tuple[int, ...]:
-        return batch.op("chance_bonus", bonus)
+        return (bonus,)
+
+    def batch_form(self, kernel: Kernel) -> BatchForm:
+        bonus_gain = kernel.bonus_gain
+
+        def value(S: Arrays, R: Arrays, M: Arrays, h: int, p: int, out: Arrays, a: int, b: int, c: int, d: int, e: int) -> None:
+            bonus_gain(S, R, M, h, p, a, out)
+
+        return BatchForm(value=value)
 
     def modifiers(self, bonus: int) -> dict[str, int]:
         return {BONUS: bonus}

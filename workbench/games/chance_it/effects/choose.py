@@ -10,12 +10,15 @@ from pydantic import field_validator
 
 from workbench.games.chance_it.effects.base import (
     ZERO,
+    Arrays,
     Batch,
+    BatchForm,
     Compiler,
     Drawing,
     EffectEvent,
     Effects,
     Exact,
+    Kernel,
     PlayerEffect,
     Valuer,
     Vector,
@@ -84,7 +87,33 @@ class ChooseKind(PlayerEffect):
         )
 
     def batch(self, argument: Options, batch: Batch) -> tuple[int, ...]:
-        return batch.op("choose", *batch.lists(argument[0]))
+        return batch.lists(argument[0])
+
+    def batch_form(self, kernel: Kernel) -> BatchForm:
+        decide_choice, log, push, options, values = kernel.decide_choice, kernel.log, kernel.push, kernel.options, kernel.values
+        persona, worth, PLAIN, LOG_CHOICE = kernel.persona, kernel.worth, kernel.PLAIN, kernel.LOG_CHOICE
+
+        def apply(
+            S: Arrays, R: Arrays, M: Arrays, T: Arrays, A: Arrays, p: int, a: int, b: int, c: int, d: int, e: int, tape: bool
+        ) -> None:
+            index = decide_choice(S, R, M, T, p, a, b)
+            log(S, LOG_CHOICE, p, index)
+            push(S, options(R)[a + index], p, PLAIN, 0, 0)
+
+        def value(S: Arrays, R: Arrays, M: Arrays, h: int, p: int, others: Arrays, n_others: int, bonus: int, v: Arrays,
+                  a: int, b: int, c: int, d: int, e: int) -> None:  # fmt: skip
+            listed, lists, mp = values(S), options(R), persona(R, M, h)  # the option the persona would take
+            best_at = -1
+            best = 0.0
+            for o in range(a, a + b):
+                w = worth(mp, listed[lists[o]])
+                if best_at < 0 or w > best:
+                    best, best_at = w, lists[o]
+            if best_at >= 0:
+                for i in range(6):
+                    v[i] = v[i] + listed[best_at][i]
+
+        return BatchForm(apply, value)
 
     @staticmethod
     def apply(rnd: Round, player: Player, argument: Options) -> None:

@@ -10,12 +10,15 @@ from pydantic import Field
 
 from workbench.games.chance_it.effects.base import (
     ZERO,
+    Arrays,
     Batch,
+    BatchForm,
     Compiler,
     Drawing,
     EffectEvent,
     Effects,
     Exact,
+    Kernel,
     PlayerEffect,
     Site,
     Valuer,
@@ -96,7 +99,34 @@ class ForEachKind(PlayerEffect):
 
     def batch(self, argument: tuple[int, Effects], batch: Batch) -> tuple[int, ...]:
         face, effects = argument
-        return batch.op("for_each", face, batch.list(effects))
+        return face, batch.list(effects)
+
+    def batch_form(self, kernel: Kernel) -> BatchForm:
+        dice, push, values, RULE, REPEAT = kernel.dice, kernel.push, kernel.values, kernel.RULE, kernel.REPEAT
+
+        @kernel.compiled
+        def showing(S: Arrays, R: Arrays, face: int) -> int:
+            shown, times = dice(S), 0
+            for i in range(R[0][RULE.DICE]):
+                if shown[i] == face:
+                    times += 1
+            return times
+
+        def apply(
+            S: Arrays, R: Arrays, M: Arrays, T: Arrays, A: Arrays, p: int, a: int, b: int, c: int, d: int, e: int, tape: bool
+        ) -> None:
+            times = showing(S, R, a)
+            if times:
+                push(S, b, p, REPEAT, 0, times)
+
+        def value(S: Arrays, R: Arrays, M: Arrays, h: int, p: int, others: Arrays, n_others: int, bonus: int, v: Arrays,
+                  a: int, b: int, c: int, d: int, e: int) -> None:  # fmt: skip
+            times = showing(S, R, a)
+            inner = values(S)[b]
+            for i in range(6):
+                v[i] = v[i] + (0.0 + inner[i] * times)
+
+        return BatchForm(apply, value)
 
     @staticmethod
     def apply(rnd: Round, player: Player, argument: tuple[int, Effects]) -> None:

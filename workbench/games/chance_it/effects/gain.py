@@ -8,11 +8,14 @@ from typing import TYPE_CHECKING, Any
 from workbench.games.chance_it.basics import RESOURCES, Amounts, AmountsModel
 from workbench.games.chance_it.effects.base import (
     ZERO,
+    Arrays,
     Batch,
+    BatchForm,
     Compiler,
     Drawing,
     EffectEvent,
     Exact,
+    Kernel,
     PlayerEffect,
     Valuer,
     Vector,
@@ -72,7 +75,27 @@ class GainKind(PlayerEffect):
         return indexed(effect.gain)
 
     def batch(self, amounts: tuple[tuple[int, int], ...], batch: Batch) -> tuple[int, ...]:
-        return batch.op("gain", *batch.amounts(amounts))
+        return batch.amounts(amounts)
+
+    def batch_form(self, kernel: Kernel) -> BatchForm:
+        gain, pairs, floats, FLOATS = kernel.gain, kernel.pairs, kernel.floats, kernel.FLOATS
+
+        def apply(
+            S: Arrays, R: Arrays, M: Arrays, T: Arrays, A: Arrays, p: int, a: int, b: int, c: int, d: int, e: int, tape: bool
+        ) -> None:
+            at = pairs(R)
+            for i in range(a, a + b):
+                gain(S, R, p, at[i, 0], at[i, 1])
+
+        def value(S: Arrays, R: Arrays, M: Arrays, h: int, p: int, others: Arrays, n_others: int, bonus: int, v: Arrays,
+                  a: int, b: int, c: int, d: int, e: int) -> None:  # fmt: skip
+            at, got = pairs(R), floats(S)[FLOATS.GOT]
+            got[0], got[1], got[2] = 0.0, 0.0, 0.0
+            for i in range(a, a + b):
+                got[at[i, 0]] += at[i, 1]
+            v[0], v[1], v[2] = v[0] + got[0], v[1] + got[1], v[2] + got[2]
+
+        return BatchForm(apply, value)
 
     @staticmethod
     def apply(rnd: Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:

@@ -11,12 +11,15 @@ from pydantic import Field, model_validator
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.effects.base import (
     ZERO,
+    Arrays,
     Batch,
+    BatchForm,
     Compiler,
     Drawing,
     EffectEvent,
     Effects,
     Exact,
+    Kernel,
     PlayerEffect,
     Site,
     Valuer,
@@ -195,7 +198,62 @@ class IfKind(PlayerEffect):
 
     def batch(self, argument: Checks, batch: Batch) -> tuple[int, ...]:
         test, then, otherwise, _ = argument
-        return batch.op("if", *batch.conditions(test), batch.list(then), batch.list(otherwise))
+        return (*batch.conditions(test), batch.list(then), batch.list(otherwise))
+
+    def batch_form(self, kernel: Kernel) -> BatchForm:
+        game, seats, participants, res, dice, push = (
+            kernel.game,
+            kernel.seats,
+            kernel.participants,
+            kernel.res,
+            kernel.dice,
+            kernel.push,
+        )
+        conditions, values, GAME, SEAT, RULE, PLAIN = (
+            kernel.conditions,
+            kernel.values,
+            kernel.GAME,
+            kernel.SEAT,
+            kernel.RULE,
+            kernel.PLAIN,
+        )
+
+        @kernel.compiled
+        def held(R: Arrays, first: int, count: int, have: Arrays, shown: Arrays, participants: int) -> bool:  # holds()
+            conds, ndice = conditions(R), R[0][RULE.DICE]
+            for k in range(first, first + count):
+                kind, key, low, high = conds[k, 0], conds[k, 1], conds[k, 2], conds[k, 3]
+                if kind == RESOURCE:
+                    n = have[key]
+                elif kind == DICE:
+                    n = 0
+                    for i in range(ndice):
+                        if shown[i] == key:
+                            n += 1
+                else:
+                    n = participants
+                if not low <= n <= high:
+                    return False
+            return True
+
+        def apply(
+            S: Arrays, R: Arrays, M: Arrays, T: Arrays, A: Arrays, p: int, a: int, b: int, c: int, d: int, e: int, tape: bool
+        ) -> None:
+            g, ps, part = game(S), seats(S), participants(S)
+            alive = 0
+            for j in range(g[GAME.PART]):
+                if not ps[part[j], SEAT.ELIM]:
+                    alive += 1
+            push(S, c if held(R, a, b, res(S)[p], dice(S), alive) else d, p, PLAIN, 0, 0)
+
+        def value(S: Arrays, R: Arrays, M: Arrays, h: int, p: int, others: Arrays, n_others: int, bonus: int, v: Arrays,
+                  a: int, b: int, c: int, d: int, e: int) -> None:  # fmt: skip
+            listed = values(S)
+            branch = listed[c] if held(R, a, b, res(S)[p], dice(S), 1 + n_others) else listed[d]
+            for i in range(6):
+                v[i] = v[i] + branch[i]
+
+        return BatchForm(apply, value)
 
     @staticmethod
     def apply(rnd: Round, player: Player, argument: Checks) -> None:

@@ -7,11 +7,14 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.games.chance_it.basics import RESOURCES, Amounts, AmountsModel
 from workbench.games.chance_it.effects.base import (
+    Arrays,
     Batch,
+    BatchForm,
     Compiler,
     Drawing,
     EffectEvent,
     Exact,
+    Kernel,
     PlayerEffect,
     Valuer,
     Vector,
@@ -76,7 +79,27 @@ class LoseKind(PlayerEffect):
         return indexed(effect.lose)
 
     def batch(self, amounts: tuple[tuple[int, int], ...], batch: Batch) -> tuple[int, ...]:
-        return batch.op("lose", *batch.amounts(amounts))
+        return batch.amounts(amounts)
+
+    def batch_form(self, kernel: Kernel) -> BatchForm:
+        lose, settle, pairs, res, taken = kernel.lose, kernel.settle, kernel.pairs, kernel.res, kernel.taken
+        floats, FLOATS = kernel.floats, kernel.FLOATS
+
+        def apply(
+            S: Arrays, R: Arrays, M: Arrays, T: Arrays, A: Arrays, p: int, a: int, b: int, c: int, d: int, e: int, tape: bool
+        ) -> None:
+            at = pairs(R)
+            for i in range(a, a + b):
+                lose(S, p, at[i, 0], at[i, 1])
+            settle(S, p)
+
+        def value(S: Arrays, R: Arrays, M: Arrays, h: int, p: int, others: Arrays, n_others: int, bonus: int, v: Arrays,
+                  a: int, b: int, c: int, d: int, e: int) -> None:  # fmt: skip
+            t = floats(S)[FLOATS.T]  # one loses only what one has
+            taken(R, a, b, res(S)[p], t)
+            v[0], v[1], v[2] = v[0] + -t[0], v[1] + -t[1], v[2] + -t[2]
+
+        return BatchForm(apply, value)
 
     apply = staticmethod(lose)
 

@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from workbench.games.chance_it.effects.base import Batch, Compiler, Drawing, Exact, PlayerEffect, Valuer, Vector, Words, outcome
+from workbench.games.chance_it.effects.base import (
+    Arrays,
+    Batch,
+    BatchForm,
+    Compiler,
+    Drawing,
+    Exact,
+    Kernel,
+    PlayerEffect,
+    Valuer,
+    Vector,
+    Words,
+    outcome,
+)
 
 if TYPE_CHECKING:
     import icepool
@@ -32,7 +45,26 @@ class MarketKind(PlayerEffect):
         return None
 
     def batch(self, argument: None, batch: Batch) -> tuple[int, ...]:
-        return batch.op("market")
+        return ()
+
+    def batch_form(self, kernel: Kernel) -> BatchForm:
+        market_action, game, push, card_list = kernel.market_action, kernel.game, kernel.push, kernel.card_list
+        GAME, FLASH = kernel.GAME, kernel.FLASH
+
+        def apply(
+            S: Arrays, R: Arrays, M: Arrays, T: Arrays, A: Arrays, p: int, a: int, b: int, c: int, d: int, e: int, tape: bool
+        ) -> None:
+            flash = market_action(S, R, M, T, A, p, tape)
+            if flash >= 0:  # a flash card bought: its effects now, then the rest of this list
+                g = game(S)
+                g[GAME.DEPTH] += 1
+                push(S, card_list(R)[flash], p, FLASH, g[GAME.KEPT], 0)
+
+        def value(S: Arrays, R: Arrays, M: Arrays, h: int, p: int, others: Arrays, n_others: int, bonus: int, v: Arrays,
+                  a: int, b: int, c: int, d: int, e: int) -> None:  # fmt: skip
+            v[3] = v[3] + 1.0
+
+        return BatchForm(apply, value)
 
     @staticmethod
     def apply(rnd: Round, player: Player, argument: None) -> None:

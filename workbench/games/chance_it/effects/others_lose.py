@@ -6,10 +6,13 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.games.chance_it.basics import HEARTS, Amounts, AmountsModel
 from workbench.games.chance_it.effects.base import (
+    Arrays,
     Batch,
+    BatchForm,
     Compiler,
     Drawing,
     Exact,
+    Kernel,
     PlayerEffect,
     Valuer,
     Vector,
@@ -55,7 +58,34 @@ class OthersLoseKind(PlayerEffect):
         return indexed(effect.others_lose)
 
     def batch(self, amounts: tuple[tuple[int, int], ...], batch: Batch) -> tuple[int, ...]:
-        return batch.op("others_lose", *batch.amounts(amounts))
+        return batch.amounts(amounts)
+
+    def batch_form(self, kernel: Kernel) -> BatchForm:
+        lose, settle, pairs, res, taken = kernel.lose, kernel.settle, kernel.pairs, kernel.res, kernel.taken
+        game, seats, participants, floats = kernel.game, kernel.seats, kernel.participants, kernel.floats
+        GAME, SEAT, FLOATS = kernel.GAME, kernel.SEAT, kernel.FLOATS
+
+        def apply(
+            S: Arrays, R: Arrays, M: Arrays, T: Arrays, A: Arrays, p: int, a: int, b: int, c: int, d: int, e: int, tape: bool
+        ) -> None:
+            at, g, ps, part = pairs(R), game(S), seats(S), participants(S)
+            for j in range(g[GAME.PART]):
+                q = part[j]
+                if q != p and not ps[q, SEAT.ELIM]:
+                    for i in range(a, a + b):
+                        lose(S, q, at[i, 0], at[i, 1])
+                    settle(S, q)
+
+        def value(S: Arrays, R: Arrays, M: Arrays, h: int, p: int, others: Arrays, n_others: int, bonus: int, v: Arrays,
+                  a: int, b: int, c: int, d: int, e: int) -> None:  # fmt: skip
+            held, t = res(S), floats(S)[FLOATS.T]  # the hearts they lose, as they hold them now
+            total = 0.0
+            for o in range(n_others):
+                taken(R, a, b, held[others[o]], t)
+                total += t[HEARTS]
+            v[4] = v[4] + total
+
+        return BatchForm(apply, value)
 
     @staticmethod
     def apply(rnd: Round, player: Player, amounts: tuple[tuple[int, int], ...]) -> None:

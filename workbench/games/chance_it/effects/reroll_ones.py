@@ -6,12 +6,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from workbench.games.chance_it.effects.base import (
+    Arrays,
     Batch,
+    BatchForm,
     Compiler,
     DieEffect,
     Drawing,
     EffectEvent,
     Exact,
+    Kernel,
     Site,
     Valuer,
     Vector,
@@ -70,7 +73,36 @@ class RerollOnesKind(DieEffect):
         return None
 
     def batch(self, argument: None, batch: Batch) -> tuple[int, ...]:
-        return batch.op("reroll_ones")
+        return ()
+
+    def batch_form(self, kernel: Kernel) -> BatchForm:
+        game, seats, participants, dice, pending = kernel.game, kernel.seats, kernel.participants, kernel.dice, kernel.pending
+        reroll, sort, GAME, SEAT, RULE = kernel.reroll, kernel.sort, kernel.GAME, kernel.SEAT, kernel.RULE
+
+        def apply(
+            S: Arrays, R: Arrays, M: Arrays, T: Arrays, A: Arrays, face: int, a: int, b: int, c: int, d: int, e: int, tape: bool
+        ) -> None:
+            g, ps, part, shown, waiting = game(S), seats(S), participants(S), dice(S), pending(S)
+            anyone = False
+            for j in range(g[GAME.PART]):
+                if not ps[part[j], SEAT.ELIM]:
+                    anyone = True
+            if not anyone:
+                return
+            new = reroll(S, R, T, tape)
+            while new == 1:
+                new = reroll(S, R, T, tape)
+            count = R[0][RULE.DICE]
+            for i in range(count):
+                if shown[i] == face:
+                    shown[i] = new
+                    break
+            sort(shown, count)
+            waiting[g[GAME.PENDING]] = new
+            g[GAME.PENDING] += 1
+            sort(waiting, g[GAME.PENDING])
+
+        return BatchForm(apply=apply)
 
     @staticmethod
     def apply(rnd: Round, face: int, argument: None) -> None:

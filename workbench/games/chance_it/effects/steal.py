@@ -10,11 +10,14 @@ from pydantic import Field, PrivateAttr, model_serializer, model_validator
 from workbench.games.chance_it.basics import HEARTS, RESOURCES
 from workbench.games.chance_it.effects.base import (
     ZERO,
+    Arrays,
     Batch,
+    BatchForm,
     Compiler,
     Drawing,
     EffectEvent,
     Exact,
+    Kernel,
     PlayerEffect,
     Valuer,
     Vector,
@@ -136,7 +139,81 @@ class StealKind(PlayerEffect):
 
     def batch(self, argument: tuple[str, tuple[tuple[int, int], ...]], batch: Batch) -> tuple[int, ...]:
         victims, amounts = argument
-        return batch.op("steal", *batch.amounts(amounts), VICTIMS.index(victims))
+        return (*batch.amounts(amounts), VICTIMS.index(victims))
+
+    def batch_form(self, kernel: Kernel) -> BatchForm:
+        transfer, settle, pairs, res, taken, ints, floats = (
+            kernel.transfer,
+            kernel.settle,
+            kernel.pairs,
+            kernel.res,
+            kernel.taken,
+            kernel.ints,
+            kernel.floats,
+        )
+        others_after, decide_target, log, persona, split = (
+            kernel.others_after,
+            kernel.decide_target,
+            kernel.log,
+            kernel.persona,
+            kernel.split,
+        )
+        INTS, FLOATS, PERSONA, LOG_TARGET = kernel.INTS, kernel.FLOATS, kernel.PERSONA, kernel.LOG_TARGET
+        EACH, RICHEST, CHOSEN = (VICTIMS.index(victims) for victims in ("each", "richest", "choose"))
+
+        def apply(
+            S: Arrays, R: Arrays, M: Arrays, T: Arrays, A: Arrays, p: int, a: int, b: int, c: int, d: int, e: int, tape: bool
+        ) -> None:
+            at, held, victims = pairs(R), res(S), ints(S)[INTS.VICTIMS]
+            n = others_after(S, p, victims)
+            if n:
+                if c == RICHEST:
+                    first = at[a, 0]
+                    pick = 0
+                    for j in range(1, n):
+                        if held[victims[j], first] > held[victims[pick], first]:
+                            pick = j
+                    victims[0] = victims[pick]
+                    n = 1
+                elif c == CHOSEN:
+                    victims[0] = decide_target(S, R, M, T, p, victims, n, a, b)
+                    log(S, LOG_TARGET, p, victims[0])
+                    n = 1
+                for j in range(n):
+                    q = victims[j]
+                    for i in range(a, a + b):
+                        if held[q, HEARTS]:
+                            transfer(S, R, q, p, at[i, 0], at[i, 1])
+                    settle(S, q)
+
+        def value(S: Arrays, R: Arrays, M: Arrays, h: int, p: int, others: Arrays, n_others: int, bonus: int, v: Arrays,
+                  a: int, b: int, c: int, d: int, e: int) -> None:  # fmt: skip
+            if n_others:
+                held, t, mp = res(S), floats(S)[FLOATS.T], persona(R, M, h)
+                best = -1.0
+                g0, g1, g2 = 0.0, 0.0, 0.0
+                if c == EACH:
+                    for o in range(n_others):
+                        taken(R, a, b, held[others[o]], t)
+                        g0, g1, g2 = g0 + t[0], g1 + t[1], g2 + t[2]
+                elif c == RICHEST:
+                    first = pairs(R)[a, 0]
+                    pick = 0
+                    for o in range(1, n_others):
+                        if held[others[o], first] > held[others[pick], first]:
+                            pick = o
+                    taken(R, a, b, held[others[pick]], t)
+                    g0, g1, g2 = t[0], t[1], t[2]
+                else:
+                    for o in range(n_others):
+                        taken(R, a, b, held[others[o]], t)
+                        w = split(mp, t[0], t[2], 0.0) + mp[PERSONA.HEART] * t[1] + mp[PERSONA.KNIFE] * t[1]
+                        if o == 0 or w > best:
+                            best = w
+                            g0, g1, g2 = t[0], t[1], t[2]
+                v[0], v[1], v[2], v[4] = v[0] + g0, v[1] + g1, v[2] + g2, v[4] + g1
+
+        return BatchForm(apply, value)
 
     @staticmethod
     def apply(rnd: Round, player: Player, argument: tuple[str, tuple[tuple[int, int], ...]]) -> None:
