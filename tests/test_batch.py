@@ -64,9 +64,9 @@ def played_both_ways(
         path = Path(folder) / "variant.yaml"
         path.write_text(to_yaml(variant))
         record = (Path(folder), path)
-        interpreter = Simulator(variant, players, bots, PERSONAS, seed, record)
+        interpreter = Simulator(variant, players, bots, PERSONAS, seed, record=record)
         played = [interpreter.play(index) for index in range(games)]
-        batch_tally, recorded = BatchSimulator(variant, players, bots, personas, seed, record).record_range(
+        batch_tally, recorded = BatchSimulator(variant, players, bots, personas, seed, record=record).record_range(
             0, games, lambda: False
         )
     tally = interpreter.new_tally()

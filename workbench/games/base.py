@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import partial
@@ -183,29 +184,40 @@ class LogChecker(Generic[L]):
         self.seen = 0  # events already checked
 
 
-class RunFrame:
-    """What a run's simulator holds in any game: the table (the bot names and the persona of each seat), the seed,
-    a visiting bot that plays seat ``index % players`` of game ``index`` instead of that seat's own, and where the
-    recorded scenario scripts go with the variant file they name."""
+class RunFrame(ABC):
+    """What a run's simulator holds in any game: the rules, the table (the bot names and the persona of each seat),
+    the seed, a visiting bot that plays seat ``index % players`` of game ``index`` instead of that seat's own, where
+    the recorded scenario scripts go with the variant file they name, and whether each game's result carries its
+    notation (a family that has one: :class:`workbench.games.Notated`)."""
 
     #: The family's game name, as its scripts' schema is named.
     game: ClassVar[str]
 
+    @staticmethod
+    @abstractmethod
+    def compile(variant: Any) -> Any:
+        """The rules the family's engine plays, from a valid variant (a family sets ``staticmethod(compile_variant)``)."""
+
     def __init__(
         self,
+        variant: Any,
         players: int,
         bots: tuple[str, ...],
         personas: dict[str, Any],
         seed: int,
         visitor: Any | None = None,
         record: tuple[Path, Path] | None = None,
+        notation: bool = False,
     ):
+        self.variant_name: str = variant.name
+        self.rules = self.compile(variant)
         self.players = players
         self.bots = bots
         self.personas = tuple(personas[name] for name in bots)
         self.seed = seed
         self.visitor = visitor
         self.record = record  # (folder for scenario scripts, the variant file they name)
+        self.notation = notation
 
     def seated(self, index: int) -> list[Any]:
         """The persona of each seat in game ``index`` (the visitor in its seat)."""
@@ -335,11 +347,12 @@ class FamilyParts:
         *,
         seat_bot: str | None = None,
         engine: str = "interpreter",
+        **options: Any,
     ) -> Callable[[], Any]:
         """A picklable factory of the simulator for one run, built again inside each worker (``seat_bot`` plays seat
-        ``index % players`` of game ``index``). The engine is the interpreter, unless the family is
-        :class:`workbench.games.Batched`."""
-        return self.factory(variant, players, bots, personas, seed, record, seat_bot)
+        ``index % players`` of game ``index``; ``options``: the family's own, as ``notation``). The engine is the
+        interpreter, unless the family is :class:`workbench.games.Batched`."""
+        return self.factory(variant, players, bots, personas, seed, record, seat_bot, **options)
 
     def factory(
         self,
@@ -351,7 +364,7 @@ class FamilyParts:
         record: tuple[Path, Path] | None,
         seat_bot: str | None,
         **options: Any,
-    ) -> Callable[[], Any]:
+    ) -> partial[Any]:
         """The family's ``Simulator`` for one run, as a picklable factory (``options``: the family's own)."""
         chosen = {name: personas[name] for name in set(bots)}
         visitor = personas[seat_bot] if seat_bot is not None else None

@@ -6,13 +6,12 @@ plays. The deck (cards per piece type, ``any`` and ``reshuffle``) is the design 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any, Self
 
 from workbench.games import Family
 from workbench.games.base import FamilyParts
-from workbench.games.chance_chess.schema import Persona, PersonaFile, Variant, variant_file_schema
+from workbench.games.chance_chess.schema import PersonaFile, Variant, variant_file_schema
 
 # Only the variant's model and what validating a file needs are imported here: the engine, the bots, the
 # simulators, the odds and the reports are imported by the methods that use them (a command imports what it runs).
@@ -43,22 +42,6 @@ class ChanceChess(FamilyParts):
         from workbench.games.chance_chess.engine import Game, RandomChance, compile_variant
 
         return Game(compile_variant(variant), RandomChance.streams(seed, 0))
-
-    def simulator(
-        self,
-        variant: Variant,
-        players: int,
-        bots: tuple[str, ...],
-        personas: dict[str, Persona],
-        seed: int,
-        record: tuple[Path, Path] | None = None,
-        *,
-        seat_bot: str | None = None,
-        engine: str = "interpreter",
-        notation: bool = False,
-    ) -> Callable[[], Any]:
-        """The simulator's factory (see :meth:`FamilyParts.simulator`); ``notation``: each game's PGN too."""
-        return self.factory(variant, players, bots, personas, seed, record, seat_bot, notation=notation)
 
     def ladder(self) -> tuple[str, ...]:
         """The default skill ladder, weakest first: random, greedy, then search."""

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from workbench.games.base import RunFrame
 from workbench.games.chance_chess.engine import END_REASONS, Game, RandomChance, compile_variant
 from workbench.games.chance_chess.notation import pgn
 from workbench.games.chance_chess.record import script
-from workbench.games.chance_chess.schema import CARDS, SIDES, Persona, Variant
+from workbench.games.chance_chess.schema import CARDS, SIDES
 from workbench.sim import outcome
 from workbench.sim.outcome import GameTally, game_values, per
 from workbench.sim.paired import Measure, Statistic, ratio
@@ -39,22 +38,7 @@ class Simulator(RunFrame):
     """Plays game ``index`` of a run; ``visitor`` plays seat ``index % 2`` instead of that seat's bot."""
 
     game = "chance-chess"
-
-    def __init__(
-        self,
-        variant: Variant,
-        players: int,
-        bots: tuple[str, ...],
-        personas: dict[str, Persona],
-        seed: int,
-        visitor: Persona | None = None,
-        record: tuple[Path, Path] | None = None,
-        notation: bool = False,
-    ):
-        super().__init__(players, bots, personas, seed, visitor, record)
-        self.variant_name = variant.name
-        self.rules = compile_variant(variant)
-        self.notation = notation
+    compile = staticmethod(compile_variant)
 
     def play(self, index: int) -> Result:
         """Play one game with its own chance and bot streams (and record it when asked)."""

@@ -20,7 +20,6 @@ from workbench.sim.compiled import CompiledEngine
 
 if TYPE_CHECKING:
     from workbench.expect import Replay
-    from workbench.games.chance_it.sim import Gift
     from workbench.play import Answer
     from workbench.sim.paired import Measure
 
@@ -102,13 +101,22 @@ class ChanceIt(FamilyParts):
         *,
         seat_bot: str | None = None,
         engine: str = "interpreter",
+        **options: Any,
     ) -> Callable[[], Any]:
-        """A picklable factory of the simulator for one run (built again inside each worker).
+        """A picklable factory of the simulator for one run (built again inside each worker), on the interpreter or,
+        with ``engine="batch"``, handing over to the batch engine once it is compiled.
 
         ``record`` = (folder, variant file) writes every game as a scenario script there;
-        ``seat_bot`` plays a rotating seat.
+        ``seat_bot`` plays a rotating seat; ``options``: ``gift``, a rotating seat's :class:`~.sim.Gift`.
         """
-        return self._factory(variant, players, bots, personas, seed, record, None, seat_bot, engine)
+        from workbench.games.chance_it.sim import BatchSimulator
+        from workbench.sim.runner import Handover
+
+        interpreter = self.factory(variant, players, bots, personas, seed, record, seat_bot, **options)
+        if engine != "batch":
+            return interpreter
+        compiled = partial(BatchSimulator, *interpreter.args, **interpreter.keywords)
+        return Handover(interpreter, compiled, BATCH.ready, BATCH.hurry)
 
     def gifted_simulator(
         self,
@@ -125,30 +133,7 @@ class ChanceIt(FamilyParts):
         """:meth:`simulator` with a rotating seat's :class:`Gift`: the card ``card`` or ``coins`` coins."""
         from workbench.games.chance_it.sim import Gift
 
-        return self._factory(variant, players, bots, personas, seed, None, Gift(card, coins), None, engine)
-
-    def _factory(
-        self,
-        variant: Variant,
-        players: int,
-        bots: tuple[str, ...],
-        personas: dict[str, Persona],
-        seed: int,
-        record: tuple[Path, Path] | None,
-        gift: Gift | None,
-        seat_bot: str | None,
-        engine: str,
-    ) -> Callable[[], Any]:
-        from workbench.games.chance_it.sim import BatchSimulator, Simulator
-        from workbench.sim.runner import Handover
-
-        chosen = {name: personas[name] for name in set(bots)}
-        visitor = personas[seat_bot] if seat_bot is not None else None
-        interpreter = partial(Simulator, variant, players, bots, chosen, seed, record, gift, visitor)
-        if engine != "batch":
-            return interpreter
-        compiled = partial(BatchSimulator, variant, players, bots, chosen, seed, record, gift, visitor)
-        return Handover(interpreter, compiled, BATCH.ready, BATCH.hurry)
+        return self.simulator(variant, players, bots, personas, seed, engine=engine, gift=Gift(card, coins))
 
     def batch_blocker(self, variant: Variant, personas: list[Persona]) -> str | None:
         from workbench.games.chance_it.batch import NoBatchForm, compile_program

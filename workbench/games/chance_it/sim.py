@@ -88,6 +88,7 @@ class _Run(RunFrame):
     visiting bot; and the empty tally of the run."""
 
     game = "chance-it"
+    compile = staticmethod(compile_variant)
 
     def __init__(
         self,
@@ -96,12 +97,11 @@ class _Run(RunFrame):
         bots: tuple[str, ...],
         personas: dict[str, Persona],
         seed: int,
+        visitor: Persona | None = None,
         record: tuple[Path, Path] | None = None,
         gift: Gift | None = None,
-        visitor: Persona | None = None,
     ):
-        super().__init__(players, bots, personas, seed, visitor, record)
-        self.rules = compile_variant(variant)
+        super().__init__(variant, players, bots, personas, seed, visitor, record)
         self.gift = gift
 
     def new_tally(self) -> Tally:
@@ -134,19 +134,6 @@ class _Run(RunFrame):
 
 class Simulator(_Run):
     """Plays game ``index`` of a run (with a seat's :class:`Gift` when given)."""
-
-    def __init__(
-        self,
-        variant: Variant,
-        players: int,
-        bots: tuple[str, ...],
-        personas: dict[str, Persona],
-        seed: int,
-        record: tuple[Path, Path] | None = None,
-        gift: Gift | None = None,
-        visitor: Persona | None = None,
-    ):
-        super().__init__(variant, players, bots, personas, seed, record, gift, visitor)
 
     def play(self, index: int) -> Result:
         """Play one game with its own chance and bot streams (and record it as a scenario when asked)."""
@@ -185,13 +172,13 @@ class BatchSimulator(_Run):
         bots: tuple[str, ...],
         personas: dict[str, Persona],
         seed: int,
+        visitor: Persona | None = None,
         record: tuple[Path, Path] | None = None,
         gift: Gift | None = None,
-        visitor: Persona | None = None,
     ):
         from workbench.games.chance_it.batch import Engine
 
-        super().__init__(variant, players, bots, personas, seed, record, gift, visitor)
+        super().__init__(variant, players, bots, personas, seed, visitor, record, gift)
         self.engine = Engine(self.rules, players, self.personas, visitor)
 
     def play_block(self, start: int, end: int) -> Block:

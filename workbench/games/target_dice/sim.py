@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from workbench.games.base import RunFrame
 from workbench.games.target_dice.chance import RandomChance
 from workbench.games.target_dice.engine import END_REASONS, Game, compile_variant
 from workbench.games.target_dice.record import script
-from workbench.games.target_dice.schema import SPECIALS, Persona, Variant
+from workbench.games.target_dice.schema import SPECIALS
 from workbench.sim import outcome
 from workbench.sim.outcome import GameTally, game_values, maybe, per
 from workbench.sim.paired import Measure, Statistic, ratio
@@ -38,19 +37,7 @@ class Simulator(RunFrame):
     """Plays game ``index`` of a run; ``visitor`` plays seat ``index % players`` instead of that seat's bot."""
 
     game = "target-dice"
-
-    def __init__(
-        self,
-        variant: Variant,
-        players: int,
-        bots: tuple[str, ...],
-        personas: dict[str, Persona],
-        seed: int,
-        visitor: Persona | None = None,
-        record: tuple[Path, Path] | None = None,
-    ):
-        super().__init__(players, bots, personas, seed, visitor, record)
-        self.rules = compile_variant(variant)
+    compile = staticmethod(compile_variant)
 
     def play(self, index: int) -> Result:
         """Play one game with its own chance and bot streams (and record it as a scenario when asked)."""
