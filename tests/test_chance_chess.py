@@ -386,7 +386,10 @@ def test_a_name_with_a_line_break_keeps_every_game_of_the_pgn_readable(tmp_path:
     variant = tmp_path / "two-lines.yaml"
     variant.write_text(f'extends: {BASE}\nname: "two\\nlines"\n')
     pgn, records = tmp_path / "games.pgn", tmp_path / "games.jsonl"
-    result = runner.invoke(app, ["simulate", str(variant), "--games", "3", "--pgn", str(pgn), "--records", str(records)])
+    result = runner.invoke(
+        app,
+        ["simulate", str(variant), "--games", "3", "--pgn", str(pgn), "--records", str(records), "--out", str(tmp_path / "out")],
+    )
     assert result.exit_code == 0, result.output
     handle = io.StringIO(pgn.read_text())
     finals = []
