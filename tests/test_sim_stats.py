@@ -117,6 +117,7 @@ class Facts:
     bought: list[list[str]] = field(default_factory=list)  # per seat
     discarded: Counter = field(default_factory=Counter)
     bought_rounds: dict[str, list[int]] = field(default_factory=dict)  # card id -> the round of each purchase
+    offered: set[str] = field(default_factory=set)  # cards a seat could buy at a market action (seen by OfferSpy)
     setup: list[int] = field(default_factory=list)  # held by the players right after setup
     gaps: list[int] = field(default_factory=list)  # heuristic bots' |value(IN) - value(OUT)| per free choice, thousandths
     peak: list[int] = field(default_factory=lambda: [0, 0, 0])  # most held, checked at step ends
@@ -319,6 +320,8 @@ def expected_summary(games: list[Facts], batch: Batch, card_ids: list[str]) -> d
             "discarded": sum(g.discarded[cid] for g in games),
             "bought_per_game": round(bought / n, 4),
             "round_bought": mean_report([r for g in games for r in g.bought_rounds.get(cid, [])]),
+            "offered_games": sum(cid in g.offered for g in games),
+            "bought_games": sum(any(cid in b for b in g.bought) for g in games),
             "owner_win_rate": rate(sum(won for owned, won in owner if owned), sum(owned for owned, _ in owner)),
             "non_owner_win_rate": rate(sum(won for owned, won in owner if not owned), sum(not owned for owned, _ in owner)),
         }
@@ -369,6 +372,18 @@ def expected_summary(games: list[Facts], batch: Batch, card_ids: list[str]) -> d
             for i, name in enumerate(RESOURCES)
         },
         "trajectory": trajectory,
+        "notes": [  # the cards passed over: never bought, or in under 1 % of the games in which a seat could
+            {
+                "kind": "never_bought",
+                "card": cid,
+                "bots": sorted(set(batch.bots), key=batch.bots.index),
+                "bought_games": card["bought_games"],
+                "offered_games": card["offered_games"],
+                "games": n,
+            }
+            for cid, card in cards.items()
+            if not card["bought"] or 100 * card["bought_games"] < card["offered_games"]
+        ],
     }
 
 
@@ -392,6 +407,20 @@ def variants(tmp_path_factory) -> dict[str, Any]:
     return {"base": load_variant(BASE).variant, "tight": load_variant(tight).variant}
 
 
+class OfferSpy:
+    """Passes a bot's choices through, noting the cards it could buy at each market action."""
+
+    def __init__(self, bot, offered: set[str]):
+        self.bot, self.offered = bot, offered
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bot, name)
+
+    def market(self, view, options):
+        self.offered.update(card for action, card in options if action == "buy")
+        return self.bot.market(view, options)
+
+
 class GapSpy:
     """Passes a heuristic bot's choices through, noting |value(IN) - value(OUT)| of each free guide choice."""
 
@@ -411,13 +440,15 @@ class GapSpy:
         return self.bot.use(view, options)
 
 
-def play_logged(variant, batch: Batch, index: int, gaps: list[int]) -> list[dict[str, Any]]:
-    """Game ``index`` exactly as ``Simulator.play`` plays it, but with the event log on (and heuristic gaps noted)."""
+def play_logged(variant, batch: Batch, index: int, gaps: list[int], offered: set[str]) -> list[dict[str, Any]]:
+    """Game ``index`` exactly as ``Simulator.play`` plays it, but with the event log on (and heuristic gaps and the
+    cards each seat could buy noted)."""
     rules = compile_variant(variant)
     chance = RandomChance.streams(batch.seed, index)
     game = Game(rules, batch.players, chance, log=True)
     deciders = [make_bot(BUILTIN[name], bot_stream(batch.seed, index, seat)) for seat, name in enumerate(batch.bots)]
-    game.play(chance, [GapSpy(bot, gaps) if name == "heuristic" else bot for bot, name in zip(deciders, batch.bots)])
+    spied = [GapSpy(bot, gaps) if name == "heuristic" else bot for bot, name in zip(deciders, batch.bots)]
+    game.play(chance, [OfferSpy(bot, offered) for bot in spied])
     return game.events
 
 
@@ -430,8 +461,9 @@ def played(request, variants) -> Played:
     facts = []
     for i in range(batch.games):
         gaps: list[int] = []
-        facts.append(read_log(play_logged(variant, batch, i, gaps), variant, batch.players))
-        facts[-1].gaps = gaps
+        offered: set[str] = set()
+        facts.append(read_log(play_logged(variant, batch, i, gaps, offered), variant, batch.players))
+        facts[-1].gaps, facts[-1].offered = gaps, offered
     return Played(batch, variant, sim, results, facts)
 
 
@@ -474,6 +506,8 @@ def test_every_summary_figure_matches_the_event_logs(played: Played) -> None:
     card_ids = [card.id for card in played.variant.cards]
     expected = expected_summary(played.facts, played.batch, card_ids)
     actual = tally_of(played).summary()
+    for note in actual["notes"]:
+        assert note.pop("text").endswith("the bots may undervalue it")  # its words: test_simulate.py
     assert differences(expected, actual) == []
 
 
@@ -484,6 +518,7 @@ def test_the_batches_exercise_every_figure(played: Played, variants) -> None:
     assert sum(g.forced for g in games) > 0
     assert sum(g.picks[1] for g in games) > 0 and sum(g.received for g in games) > 0
     assert any(sum(g.discarded.values()) for g in games) and any(any(b) for g in games for b in g.bought)
+    assert any(g.offered - {card for b in g.bought for card in b} for g in games)  # a card offered and not bought
     if played.batch.variant == "tight":
         assert {g.end_reason for g in games} == {"stars", "last_standing", "all_eliminated", "max_rounds"}
         assert any(len(g.winners) > 1 for g in games) and any(not g.winners for g in games)

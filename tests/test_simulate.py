@@ -311,3 +311,83 @@ def test_an_option_named_in_a_reason_is_named_as_the_caller_names_it(monkeypatch
     assert str(refused.value) == "replace_printed: only with write (without it the variant file is not changed)"
     result = CliRunner().invoke(app, ["tune-stakes", "variants/chance-it.yaml", "--players", "3", "--replace-printed"])
     assert "--replace-printed: only with --write (without it the variant file is not changed)" in result.output
+
+
+# --- the bots' blind spots: cards passed over ---------------------------------------------------------------------
+
+
+def test_a_card_counts_the_games_in_which_some_seat_could_buy_it() -> None:
+    """``offered_games``: the games with a market action at which the card was face up and the seat had its price,
+    counted here from the options each decider was shown; ``bought_games``: the games in which some seat bought it."""
+    from collections import Counter
+
+    from deciders import FirstOption
+
+    from workbench.games.chance_it.chance import RandomChance
+    from workbench.games.chance_it.engine import BUY, Game, compile_variant
+    from workbench.games.chance_it.sim import Result, Tally
+    from workbench.sim.stats import Moments
+
+    rules = compile_variant(load_variant(BASE).variant)
+    tally = Tally(4, ("first",) * 4, tuple(card.id for card in rules.cards))
+    offered: Counter[str] = Counter()
+    bought: Counter[str] = Counter()
+
+    class Watching(FirstOption):
+        def __init__(self, shown: set[str]):
+            self.shown = shown
+
+        def market(self, view: Any, options: tuple[Any, ...]) -> Any:
+            self.shown.update(card for action, card in options if action == BUY)
+            return super().market(view, options)
+
+    for seed in range(25):
+        shown: set[str] = set()
+        chance = RandomChance.streams(seed, 0)
+        game = Game(rules, 4, chance)
+        game.play(chance, [Watching(shown) for _ in range(4)])
+        offered.update(shown)
+        bought.update({card for player in game.players for card in player.bought})
+        tally.add(Result({}, game, Moments()))
+    assert sum(offered.values()) > 100 and sum(bought.values()) > 50  # the counts mean something
+    for card, counted in tally.cards.items():
+        assert (counted.offered_games, counted.bought_games) == (offered[card], bought[card]), card
+
+
+def test_notes_name_each_card_the_bots_pass_over() -> None:
+    """Never bought, or bought in under 1 % of the games in which some seat could: a note; 1 % and more: none."""
+    from workbench.games.chance_it.sim import Tally
+
+    tally = Tally(4, ("heuristic", "heuristic", "random", "heuristic"), ("never", "rare", "some", "edge", "dear"))
+    tally.outcomes.add([0], "stars", 10)  # one game counted, so the notes can say how many
+    counts = {"never": (0, 0, 50), "rare": (1, 1, 150), "some": (2, 2, 150), "edge": (1, 1, 100), "dear": (0, 0, 0)}
+    for card, (bought, bought_games, offered_games) in counts.items():
+        counted = tally.cards[card]
+        counted.bought, counted.bought_games, counted.offered_games = bought, bought_games, offered_games
+    notes = {note["card"]: note for note in tally.notes()}
+    assert sorted(notes) == ["dear", "never", "rare"]
+    assert {(n["kind"], tuple(n["bots"]), n["bought_games"], n["offered_games"]) for n in notes.values()} == {
+        ("never_bought", ("heuristic", "random"), 0, 50),
+        ("never_bought", ("heuristic", "random"), 1, 150),
+        ("never_bought", ("heuristic", "random"), 0, 0),
+    }
+    assert notes["never"]["text"].startswith("the heuristic and random bots never bought never, though some seat could in 50")
+    assert "in 1 of the 150 games in which some seat could (under 1 %)" in notes["rare"]["text"]
+    assert notes["dear"]["text"].startswith("no seat could buy dear")
+
+
+def test_simulate_says_which_cards_the_bots_never_bought(tmp_path: Path) -> None:
+    """A card priced out of every purse is never bought: the terminal and ``summary.json`` say so, for these bots."""
+    variant = tmp_path / "dear.yaml"
+    variant.write_text(
+        f"extends: {BASE}\nname: A dear card\ncards_add:\n"
+        "  - {id: crown, name: Crown, when: die-4, cost: 99, copies: 2, effects: [{gain: {stars: 5}}]}\n"
+    )
+    out = tmp_path / "out"
+    result = cli.invoke(app, ["simulate", str(variant), "--games", "30", "--bots", "random", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    (note,) = [n for n in json.loads((out / "summary.json").read_text())["notes"] if n["card"] == "crown"]
+    assert (note["kind"], note["bots"], note["bought_games"], note["offered_games"], note["games"]) == (
+        "never_bought", ["random"], 0, 0, 30
+    )  # fmt: skip
+    assert "note: no seat could buy crown in 30 games" in " ".join(result.output.split())

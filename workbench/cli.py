@@ -465,6 +465,15 @@ def _print_table(title: str, headers: list[str], rows: list[list[str]], on: "Con
     (on or console()).print(table, soft_wrap=False)  # a long title wraps to the table, never past the terminal
 
 
+def _say_notes(runs: list[dict[str, Any]]) -> None:
+    """Each run's notes (``summary.json``'s ``notes``: the bots' blind spots), one line each, by player count when there
+    are several."""
+    for run in runs:
+        at = f"{run['players']} players: " if len(runs) > 1 else ""
+        for note in run.get("notes", []):
+            say(f"note: {at}{note['text']}", wrap=True)
+
+
 def _stopped_before_any_game(what: str = "game") -> NoReturn:
     warn(f"interrupted before any {what} finished: nothing was written (earlier outputs are as they were)")
     raise typer.Exit(130)
@@ -553,6 +562,7 @@ def simulate(
     _print_table(
         f"{first.variant}: {', '.join(dict.fromkeys(first.bots))}; seed {seed}", *summary_rows(runs, simulation.family.figures)
     )
+    _say_notes(runs)
     say(f"wrote {', '.join(display_path(p) for p in simulation.written)}")
     if record_scenarios is not None:
         say(f"wrote {simulation.scripts:,} scenario scripts into {display_path(record_scenarios)}")

@@ -248,6 +248,7 @@ class Game(EventLog):
         chance.deal(self.pile)
         self.market: list[CardDef] = []
         self.discard: list[CardDef] = []
+        self.offered: set[str] = set()  # the cards some seat could buy at a market action in this game
         self.round = 0
         self.starting_player = 0
         self.end_reason: str | None = None
@@ -779,6 +780,7 @@ class Round:
             game.log("market_empty", seat=player.seat)
             return
         options = game.market_moves(player)
+        game.offered.update(card_id for action, card_id in options if action == BUY)
         move = self.deciders[player.seat].market(game.views[player.seat], options)
         if move not in options:
             raise IllegalDecision(game.round, player.seat, self.explain_market(player, move))

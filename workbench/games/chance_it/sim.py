@@ -235,6 +235,8 @@ class _CardTally:
     rounds: Moments = field(default_factory=Moments)  # the round of each purchase
     bought: int = 0
     discarded: int = 0
+    offered_games: int = 0  # games in which some seat could buy it at a market action
+    bought_games: int = 0  # games in which some seat bought it
     owner_seats: int = 0  # seat-games in which the seat bought the card
     owner_wins: int = 0
     other_seats: int = 0
@@ -310,6 +312,10 @@ class Tally:
                 self.cards[card_id].rounds.add(round_no)
             for card_id in player.discarded:
                 self.cards[card_id].discarded += 1
+        for card_id in game.offered:
+            self.cards[card_id].offered_games += 1
+        for card_id in {card_id for player in game.players for card_id in player.bought}:
+            self.cards[card_id].bought_games += 1
         self.stakes_paid.add(paid)
         self.stakes_hearts.add(hearts)
         self.stakes_received.add(received)
@@ -364,6 +370,8 @@ class Tally:
             tally.bought += int(bought[:, :, c].sum())
             tally.rounds.add_sums(*(int(x) for x in block.card_rounds[c]))
             tally.discarded += int(block.discarded[c])
+            tally.offered_games += int(block.offered[c])
+            tally.bought_games += int((bought[:, :, c].sum(axis=1) > 0).sum())
         for r in range(len(RESOURCES)):
             peaks = game[:, GAME_OUT.PEAK + r]
             self.peak[r] = max(self.peak[r], int(peaks.max()))
@@ -429,6 +437,8 @@ class Tally:
                     "discarded": t.discarded,
                     "bought_per_game": maybe(t.bought / games if games else 0.0),
                     "round_bought": t.rounds.report(),
+                    "offered_games": t.offered_games,
+                    "bought_games": t.bought_games,
                     "owner_win_rate": rate(t.owner_wins, t.owner_seats),
                     "non_owner_win_rate": rate(t.other_wins, t.other_seats),
                 }
@@ -453,7 +463,40 @@ class Tally:
                     for i, name in enumerate(RESOURCES)
                 },
             },
+            "notes": self.notes(),
         }
+
+    def notes(self) -> list[dict[str, Any]]:
+        """The bots' blind spots among the cards: each card they never bought, or bought in under 1 % of the games in
+        which some seat could (it was face up at a market action and the seat had the coins). An answer about these
+        bots: a card they pass over may still be worth its price (the card study measures it)."""
+        who = " and ".join(dict.fromkeys(self.bots))
+        notes = []
+        for card_id, t in self.cards.items():
+            if t.bought and t.bought_games * RARELY_BOUGHT >= t.offered_games:
+                continue
+            if not t.offered_games:
+                said = f"no seat could buy {card_id} in {self.games:,} games (never face up with the coins to pay for it)"
+            elif not t.bought:
+                said = f"the {who} bots never bought {card_id}, though some seat could in {t.offered_games:,} of {self.games:,} games"
+            else:
+                said = f"the {who} bots bought {card_id} in {t.bought_games:,} of the {t.offered_games:,} games in which some seat could (under 1 %)"
+            notes.append(
+                {
+                    "kind": "never_bought",
+                    "card": card_id,
+                    "bots": list(dict.fromkeys(self.bots)),
+                    "bought_games": t.bought_games,
+                    "offered_games": t.offered_games,
+                    "games": self.games,
+                    "text": said + ": its figures say little about it, and the bots may undervalue it",
+                }
+            )
+        return notes
+
+
+#: A card bought in fewer than one in this many of the games in which it could be is said to be passed over.
+RARELY_BOUGHT = 100
 
 
 # --- what a game measures, for paired runs (compare, cards, skill) ---------------------------------------------

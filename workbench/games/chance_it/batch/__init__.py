@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.batch import kernel as k
-from workbench.games.chance_it.batch.layout import FLOATS, GAME, GAME_OUT, MAXP, ROW, SEAT, SEAT_OUT
+from workbench.games.chance_it.batch.layout import CARD_SUMS, FLOATS, GAME, GAME_OUT, MAXP, ROW, SEAT, SEAT_OUT
 from workbench.games.chance_it.batch.model import model_arrays
 from workbench.games.chance_it.batch.program import NoBatchForm, Program, compile_program
 from workbench.games.chance_it.compiled import BATCH
@@ -69,12 +69,17 @@ class Block:
     @property
     def card_rounds(self) -> Ints:
         """Per card: purchases, the sum of their rounds, the sum of their squares."""
-        return self.sums[: len(self.card_ids), :3]
+        return self.sums[: len(self.card_ids), CARD_SUMS.BOUGHT : CARD_SUMS.SQUARES + 1]
 
     @property
     def discarded(self) -> Ints:
         """Per card: market discards."""
-        return self.sums[: len(self.card_ids), 3]
+        return self.sums[: len(self.card_ids), CARD_SUMS.DISCARDED]
+
+    @property
+    def offered(self) -> Ints:
+        """Per card: the games in which some seat could buy it (it was face up and the seat had the coins)."""
+        return self.sums[: len(self.card_ids), CARD_SUMS.OFFERED]
 
     @property
     def gaps(self) -> tuple[int, int, int]:
@@ -162,7 +167,7 @@ class Engine:
             np.zeros((count, players, SEAT_OUT.SIZE), dtype=np.int64),
             np.zeros((count, players, cards), dtype=np.int64),
             np.zeros(count),
-            np.zeros((cards + program.rules.max_rounds + 1, 5), dtype=np.int64),
+            np.zeros((cards + program.rules.max_rounds + 1, max(CARD_SUMS.SIZE, 5)), dtype=np.int64),  # 5: the trajectory
             program.card_ids,
         )
 

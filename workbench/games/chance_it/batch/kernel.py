@@ -34,6 +34,7 @@ from numba.extending import register_jitable
 
 from workbench.games.chance_it.batch.layout import (
     CARD,
+    CARD_SUMS,
     FLOATS,
     GAME,
     GAME_OUT,
@@ -156,7 +157,8 @@ def _shuffle(rs, k, a, n):
 # R = the rules: row 0 the scalars (R_*), row 1 where each region starts and how many rows it has, then the regions
 # M = the bots' value models: one block of rows per persona (see model_offsets)
 # T = a replay's tape: 14 sections of one flat int64 array, each found through the header (see _tsec)
-# A = sums over a block of games: a row per card (purchases: n, rounds, squared rounds; discards), then a row per
+# A = sums over a block of games: a row per card (layout.CARD_SUMS: purchases, their rounds and squared rounds, discards,
+#     the games in which it could be bought), then a row per
 #     round (the trajectory: coins, hearts, stars, living, games)
 
 #: Sections of the tape.
@@ -236,6 +238,11 @@ def _pending(S):
 @njit(**_INLINED)
 def _part(S):
     return S[0][ROW.PART]
+
+
+@njit(**_INLINED)
+def _offered(S):
+    return S[0][ROW.OFFERED]
 
 
 @njit(**_INLINED)
@@ -1063,7 +1070,7 @@ def _market_action(S, R, M, T, A, p, tape):
     _refill(S, R, T, tape)
     if not g[GAME.MARKET]:
         return -1
-    acts, cards = _ints(S)[INTS.ACTS], _ints(S)[INTS.CARDS]
+    acts, cards, offered = _ints(S)[INTS.ACTS], _ints(S)[INTS.CARDS], _offered(S)
     n = 0
     coins = _res(S)[p, COINS]
     cost = _cost(R)
@@ -1076,6 +1083,9 @@ def _market_action(S, R, M, T, A, p, tape):
                     seen = True
             if seen or (action == 0 and cost[c] > coins):
                 continue
+            if action == 0 and not offered[c]:  # the first time in this game some seat could buy it
+                offered[c] = 1
+                A[c, CARD_SUMS.OFFERED] += 1
             acts[n], cards[n] = action, c
             n += 1
     pick = _decide_market(S, R, M, T, p, acts, cards, n)
@@ -1091,14 +1101,14 @@ def _market_action(S, R, M, T, A, p, tape):
     if action == 1:
         discard[g[GAME.DISCARD]] = c
         g[GAME.DISCARD] += 1
-        A[c, 3] += 1
+        A[c, CARD_SUMS.DISCARDED] += 1
         _refill(S, R, T, tape)
         return -1
     _lose(S, p, COINS, cost[c])
     _bought(S)[p, c] += 1
-    A[c, 0] += 1
-    A[c, 1] += g[GAME.ROUND]
-    A[c, 2] += g[GAME.ROUND] * g[GAME.ROUND]
+    A[c, CARD_SUMS.BOUGHT] += 1
+    A[c, CARD_SUMS.ROUNDS] += g[GAME.ROUND]
+    A[c, CARD_SUMS.SQUARES] += g[GAME.ROUND] * g[GAME.ROUND]
     if _kind(R)[c] == FLASH:
         discard[g[GAME.DISCARD]] = c
         g[GAME.DISCARD] += 1
@@ -1500,6 +1510,7 @@ def _setup(S, R, T, players, seed, index, tape):
     g[GAME.LIVING] = players
     ps[:] = 0
     bought[:] = 0
+    _offered(S)[:] = 0
     _dice(S)[:] = 0  # no dice before round 1 (a gift's effects may count them): never the last game's
     _pending(S)[:] = 0
     _floats(S)[FLOATS.GAME, 0] = 0.0

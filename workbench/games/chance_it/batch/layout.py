@@ -62,10 +62,13 @@ SEAT_OUT = fields("SeatOut", "WON ELIM_ROUND PICKS:3 FORCED PAID PAID_HEARTS REC
 INTS = fields("Ints", "ELIGIBLE ACTS CARDS VICTIMS ORDER DISTINCT AT OTHERS COUNTED")
 #: Rows of the float scratch (the effect lists' values follow them).
 FLOATS = fields("Floats", "VALUES CHANCES LEVEL LEVEL0 V TOTAL T GOT GAME")
-#: Rows of the integer state: the game's scalars, a row per seat of each per-seat region, the shared rows, the
-#: scratch, the effect stack.
+#: Rows of the integer state: the game's scalars, a row per seat of each per-seat region, the shared rows (``OFFERED``:
+#: per card, whether some seat could buy it in this game), the scratch, the effect stack.
 ROW = fields(
     "Row",
     f"G RES:{MAXP} PS:{MAXP} TAB:{MAXP} USED:{MAXP} BOUGHT:{MAXP} PILE MARKET DISCARD SUPPLY PEAK DRY DICE PENDING PART "
-    f"INTS:{INTS.SIZE} STACK:{STACK}",
+    f"OFFERED INTS:{INTS.SIZE} STACK:{STACK}",
 )
+#: A card's row of the sums over a block of games (the kernel's ``A``; the trajectory by round follows the cards):
+#: purchases, the sum of their rounds and of their squares, discards, and the games in which some seat could buy it.
+CARD_SUMS = fields("CardSums", "BOUGHT ROUNDS SQUARES DISCARDED OFFERED")
