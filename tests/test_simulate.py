@@ -391,3 +391,57 @@ def test_simulate_says_which_cards_the_bots_never_bought(tmp_path: Path) -> None
         "never_bought", ["random"], 0, 0, 30
     )  # fmt: skip
     assert "note: no seat could buy crown in 30 games" in " ".join(result.output.split())
+
+
+DEAR = "  - {id: crown, name: Crown, when: die-4, cost: 99, copies: 2, effects: [{gain: {stars: 5}}]}\n"
+
+
+def dear_variant(folder: Path) -> Path:
+    """The base game with a card no purse can pay for (a blind spot of every bot)."""
+    path = folder / "dear.yaml"
+    path.write_text(f"extends: {BASE}\nname: A dear card\ncards_add:\n{DEAR}")
+    return path
+
+
+def test_compare_carries_each_variants_notes(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = cli.invoke(
+        app, ["compare", BASE, str(dear_variant(tmp_path)), "--games", "20", "--bots", "random", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    (run,) = json.loads((out / "compare.json").read_text())["runs"]
+    assert [(n["variant"], n["card"], n["offered_games"], n["games"]) for n in run["notes"] if n["card"] == "crown"] == [
+        (1, "crown", 0, 20)
+    ]
+    assert run["notes"] == [{"variant": i, **n} for i, s in enumerate(run["summaries"]) for n in s["notes"]]
+    assert "note: B: no seat could buy crown in 20 games" in " ".join(result.output.split())
+
+
+def test_cards_puts_what_a_passed_over_card_did_when_given_beside_its_note(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    args = ["cards", str(dear_variant(tmp_path)), "--card", "crown", "--games", "30", "--bots", "random", "--out", str(out)]
+    result = cli.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    body = json.loads((out / "cards.json").read_text())
+    (note,) = [n for n in body["notes"] if n["card"] == "crown"]
+    (crown,) = body["cards"]
+    assert (note["coins_equivalent"], note["flag"]) == (crown["coins_equivalent"], crown["flag"])
+    assert note["text"].startswith("no seat could buy crown in 30 games")
+    assert "given to a seat it was worth" in note["text"] and "for its price of 99" in note["text"]
+    assert "note: no seat could buy crown" in " ".join(result.output.split())
+
+
+def test_sweep_carries_each_points_notes(tmp_path: Path) -> None:
+    dear_variant(tmp_path)
+    sweep = tmp_path / "sweep.yaml"
+    sweep.write_text(
+        "name: Stars\nvariant: dear.yaml\nplayers: [3]\ngames: 20\nseed: 1\nbots: random\n"
+        "grid:\n  - {name: stars, set: end.stars, values: [15, 25]}\nfigures: [rounds.mean]\n"
+    )
+    out = tmp_path / "out"
+    result = cli.invoke(app, ["sweep", str(sweep), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    table = json.loads((out / "sweep.json").read_text())["table"]
+    assert [[n["card"] for n in row["notes"] if n["card"] == "crown"] for row in table] == [["crown"], ["crown"]]
+    said = " ".join(result.output.split())
+    assert "note: stars 15, 3 players: no seat could buy crown" in said and "note: stars 25, 3 players:" in said

@@ -680,6 +680,8 @@ def compare(
         else:
             say(f"{title}: none", wrap=True)
     say(f"significance: {comparison.correction}", wrap=True)
+    for line in comparison.note_lines():
+        say(f"note: {line}", wrap=True)
     _wrote(comparison.written, comparison.interrupted, f"{comparison.runs[-1].games:,} games at the last count")
 
 
@@ -720,6 +722,10 @@ def sweep(
             finished = sum(row.players == players for row in swept.rows)
             of = f" (of the {finished} points finished)" if finished < len(swept.points) else ""
             say(f"best at {players} players: {names[best.point]}{of}{close}", wrap=True)
+    named = {p.id: p.name for p in swept.points}
+    for row in swept.rows:
+        for note in row.notes or []:
+            say(f"note: {named[row.point]}, {row.players} players: {note['text']}", wrap=True)
     points = [path for path in swept.written if path.parent.name == "points"]
     if points:
         say(f"wrote {len(points)} point file(s) in {display_path(points[0].parent)}", wrap=True)
@@ -789,6 +795,8 @@ def cards(
         say(line, wrap=True)
     _print_table(*strength.observed_table())
     say(f"verdicts: {studies.CARD_RULE}", wrap=True)
+    for note in strength.notes:
+        say(f"note: {note['text']}", wrap=True)
     _wrote(strength.written, strength.interrupted, f"{strength.games:,} games")
 
 

@@ -120,12 +120,19 @@ class ComparedRun:
         first = sorted(self.significant, key=lambda s: min(p for p in s.adjusted if not math.isnan(p)))
         return first + [s for s in self.statistics if not s.significant]
 
+    @property
+    def notes(self) -> list[dict[str, Any]]:
+        """Each variant's notes (``summary.json``'s: the bots' blind spots), with the variant's index (0: A)."""
+        return [{"variant": i, **note} for i, summary in enumerate(self.summaries) for note in summary.get("notes", [])]
+
     def to_dict(self) -> dict[str, Any]:
+        noted = any("notes" in summary for summary in self.summaries)  # a family whose summaries have notes
         return {
             "players": self.players,
             "games": self.games,
             "interrupted": self.interrupted,
             "statistics": [s.to_dict() for s in self.ordered()],
+            **({"notes": self.notes} if noted else {}),
             "summaries": self.summaries,
             "timing": self.timing,
         }
@@ -182,6 +189,15 @@ class Comparison:
     def letters(self) -> list[str]:
         """``A: name (file)`` for each variant, as the terminal table names them."""
         return [f"{chr(65 + i)}: {v['name']} ({v['file'] or 'not from a file'})" for i, v in enumerate(self.variants)]
+
+    def note_lines(self) -> list[str]:
+        """Each run's notes, one line each: the variant's letter (and the player count when there are several)."""
+        many = len(self.runs) > 1
+        return [
+            f"{chr(65 + note['variant'])}{f', {done.players} players' if many else ''}: {note['text']}"
+            for done in self.runs
+            for note in done.notes
+        ]
 
     def tables(self, every: bool = False) -> list[tuple[str, list[str], list[list[str]]]]:
         """The terminal tables, one per player count: the significant changes first, the rest only with ``every``."""
@@ -407,6 +423,9 @@ class CardStrength:
     timing: dict[str, Any]
     written: list[Path] = field(default_factory=list)
     engine: str = "interpreter"  #: ``batch`` or ``interpreter``
+    #: The bots' blind spots in the games without a gift (``summary.json``'s notes), each with what the card did when
+    #: given to a seat (``coins_equivalent``, ``flag``) when it was studied.
+    notes: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """The body of ``cards.json``."""
@@ -438,6 +457,7 @@ class CardStrength:
             "coin_effect": {name: {**e.report(), "p": rounded_p(e.p)} for name, e in self.coin_effect.items()},
             "cards": [card.to_dict() for card in self.cards],
             "observed": {"about": OBSERVED, "cards": self.observed},
+            "notes": self.notes,
             "interrupted": self.interrupted,
             "timing": self.timing,
         }
@@ -615,7 +635,21 @@ def _card_strength(
                 evidence,
             )
         )
-    observed = family.card_usage(tally.arms[0].summary())
+    baseline = tally.arms[0].summary()
+    observed = family.card_usage(baseline)
+    measured = {effect.card.id: effect for effect in effects}
+    notes = []
+    for note in baseline.get("notes", []):
+        effect = measured.get(note["card"])
+        if effect is None:
+            notes.append(note)
+            continue
+        coins_worth = effect.worth
+        given = (
+            f"; given to a seat it was worth {number(coins_worth.value)} coins "
+            f"({interval(coins_worth.low, coins_worth.high, False)}) for its price of {effect.card.cost}: {effect.flag}"
+        )
+        notes.append({**note, "coins_equivalent": coins_worth.report(), "flag": effect.flag, "text": note["text"] + given})
     return CardStrength(
         family,
         {"name": loaded.variant.name, "file": display_path(path)},
@@ -634,6 +668,7 @@ def _card_strength(
         observed,
         False,
         {},
+        notes=notes,
     )
 
 

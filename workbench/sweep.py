@@ -71,9 +71,12 @@ class Row:
     games: int
     figures: dict[str, dict[str, Any]]  #: name -> label, percent, value, reference, change (each with its interval)
     reused: bool = False  #: read from an earlier run's file, not played now
+    #: The point's notes (``summary.json``'s: the bots' blind spots), for a family whose summaries have them; else None.
+    notes: list[dict[str, Any]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"point": self.point, "players": self.players, "games": self.games, "figures": self.figures}
+        noted = {} if self.notes is None else {"notes": self.notes}
+        return {"point": self.point, "players": self.players, "games": self.games, "figures": self.figures, **noted}
 
 
 def _row(point: str, run: ComparedRun) -> Row:
@@ -87,7 +90,7 @@ def _row(point: str, run: ComparedRun) -> Row:
         }
         for s in run.statistics
     }
-    return Row(point, run.players, run.games, figures)
+    return Row(point, run.players, run.games, figures, notes=run.summaries[1].get("notes"))
 
 
 @dataclass(frozen=True)
@@ -243,7 +246,7 @@ def _reused(file: Path, key: str) -> Row | None:
         body = json.loads(file.read_text())
         if body.get("key") != key:
             return None
-        return Row(body["point"], body["players"], body["games"], body["figures"], reused=True)
+        return Row(body["point"], body["players"], body["games"], body["figures"], reused=True, notes=body.get("notes"))
     except (OSError, ValueError, KeyError, TypeError):  # unreadable: played again, and the file replaced
         return None
 
