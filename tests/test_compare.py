@@ -171,8 +171,16 @@ def test_cli_compare_prints_a_table_that_fits_100_columns(tmp_path: Path) -> Non
     assert max(len(line) for line in result.stdout.splitlines()) <= 100
     assert "guide in" in result.stdout and "Holm" in result.stdout
     lines = result.stdout.splitlines()
-    first_row = next(i for i, line in enumerate(lines) if line.startswith("│"))
-    assert re.search(r"\* +│$", lines[first_row].rstrip())  # significant changes first
+    # first the figures a designer acts on, in the family's order, changed or not
+    lead = lines.index(next(line for line in lines if "the figures to look at first" in line))
+    heads = [line.split("│")[1].strip() for line in lines[lead:] if line.startswith("│") and line.split("│")[1].strip()]
+    assert heads[:5] == ["balance", "rounds", "eliminations per game", "guide in", "no winner"]
+    # then every figure, the significant changes first
+    every = lines.index(next(line for line in lines if "figures changed significantly" in line))
+    first_row = next(i for i in range(every, len(lines)) if lines[i].startswith("│"))
+    assert re.search(r"\* +│$", lines[first_row].rstrip())
+    said = " ".join(result.stdout.split())
+    assert "not tested at 4 players (a maximum minus a minimum: the delta method gives it no interval): balance" in said
     assert (out / "compare.json").is_file() and (out / "compare.html").is_file()
 
 

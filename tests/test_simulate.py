@@ -414,7 +414,9 @@ def test_compare_carries_each_variants_notes(tmp_path: Path) -> None:
         (1, "crown", 0, 20)
     ]
     assert run["notes"] == [{"variant": i, **n} for i, s in enumerate(run["summaries"]) for n in s["notes"]]
-    assert "note: B: no seat could buy crown in 20 games" in " ".join(result.output.split())
+    said = " ".join(result.output.split())
+    assert "note: B: no seat could buy crown in 20 games" in said
+    assert "not tested at 4 players (fewer than 30 games): win rate, seat 0" in said
 
 
 def test_cards_puts_what_a_passed_over_card_did_when_given_beside_its_note(tmp_path: Path) -> None:

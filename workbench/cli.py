@@ -679,6 +679,8 @@ def compare(
             _print_table(title, headers, rows)
         else:
             say(f"{title}: none", wrap=True)
+    for line in comparison.untested_lines():
+        say(line, wrap=True)
     say(f"significance: {comparison.correction}", wrap=True)
     for line in comparison.note_lines():
         say(f"note: {line}", wrap=True)

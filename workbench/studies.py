@@ -75,6 +75,13 @@ class Compared:
     values: list[Estimate]  #: one per variant
     differences: list[Estimate]  #: variant i+1 minus variant 0
     adjusted: list[float] = field(default_factory=list)  #: Holm-adjusted p-values of the differences (NaN: not tested)
+    untested: str = ""  #: why the figure is not tested at all (empty when it is): see :func:`compared_run`
+
+    def why_not(self, i: int) -> str:
+        """Why difference ``i`` was not tested (empty when it was)."""
+        if not math.isnan(self.adjusted[i]):
+            return ""
+        return self.untested or "the same in every game in both variants"
 
     @property
     def significant(self) -> bool:
@@ -200,31 +207,55 @@ class Comparison:
         ]
 
     def tables(self, every: bool = False) -> list[tuple[str, list[str], list[list[str]]]]:
-        """The terminal tables, one per player count: the significant changes first, the rest only with ``every``."""
+        """The terminal tables, two per player count: the figures a designer acts on first (the family's headline,
+        changed or not), then the significant changes (every figure with ``every``)."""
         headers = ["figure", "A", "vs", "value", "change", "95 % interval", "p (Holm)"]
+        headline = self.family.figures.headline
         found = []
         for done in self.runs:
-            rows = []
-            for s in done.ordered() if every else done.significant:
-                for i, (value, d, p) in enumerate(zip(s.values[1:], s.differences, s.adjusted)):
-                    first = i == 0
-                    rows.append(
-                        [
-                            s.label if first else "",
-                            number(s.values[0].value, s.percent) if first else "",
-                            chr(66 + i),
-                            number(value.value, s.percent),
-                            number(d.value, s.percent, signed=True),
-                            interval(d.low, d.high, s.percent, signed=True),
-                            p_value(p) + (" *" if p <= ALPHA else ""),
-                        ]
-                    )
-            title = (
-                f"{done.players} players, {done.games:,} games per variant: {len(done.significant)} of "
-                f"{len(done.statistics)} figures changed significantly (*)"
+            named = {s.name: s for s in done.statistics}
+            lead = [row for name in headline if name in named for row in _compared_rows(named[name])]
+            found.append(
+                (f"{done.players} players, {done.games:,} games per variant: the figures to look at first", headers, lead)
             )
+            rows = [row for s in (done.ordered() if every else done.significant) for row in _compared_rows(s)]
+            title = f"{done.players} players: {len(done.significant)} of {len(done.statistics)} figures changed significantly (*)"
             found.append((title, headers, rows))
         return found
+
+    def untested_lines(self) -> list[str]:
+        """Per player count, the figures not tested, grouped by why (a figure may be tested for one variant only)."""
+        lines = []
+        for done in self.runs:
+            why: dict[str, list[str]] = {}
+            for s in done.statistics:
+                for i in range(len(s.differences)):
+                    reason = s.why_not(i)
+                    if reason:
+                        label = s.label if len(s.differences) == 1 else f"{s.label} ({chr(66 + i)})"
+                        why.setdefault(reason, []).append(label)
+            for reason, labels in why.items():
+                lines.append(f"not tested at {done.players} players ({reason}): {', '.join(labels)}")
+        return lines
+
+
+def _compared_rows(s: Compared) -> list[list[str]]:
+    """A figure's rows of a terminal table: one per variant against the first."""
+    rows = []
+    for i, (value, d, p) in enumerate(zip(s.values[1:], s.differences, s.adjusted)):
+        first = i == 0
+        rows.append(
+            [
+                s.label if first else "",
+                number(s.values[0].value, s.percent) if first else "",
+                chr(66 + i),
+                number(value.value, s.percent),
+                number(d.value, s.percent, signed=True),
+                interval(d.low, d.high, s.percent, signed=True),
+                p_value(p) + (" *" if p <= ALPHA else ""),
+            ]
+        )
+    return rows
 
 
 def compare(
@@ -323,8 +354,16 @@ def compared_run(count: int, tally: PairedTally, measure: Measure, interrupted: 
         bounds = RATE if statistic.percent else (-math.inf, math.inf)
         values = [estimate(tally.sums, arms, of_arm(statistic.of, a), bounds) for a in range(arms)]
         differences = [estimate(tally.sums, arms, difference(statistic.of, a)) for a in range(1, arms)]
-        tested = statistic.tested and tally.games >= TEST_GAMES
-        statistics.append(Compared(statistic.name, statistic.label, statistic.percent, tested, values, differences))
+        untested = (
+            "a maximum minus a minimum: the delta method gives it no interval"
+            if not statistic.tested
+            else f"fewer than {TEST_GAMES} games"
+            if tally.games < TEST_GAMES
+            else ""
+        )
+        statistics.append(
+            Compared(statistic.name, statistic.label, statistic.percent, not untested, values, differences, untested=untested)
+        )
     summaries = [arm.summary() for arm in tally.arms]
     return ComparedRun(count, tally.games, interrupted, statistics, summaries, timing)
 

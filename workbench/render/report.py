@@ -42,6 +42,8 @@ class Figures:
     length: tuple[str, str] = ("round", "rounds")
     #: What each seat is called beside its number, by seat (white, black in a game of two sides); none: the number alone.
     seats: tuple[str, ...] = ()
+    #: The figures a designer acts on first, by their ``summary.json`` names: ``compare`` leads with them (at most five).
+    headline: tuple[str, ...] = ("balance", "rounds.mean", "wins.no_winner.rate")
 
     def seat(self, seat: int) -> str:
         """A seat in words: ``seat 2``, or ``seat 0 (white)``.

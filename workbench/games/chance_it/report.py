@@ -138,6 +138,7 @@ FIGURES = Figures(
     groups=_groups,
     sections=_sections,
     rows=_rows,
+    headline=("balance", "rounds.mean", "eliminations.per_game.mean", "guides.in.rate", "wins.no_winner.rate"),
 )
 
 
