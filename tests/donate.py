@@ -119,12 +119,14 @@ name: Gift variant
 cards_add:
   - {{id: gift, name: Gift, when: die-2, cost: 0, copies: 3, effects: [{{donate: 2}}]}}
 board:
+  4: [{{choose: [[{{donate: 1}}], [{{gain: {{stars: 1}}}}]]}}]
   5: [{{gain: {{coins: 1}}}}, {{donate: 1}}]
 """
 
 
 def gift_variant(folder: Path) -> Path:
-    """A variant of the scenarios' test variant whose gift cards and board face 5 donate."""
+    """A variant of the scenarios' test variant whose gift cards and board face 5 donate, and whose face 4 offers a
+    donation or a star (a choice the heuristic values: its batch form's ``value`` runs)."""
     path = folder / "gift.yaml"
     path.write_text(GIFT_VARIANT.format(base=TEST_VARIANT.as_posix()))
     return path

@@ -11,6 +11,7 @@ strategies all take it up without an edit anywhere else.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import re
@@ -157,6 +158,11 @@ def test_every_kind_supplies_every_part(kind: EffectKind) -> None:
     if numbers is not None and form is not None:
         assert len(numbers) <= 5 and all(isinstance(x, int) for x in numbers)
         assert [part for part in kind.batch_parts if not callable(getattr(form, part))] == []
+        # the dispatches call each function with this many arguments (see BatchForm)
+        arity = {"apply": 12, "value": 11 if isinstance(kind, PassiveEffect) else 14}
+        assert {part: len(inspect.signature(getattr(form, part)).parameters) for part in kind.batch_parts} == {
+            part: arity[part] for part in kind.batch_parts
+        }
     try:
         compile_program(compile_variant(variant))
     except NoBatchForm as exc:
@@ -271,6 +277,19 @@ def test_a_kind_registered_after_the_batch_engine_loaded_is_played_by_the_interp
     assert heard == ["engine: interpreter (the effect kind 'donate' was registered after the batch engine was loaded)"]
 
 
+def test_a_cache_compiled_for_other_kinds_is_refused_not_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Numba's cache does not see the registry: a kernel compiled when other kinds were registered answers another
+    key, and the engine refuses it, saying why, rather than play rows its dispatches do not know."""
+    from workbench.games.chance_it.batch import Engine, kernel
+    from workbench.sim.compiled import CompileFailed
+
+    rules = compile_variant(Variant.model_validate(base_data()))
+    Engine(rules, 4)  # the cache matches this process's kinds
+    monkeypatch.setattr(kernel, "FORMS_KEY", kernel.FORMS_KEY + 1)
+    with pytest.raises(CompileFailed, match="compiled for other effect kinds than this process has registered"):
+        Engine(rules, 4)
+
+
 def test_a_batch_form_without_a_part_its_placement_asks_is_refused_naming_the_kind() -> None:
     class HalfDonateKind(DonateKind):
         def batch_form(self, kernel: Kernel) -> BatchForm | None:
@@ -353,9 +372,11 @@ def _problems(path: Path) -> list[Any]:
 
 
 def test_without_the_registration_the_kind_is_unknown(tmp_path: Path) -> None:
-    card, board = _problems(gift_variant(tmp_path))
-    assert (card.line, card.path, board.line, board.path) == (4, "cards_add.0.effects.0", 6, "board.5.1")
-    assert "unknown effect 'donate'" in card.message and "unknown effect 'donate'" in board.message
+    problems = _problems(gift_variant(tmp_path))
+    assert [(problem.line, problem.path) for problem in problems] == [
+        (4, "cards_add.0.effects.0"), (6, "board.4.0.choose.0.0"), (7, "board.5.1")
+    ]  # fmt: skip
+    assert all("unknown effect 'donate'" in problem.message for problem in problems)
 
 
 @pytest.mark.parametrize("bots", ["random", "heuristic"])

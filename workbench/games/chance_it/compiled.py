@@ -7,14 +7,15 @@ module the kernel takes compiled code from is listed here.
 
 from workbench.sim.compiled import CompiledEngine
 
-#: The batch engine's compiled code: the kernel, its arrays' layout, the effect kinds' batch forms, the random streams it
-#: compiles in, the chance points it numbers.
+#: The batch engine's compiled code: the kernel, its arrays' layout, the effect kinds' batch forms and the resources they
+#: number, the random streams it compiles in, the chance points it numbers.
 BATCH = CompiledEngine(
     "chance-it",
     (
         "workbench.games.chance_it.batch.kernel",
         "workbench.games.chance_it.batch.layout",
         "workbench.games.chance_it.effects",
+        "workbench.games.chance_it.basics",
         "workbench.sim.seeding",
         "workbench.games.chance_it.chance",
     ),

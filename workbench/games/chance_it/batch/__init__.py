@@ -27,6 +27,7 @@ from workbench.games.chance_it.record import Recorder
 from workbench.games.chance_it.rules import Rules
 from workbench.games.chance_it.schema import Persona
 from workbench.policies import policies
+from workbench.sim.compiled import CompileFailed
 from workbench.sim.seeding import run_key
 
 __all__ = ["Block", "Engine", "NoBatchForm", "Program", "compile_program", "policy_code"]
@@ -114,6 +115,12 @@ class Engine:
             raise ValueError(f"{len(bots)} bots for {players} seats")
         self.program = compile_program(rules)
         BATCH.wait()  # the compiled code, from the cache (compiled there in the background the first time)
+        if k.compiled_forms() != k.FORMS_KEY:
+            raise CompileFailed(
+                BATCH.name,
+                f"its cache {BATCH.folder} was compiled for other effect kinds than this process has registered "
+                "(a kind registered in one process only?)",
+            )
         self.players = players
         chosen = [*bots, *([visitor] if visitor is not None else [])]
         codes = {persona: policy_code(persona) for persona in chosen}

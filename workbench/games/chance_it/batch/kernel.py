@@ -26,12 +26,14 @@ are written as the interpreter writes them.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import numpy as np
 from numba import njit
 from numba.extending import register_jitable
 
+from workbench.games.chance_it.basics import COINS, HEARTS, STARS
 from workbench.games.chance_it.batch.layout import (
     CARD,
     CARD_SUMS,
@@ -50,7 +52,7 @@ from workbench.games.chance_it.batch.layout import (
 )
 from workbench.games.chance_it.chance import BOTS, DEAL, REROLL, RESHUFFLE, ROLL, TEST
 from workbench.games.chance_it.compiled import BATCH
-from workbench.games.chance_it.effects import REGISTRY, BatchForm, EffectKind, Kernel, PassiveEffect
+from workbench.games.chance_it.effects import REGISTRY, BatchForm, DieEffect, EffectKind, Kernel, PassiveEffect
 from workbench.sim import seeding
 
 BATCH.use()  # before any function is compiled: Numba takes its cache folder when a function is defined
@@ -59,7 +61,6 @@ BATCH.use()  # before any function is compiled: Numba takes its cache folder whe
 
 #: Modifiers of passive cards the engine reads (by name, as ``PassiveEffect.modifiers`` names them).
 MODIFIERS = ("chance_bonus",)
-COINS, HEARTS, STARS = 0, 1, 2
 IN, OUT, CHANCE_IT = 0, 1, 2
 FLASH, DIE, CHANCE_CARD, PASSIVE = 0, 1, 2, 3
 KINDS = ("flash", "die", "chance-it", "passive")
@@ -154,7 +155,7 @@ def _shuffle(rs, k, a, n):
 # Every kernel function takes the same few arrays (one call costs about 2 ns per array passed, so the state, rules,
 # bots' model, tape and sums are each one array, with fixed regions, rather than dozens):
 # S = (state: int64 rows, scratch and list values: float64 rows, random streams: uint64, the log: int64, see _log)
-# R = the rules: row 0 the scalars (R_*), row 1 where each region starts and how many rows it has, then the regions
+# R = the rules: row 0 the scalars (layout.RULE), row 1 where each region starts and how many rows it has, then the regions
 # M = the bots' value models: one block of rows per persona (see model_offsets)
 # T = a replay's tape: 14 sections of one flat int64 array, each found through the header (see _tsec)
 # A = sums over a block of games: a row per card (layout.CARD_SUMS: purchases, their rounds and squared rounds, discards,
@@ -1149,7 +1150,7 @@ def _others_after(S, p, out):
 
 
 # --- the effect kinds' batch forms -----------------------------------------------------------------------------
-# Each kind with a batch form writes it in its own module (EffectKind.batch_form) from the parts below; the three
+# Each kind with a batch form writes it in its own module (EffectKind.batch_form) from the parts below; the four
 # dispatches that call them by a row's first number are generated here from the registry, so no kind is named here
 # and none can have a row without its branch.
 
@@ -1157,8 +1158,9 @@ def _others_after(S, p, out):
 def _compiled(function):
     """A batch form's function (or a helper of one), compiled as a function of its own into the kernel functions
     that call it; LLVM inlines it there. Not with Numba's own inlining (``inline="always"``): inlining these closures
-    made the batch engine play other games than the interpreter (seen on the base variant), while as functions they
-    play the same and run as fast as when their code stood in ``_run`` (``benchmarks/bench_batch.py``)."""
+    made the batch engine play other games than the interpreter (the ``if`` form's ``apply`` never pushed its branch
+    once its ``held`` helper was inlined into it), while as functions they play the same and run as fast as when
+    their code stood in ``_run`` (``benchmarks/bench_batch.py``)."""
     return register_jitable(_nrt=False)(function)
 
 
@@ -1168,7 +1170,7 @@ PARTS = Kernel(
     game=_g, res=_res, seats=_ps, participants=_part, dice=_dice, pending=_pending, ints=_ints, floats=_floats,
     values=_vals, pairs=_pairs, options=_options, conditions=_conds, card_list=_list, persona=_mp,
     gain=_gain, lose=_lose, settle=_settle, transfer=_transfer, others_after=_others_after,
-    push=_push, PLAIN=F_PLAIN, REPEAT=F_REPEAT, FLASH=F_FLASH, market_action=_market_action,
+    push=_push, FRAME_PLAIN=F_PLAIN, FRAME_REPEAT=F_REPEAT, FRAME_FLASH=F_FLASH, market_action=_market_action,
     test=_test, reroll=_reroll, bonus_of=_bonus_of, sort=_sort, log=_log, LOG_CHOICE=L_CHOOSE, LOG_TARGET=L_TARGET,
     decide_choice=_decide_choice, decide_target=_decide_target,
     taken=_taken, split=_split, worth=_worth6, bonus_gain=_bonus_gain, compiled=_compiled,
@@ -1194,6 +1196,20 @@ def batch_forms() -> dict[str, tuple[EffectKind, BatchForm]]:
 FORMS = batch_forms()
 #: Each kind's number: the first number of its rows (``program.py`` writes them).
 OPS = {tag: op for op, tag in enumerate(FORMS)}
+#: What the dispatches below are made of (each kind's number, tag and module), as a number the compiled code keeps.
+FORMS_KEY = int.from_bytes(
+    hashlib.sha256("\n".join(f"{OPS[tag]} {tag} {type(kind).__module__}" for tag, (kind, _) in FORMS.items()).encode()).digest()[
+        :7
+    ]
+)
+
+
+@njit(**_COMPILED)
+def compiled_forms():
+    """The :data:`FORMS_KEY` this machine code was compiled with. Numba's cache does not see the registry: a cache
+    compiled by a process that registered other kinds (a kind registered in one process only) answers another key."""
+    return FORMS_KEY
+
 
 _DISPATCH = """
 def dispatch(op, {params}):
@@ -1215,7 +1231,11 @@ def _dispatch(params, functions):
 
 _apply = _dispatch(
     "S, R, M, T, A, who, a, b, c, d, e, tape",
-    {OPS[tag]: form.apply for tag, (kind, form) in FORMS.items() if form.apply is not None},
+    {OPS[tag]: form.apply for tag, (kind, form) in FORMS.items() if form.apply and not isinstance(kind, DieEffect)},
+)
+_apply_die = _dispatch(
+    "S, R, M, T, A, who, a, b, c, d, e, tape",
+    {OPS[tag]: form.apply for tag, (kind, form) in FORMS.items() if form.apply and isinstance(kind, DieEffect)},
 )
 _value = _dispatch(
     "S, R, M, h, p, others, n_others, bonus, v, a, b, c, d, e",
@@ -1466,7 +1486,7 @@ def _action_round(S, R, M, T, A, tape):
                     used[p, index] = 0
         steps = _die_steps(R)[face]
         for k in range(lists[steps, 0], lists[steps, 0] + lists[steps, 1]):  # the face's die effects
-            _apply(
+            _apply_die(
                 items[k, 0], S, R, M, T, A, face, items[k, 1], items[k, 2], items[k, 3], items[k, 4], items[k, 5], tape
             )  # fmt: skip
         if not _step_done(S, R):

@@ -54,9 +54,10 @@ class Writer:
         numbers = kind.batch(argument, self.batch)
         if numbers is None:
             raise NoBatchForm(f"the effect kind '{kind.tag}' has no batch form")
-        op = k.OPS.get(kind.tag)
-        if op is None:  # the kernel compiles the forms of the kinds registered when it loads
+        compiled = k.FORMS.get(kind.tag)
+        if compiled is None or compiled[0] is not kind:  # the kernel compiles the forms of the kinds it was loaded with
             raise NoBatchForm(f"the effect kind '{kind.tag}' was registered after the batch engine was loaded")
+        op = k.OPS[kind.tag]
         if len(numbers) > 5:
             raise NoBatchForm(f"'{kind.tag}' writes at most five numbers in the batch engine, got {len(numbers)}")
         return (op, *numbers, *(0,) * (5 - len(numbers)))

@@ -206,10 +206,10 @@ class Kernel:
     settle: Part  #: ``(S, p)``: seat ``p`` is out when it has no hearts left
     transfer: Part  #: ``(S, R, giver, taker, r, n)``: ``n`` of ``r`` change hands (what the giver has); how many
     others_after: Part  #: ``(S, p, out)``: the other participants still in, in turn order from ``p``'s left; how many
-    push: Part  #: ``(S, list, p, frame, saved, times)``: run effect list ``list`` for ``p`` next (a frame of :attr:`PLAIN`, :attr:`REPEAT` ``times``, or :attr:`FLASH`)
-    PLAIN: int
-    REPEAT: int
-    FLASH: int
+    push: Part  #: ``(S, list, p, frame, saved, times)``: run effect list ``list`` for ``p`` next, in a frame of a kind:
+    FRAME_PLAIN: int  #: the list once
+    FRAME_REPEAT: int  #: the list ``times`` times
+    FRAME_FLASH: int  #: a bought flash card's effects (``saved``: the kept flag to restore after them)
     market_action: Part  #: ``(S, R, M, T, A, p, tape)``: ``p``'s market action; the flash card it bought, or -1
     test: Part  #: ``(S, R, T, tape)``: a chance test's die
     reroll: Part  #: ``(S, R, T, tape)``: a rerolled die
@@ -224,7 +224,9 @@ class Kernel:
     split: Part  #: ``(mp, coins, stars, markets)``: what those are worth to persona scalars ``mp``
     worth: Part  #: ``(mp, v)``: what an outcome of 6 numbers is worth to persona scalars ``mp``
     bonus_gain: Part  #: ``(S, R, M, h, p, bonus, out)``: what a chance bonus adds per round to ``p``'s tableau
-    compiled: Callable[[Callable[..., Any]], Callable[..., Any]]  #: a helper of a batch form, compiled where it is called
+    #: A helper of a batch form, compiled as a function of its own (never with Numba's ``inline="always"``: inlining
+    #: such a closure into a form miscompiled the ``if`` form, see :mod:`..batch.kernel`).
+    compiled: Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
 @dataclass(frozen=True)

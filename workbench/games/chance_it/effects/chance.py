@@ -148,7 +148,7 @@ class ChanceKind(PlayerEffect):
 
     def batch_form(self, kernel: Kernel) -> BatchForm:
         test, bonus_of, game, push, values = kernel.test, kernel.bonus_of, kernel.game, kernel.push, kernel.values
-        GAME, RULE, PLAIN = kernel.GAME, kernel.RULE, kernel.PLAIN
+        GAME, RULE, PLAIN = kernel.GAME, kernel.RULE, kernel.FRAME_PLAIN
 
         @kernel.compiled
         def chance(need: int, sides: int, bonus: int) -> float:  # success_chance, as a float

@@ -91,7 +91,7 @@ class ChooseKind(PlayerEffect):
 
     def batch_form(self, kernel: Kernel) -> BatchForm:
         decide_choice, log, push, options, values = kernel.decide_choice, kernel.log, kernel.push, kernel.options, kernel.values
-        persona, worth, PLAIN, LOG_CHOICE = kernel.persona, kernel.worth, kernel.PLAIN, kernel.LOG_CHOICE
+        persona, worth, PLAIN, LOG_CHOICE = kernel.persona, kernel.worth, kernel.FRAME_PLAIN, kernel.LOG_CHOICE
 
         def apply(
             S: Arrays, R: Arrays, M: Arrays, T: Arrays, A: Arrays, p: int, a: int, b: int, c: int, d: int, e: int, tape: bool

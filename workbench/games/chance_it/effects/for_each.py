@@ -102,7 +102,7 @@ class ForEachKind(PlayerEffect):
         return face, batch.list(effects)
 
     def batch_form(self, kernel: Kernel) -> BatchForm:
-        dice, push, values, RULE, REPEAT = kernel.dice, kernel.push, kernel.values, kernel.RULE, kernel.REPEAT
+        dice, push, values, RULE, REPEAT = kernel.dice, kernel.push, kernel.values, kernel.RULE, kernel.FRAME_REPEAT
 
         @kernel.compiled
         def showing(S: Arrays, R: Arrays, face: int) -> int:

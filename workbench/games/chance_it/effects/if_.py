@@ -215,7 +215,7 @@ class IfKind(PlayerEffect):
             kernel.GAME,
             kernel.SEAT,
             kernel.RULE,
-            kernel.PLAIN,
+            kernel.FRAME_PLAIN,
         )
 
         @kernel.compiled

@@ -49,7 +49,7 @@ class MarketKind(PlayerEffect):
 
     def batch_form(self, kernel: Kernel) -> BatchForm:
         market_action, game, push, card_list = kernel.market_action, kernel.game, kernel.push, kernel.card_list
-        GAME, FLASH = kernel.GAME, kernel.FLASH
+        GAME, FLASH_FRAME = kernel.GAME, kernel.FRAME_FLASH
 
         def apply(
             S: Arrays, R: Arrays, M: Arrays, T: Arrays, A: Arrays, p: int, a: int, b: int, c: int, d: int, e: int, tape: bool
@@ -58,7 +58,7 @@ class MarketKind(PlayerEffect):
             if flash >= 0:  # a flash card bought: its effects now, then the rest of this list
                 g = game(S)
                 g[GAME.DEPTH] += 1
-                push(S, card_list(R)[flash], p, FLASH, g[GAME.KEPT], 0)
+                push(S, card_list(R)[flash], p, FLASH_FRAME, g[GAME.KEPT], 0)
 
         def value(S: Arrays, R: Arrays, M: Arrays, h: int, p: int, others: Arrays, n_others: int, bonus: int, v: Arrays,
                   a: int, b: int, c: int, d: int, e: int) -> None:  # fmt: skip

@@ -159,7 +159,7 @@ class StealKind(PlayerEffect):
             kernel.split,
         )
         INTS, FLOATS, PERSONA, LOG_TARGET = kernel.INTS, kernel.FLOATS, kernel.PERSONA, kernel.LOG_TARGET
-        EACH, RICHEST, CHOSEN = (VICTIMS.index(victims) for victims in ("each", "richest", "choose"))
+        FROM_EACH, FROM_RICHEST, FROM_CHOSEN = (VICTIMS.index(victims) for victims in ("each", "richest", "choose"))
 
         def apply(
             S: Arrays, R: Arrays, M: Arrays, T: Arrays, A: Arrays, p: int, a: int, b: int, c: int, d: int, e: int, tape: bool
@@ -167,7 +167,7 @@ class StealKind(PlayerEffect):
             at, held, victims = pairs(R), res(S), ints(S)[INTS.VICTIMS]
             n = others_after(S, p, victims)
             if n:
-                if c == RICHEST:
+                if c == FROM_RICHEST:
                     first = at[a, 0]
                     pick = 0
                     for j in range(1, n):
@@ -175,7 +175,7 @@ class StealKind(PlayerEffect):
                             pick = j
                     victims[0] = victims[pick]
                     n = 1
-                elif c == CHOSEN:
+                elif c == FROM_CHOSEN:
                     victims[0] = decide_target(S, R, M, T, p, victims, n, a, b)
                     log(S, LOG_TARGET, p, victims[0])
                     n = 1
@@ -192,11 +192,11 @@ class StealKind(PlayerEffect):
                 held, t, mp = res(S), floats(S)[FLOATS.T], persona(R, M, h)
                 best = -1.0
                 g0, g1, g2 = 0.0, 0.0, 0.0
-                if c == EACH:
+                if c == FROM_EACH:
                     for o in range(n_others):
                         taken(R, a, b, held[others[o]], t)
                         g0, g1, g2 = g0 + t[0], g1 + t[1], g2 + t[2]
-                elif c == RICHEST:
+                elif c == FROM_RICHEST:
                     first = pairs(R)[a, 0]
                     pick = 0
                     for o in range(1, n_others):
