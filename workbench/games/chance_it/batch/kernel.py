@@ -52,7 +52,15 @@ from workbench.games.chance_it.batch.layout import (
 )
 from workbench.games.chance_it.chance import BOTS, DEAL, REROLL, RESHUFFLE, ROLL, TEST
 from workbench.games.chance_it.compiled import BATCH
-from workbench.games.chance_it.effects import REGISTRY, BatchForm, DieEffect, EffectKind, Kernel, PassiveEffect
+from workbench.games.chance_it.effects import (
+    REGISTRY,
+    BatchForm,
+    DieEffect,
+    EffectKind,
+    Kernel,
+    PassiveEffect,
+    PlayerEffect,
+)
 from workbench.sim import seeding
 
 BATCH.use()  # before any function is compiled: Numba takes its cache folder when a function is defined
@@ -1221,30 +1229,25 @@ def dispatch(op, {params}):
 
 def _dispatch(params, functions):
     """One compiled function calling ``functions[op]`` (by a row's first number) with ``params``: an ``if`` a kind,
-    written out (Numba calls a function only by name). A kind with no such function does nothing there: a die
-    effect in a list being valued, for instance (the bots value it with its face)."""
+    written out (Numba calls a function only by name). A kind of another placement does nothing there: a die effect
+    in a list being valued, for instance (the bots value it with its face)."""
     branches = "".join(f"    if op == {op}:\n        form_{op}({params})\n        return\n" for op in functions)
     scope = {f"form_{op}": _compiled(function) for op, function in functions.items()}
     exec(_DISPATCH.format(params=params, branches=branches, kinds=len(OPS)), scope)  # source made above, of numbers
     return register_jitable(inline="always", _nrt=False)(scope["dispatch"])  # inlined: a call an effect costs 20 %
 
 
-_apply = _dispatch(
-    "S, R, M, T, A, who, a, b, c, d, e, tape",
-    {OPS[tag]: form.apply for tag, (kind, form) in FORMS.items() if form.apply and not isinstance(kind, DieEffect)},
-)
-_apply_die = _dispatch(
-    "S, R, M, T, A, who, a, b, c, d, e, tape",
-    {OPS[tag]: form.apply for tag, (kind, form) in FORMS.items() if form.apply and isinstance(kind, DieEffect)},
-)
-_value = _dispatch(
-    "S, R, M, h, p, others, n_others, bonus, v, a, b, c, d, e",
-    {OPS[tag]: form.value for tag, (kind, form) in FORMS.items() if form.value and not isinstance(kind, PassiveEffect)},
-)
-_value_passive = _dispatch(
-    "S, R, M, h, p, out, a, b, c, d, e",
-    {OPS[tag]: form.value for tag, (kind, form) in FORMS.items() if form.value and isinstance(kind, PassiveEffect)},
-)
+def _by_number(part, placement):
+    """The function ``part`` of every form whose kind is of ``placement`` (a :class:`PlayerEffect`, ...), by number."""
+    return {OPS[tag]: getattr(form, part) for tag, (kind, form) in FORMS.items() if isinstance(kind, placement)}
+
+
+#: What an ``apply`` is called with (``who``: a seat, or for a die effect the face being resolved).
+_APPLY = "S, R, M, T, A, who, a, b, c, d, e, tape"
+_apply = _dispatch(_APPLY, _by_number("apply", PlayerEffect))
+_apply_die = _dispatch(_APPLY, _by_number("apply", DieEffect))
+_value = _dispatch("S, R, M, h, p, others, n_others, bonus, v, a, b, c, d, e", _by_number("value", PlayerEffect))
+_value_passive = _dispatch("S, R, M, h, p, out, a, b, c, d, e", _by_number("value", PassiveEffect))
 
 
 @njit(**_COMPILED)
