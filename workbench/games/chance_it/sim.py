@@ -471,14 +471,17 @@ class Tally:
         which some seat could (it was face up at a market action and the seat had the coins). An answer about these
         bots: a card they pass over may still be worth its price (the card study measures it)."""
         who = " and ".join(dict.fromkeys(self.bots))
+        games = f"{self.games:,} game{'' if self.games == 1 else 's'}"
         notes = []
         for card_id, t in self.cards.items():
             if t.bought and t.bought_games * RARELY_BOUGHT >= t.offered_games:
                 continue
-            if not t.offered_games:
-                said = f"no seat could buy {card_id} in {self.games:,} games (never face up with the coins to pay for it)"
+            passed_over = ": its figures say little about it, and the bots may undervalue it"
+            if not t.offered_games:  # the table never met it: nothing the bots chose
+                said = f"no seat could buy {card_id} in {games} (never face up with the coins to pay for it)"
+                passed_over = ": its figures say nothing about it"
             elif not t.bought:
-                said = f"the {who} bots never bought {card_id}, though some seat could in {t.offered_games:,} of {self.games:,} games"
+                said = f"the {who} bots never bought {card_id}, though some seat could in {t.offered_games:,} of {games}"
             else:
                 said = f"the {who} bots bought {card_id} in {t.bought_games:,} of the {t.offered_games:,} games in which some seat could (under 1 %)"
             notes.append(
@@ -489,7 +492,7 @@ class Tally:
                     "bought_games": t.bought_games,
                     "offered_games": t.offered_games,
                     "games": self.games,
-                    "text": said + ": its figures say little about it, and the bots may undervalue it",
+                    "text": said + passed_over,
                 }
             )
         return notes

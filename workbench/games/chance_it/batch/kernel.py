@@ -1164,11 +1164,11 @@ def _others_after(S, p, out):
 
 
 def _compiled(function):
-    """A batch form's function (or a helper of one), compiled as a function of its own into the kernel functions
-    that call it; LLVM inlines it there. Not with Numba's own inlining (``inline="always"``): inlining these closures
+    """A batch form's function (or a helper of one), compiled as a function of its own and called from the kernel
+    functions that use it (LLVM does not inline it across Numba's libraries: the random bots pay about 8 % for the
+    call, see ``benchmarks/README.md``). Not with Numba's own inlining (``inline="always"``): inlining these closures
     made the batch engine play other games than the interpreter (the ``if`` form's ``apply`` never pushed its branch
-    once its ``held`` helper was inlined into it), while as functions they play the same and run as fast as when
-    their code stood in ``_run`` (``benchmarks/bench_batch.py``)."""
+    once its ``held`` helper was inlined into it)."""
     return register_jitable(_nrt=False)(function)
 
 
@@ -1205,11 +1205,8 @@ FORMS = batch_forms()
 #: Each kind's number: the first number of its rows (``program.py`` writes them).
 OPS = {tag: op for op, tag in enumerate(FORMS)}
 #: What the dispatches below are made of (each kind's number, tag and module), as a number the compiled code keeps.
-FORMS_KEY = int.from_bytes(
-    hashlib.sha256("\n".join(f"{OPS[tag]} {tag} {type(kind).__module__}" for tag, (kind, _) in FORMS.items()).encode()).digest()[
-        :7
-    ]
-)
+_MADE_OF = "\n".join(f"{OPS[tag]} {tag} {type(kind).__module__}" for tag, (kind, _) in FORMS.items())
+FORMS_KEY = int.from_bytes(hashlib.sha256(_MADE_OF.encode()).digest()[:7])
 
 
 @njit(**_COMPILED)
