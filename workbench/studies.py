@@ -81,7 +81,7 @@ class Compared:
         """Why difference ``i`` was not tested (empty when it was)."""
         if not math.isnan(self.adjusted[i]):
             return ""
-        return self.untested or "the same in every game in both variants"
+        return self.untested or "the same in every game in every variant"
 
     @property
     def significant(self) -> bool:
@@ -234,7 +234,7 @@ class Comparison:
                     if reason:
                         label = s.label if len(s.differences) == 1 else f"{s.label} ({chr(66 + i)})"
                         why.setdefault(reason, []).append(label)
-            for reason, labels in why.items():
+            for reason, labels in sorted(why.items()):  # the same order whatever figure comes first
                 lines.append(f"not tested at {done.players} players ({reason}): {', '.join(labels)}")
         return lines
 
