@@ -24,7 +24,7 @@ from workbench import api
 from workbench.errors import ScenarioError, UsageError
 from workbench.games import load_variant, replay_scenario
 from workbench.games.chance_it.batch import Engine
-from workbench.games.chance_it.compiled import BATCH
+from workbench.games.chance_it.compiled import BATCH, SEARCH
 from workbench.games.chance_it.engine import compile_variant
 from workbench.games.chance_it.schema import Persona, PersonaFile, Variant, to_yaml
 from workbench.games.chance_it.sim import SEAT_MEASURE, BatchSimulator, Simulator, table_measure
@@ -37,7 +37,12 @@ BASE = ROOT / "variants" / "chance-it.yaml"
 CARD_LAB = ROOT / "variants" / "card-lab.yaml"
 SCENARIOS = sorted(p for p in (ROOT / "tests" / "scenarios").glob("*.yaml") if p.name != "variant-test.yaml")
 BROKEN = sorted((ROOT / "tests" / "scenarios" / "broken").glob("*.yaml"))
-PERSONAS = {"random": BUILTIN["random"], "heuristic": BUILTIN["heuristic"]}
+#: The three policies, the search bot cheap enough for property tests.
+PERSONAS = {
+    "random": BUILTIN["random"],
+    "heuristic": BUILTIN["heuristic"],
+    "search": Persona(policy="search", playouts=2, depth=1),
+}
 
 
 # --- the same rules -----------------------------------------------------------------------------------------------
@@ -79,10 +84,12 @@ def played_both_ways(
 @settings(deadline=None)
 @given(game=strategies.games(), seed=st.integers(0, 2**64 - 1), data=st.data())
 def test_generated_variants_play_the_same_games_on_both_engines(game: tuple[dict, int], seed: int, data: st.DataObject) -> None:
-    """Any valid variant, seed and mix of random and heuristic bots: the batch engine plays the interpreter's games,
-    draw for draw and choice for choice, so their records, scenario scripts and tallies are the same."""
+    """Any valid variant, seed and mix of random, heuristic and (now and then) search bots: the batch engine plays the
+    interpreter's games, draw for draw and choice for choice, so their records, scenario scripts and tallies are the
+    same."""
     raw, players = game
-    bots = tuple(data.draw(st.lists(st.sampled_from(["random", "heuristic"]), min_size=players, max_size=players)))
+    bot = st.integers(0, 9).map(lambda i: "search" if i == 9 else ("random", "heuristic")[i % 2])
+    bots = tuple(data.draw(st.lists(bot, min_size=players, max_size=players)))
     variant = Variant.model_validate(raw)
     played, recorded, tally, batch_tally = played_both_ways(variant, players, bots, seed, 3)
     assert [r.record for r in recorded] == [r.record for r in played]
@@ -98,6 +105,25 @@ def test_a_heuristic_of_other_weights_is_caught_playing_other_games() -> None:
     careful = {"heuristic": Persona(policy="heuristic", heart=1.5, danger=4.0, min_hearts=6)}
     played, recorded, _, _ = played_both_ways(variant, 4, ("heuristic",) * 4, 3, 5, personas=careful)
     assert all(a.record != b.record for a, b in zip(played, recorded, strict=True))
+
+
+@pytest.mark.parametrize("path", [BASE, CARD_LAB], ids=["base", "card-lab"])
+def test_search_bots_play_the_same_games_on_both_engines(path: Path) -> None:
+    """A search bot's sampled futures are keyed, dealt and played alike on both engines, so is every decision it weighs
+    (guides, market moves, effect choices and victims on the card lab's cards): the same records and scripts."""
+    variant = load_variant(path).variant
+    played, recorded, tally, batch_tally = played_both_ways(variant, 4, ("search", "heuristic", "search", "random"), 5, 12)
+    assert [r.record for r in recorded] == [r.record for r in played]
+    assert [r.script for r in recorded] == [r.script for r in played]
+    assert batch_tally.summary() == tally.summary()
+
+
+def test_a_search_bot_of_other_playouts_is_caught_playing_other_games() -> None:
+    """The check can fail: a batch search bot weighing 3 futures an option plays other games than one weighing 2."""
+    variant = load_variant(BASE).variant
+    wider = {**PERSONAS, "search": Persona(policy="search", playouts=3, depth=1)}
+    played, recorded, _, _ = played_both_ways(variant, 4, ("search",) * 4, 3, 4, personas=wider)
+    assert any(a.record != b.record for a, b in zip(played, recorded, strict=True))
 
 
 def test_a_game_longer_than_the_log_is_recorded_whole() -> None:
@@ -210,14 +236,22 @@ def test_auto_takes_the_batch_engine_and_says_so(tmp_path: Path) -> None:
     assert run.runs[0].engine == "batch" and heard[0] == "engine: batch"
 
 
-def test_auto_falls_back_to_the_interpreter_for_a_search_bot_and_says_why(tmp_path: Path) -> None:
+def test_a_search_bot_plays_on_the_batch_engine_the_interpreters_games(tmp_path: Path) -> None:
+    """``--engine batch`` with a search bot waits for the search level's compiled code, says so when it compiles, and
+    writes what the interpreter writes (the engine and timing aside)."""
     heard: list[str] = []
-    bots = "search-4,random,random,random"
-    run = api.simulate(BASE, games=2, bots=bots, out=tmp_path / "out", notice=heard.append)
-    assert run.runs[0].engine == "interpreter"
-    assert heard == ["engine: interpreter (the search bot plays only in the interpreter)"]
-    with pytest.raises(UsageError, match=r"^engine batch: the search bot plays only in the interpreter"):
-        api.simulate(BASE, games=2, bots=bots, out=tmp_path / "out", engine="batch")
+    bots = "search-4,heuristic,random,heuristic"
+    written = {}
+    for engine in ("batch", "interpreter"):
+        out = tmp_path / engine
+        api.simulate(BASE, games=6, seed=3, bots=bots, engine=engine, out=out, records=out / "games.jsonl", notice=heard.append)
+        body = json.loads((out / "summary.json").read_text())  # one run: its summary is the run's
+        assert body.pop("engine") == engine
+        body.pop("timing")
+        written[engine] = (body, (out / "games.jsonl").read_text())
+    assert written["batch"] == written["interpreter"]
+    compiling = f"engine: batch, compiling its search bots first (once per installation, {SEARCH.about})..."
+    assert heard[0] in ("engine: batch", compiling)
 
 
 @pytest.mark.usefixtures("compiled")

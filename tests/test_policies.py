@@ -61,8 +61,10 @@ def first_option() -> Iterator[None]:
 
 
 def test_a_made_up_policy_is_one_registration(first_option: None, tmp_path: Path) -> None:
-    ran = api.simulate(BASE, players=3, games=12, seed=2, bots="first-option")
+    heard: list[str] = []
+    ran = api.simulate(BASE, players=3, games=12, seed=2, bots="first-option", notice=heard.append)
     assert ran.runs[0].games == 12 and ran.runs[0].engine == "interpreter"
+    assert heard[0] == "engine: interpreter (the first-option bot plays only in the interpreter)"  # auto says why
     assert ran.runs[0].figure("guides.in.rate") == 1.0  # its bots decided: IN, the first guide offered, every time
     assert ran.runs[0].personas == {
         "first-option": persona_model("chance-it").model_validate({"policy": "first-option"}).model_dump(mode="json")

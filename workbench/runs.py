@@ -33,7 +33,7 @@ from workbench.errors import UsageError, display_path, players_span
 from workbench.games import Family, Loaded, load_variant
 from workbench.loading import did_you_mean
 from workbench.outputs import Outputs
-from workbench.sim.compiled import CompileFailed
+from workbench.sim.compiled import CompiledEngine, CompileFailed
 from workbench.sim.paired import PairedFactory, PairedTally
 from workbench.sim.runner import LOCAL, Backend, Factory, Handover, Run, Stop, run, signals_held
 
@@ -198,6 +198,7 @@ class EngineChoice:
     engine: str
     why: str = ""
     named: bool = False
+    compiled: CompiledEngine | None = None  #: the batch engine's compiled code that plays these tables
 
 
 def choose_engine(family: Family, runs: Iterable[tuple[Any, Iterable[Any]]], requested: str) -> EngineChoice:
@@ -212,19 +213,21 @@ def choose_engine(family: Family, runs: Iterable[tuple[Any, Iterable[Any]]], req
         return EngineChoice("interpreter", named=True)
     batched = family.batched
     blocker = None if batched is not None else f"{family.title} has no batch engine"
+    seated: list[Any] = []
     if batched is not None:
         with signals_held():  # the batch engine's first look imports Numba
             for variant, personas in runs:
+                seated += personas
                 blocker = blocker or batched.batch_blocker(variant, list(personas))
-    if blocker is None:
-        return EngineChoice("batch", named=requested == "batch")
+        if blocker is None:
+            return EngineChoice("batch", named=requested == "batch", compiled=batched.compiled_for(seated))
     if requested == "batch":
         raise UsageError(
             "engine",
             lambda name: f"{blocker} (leave out {name('engine')} batch: auto then plays on the interpreter)",
             "batch",
         )
-    return EngineChoice("interpreter", blocker)
+    return EngineChoice("interpreter", blocker or "")
 
 
 def ready_engine(family: Family, choice: EngineChoice, notice: Notice | None, backend: Backend, stop: Stop) -> None:
@@ -233,8 +236,7 @@ def ready_engine(family: Family, choice: EngineChoice, notice: Notice | None, ba
     meanwhile, anything else waits for it); reach the backend's machines, so that a cluster that cannot play says
     so before any game, and say where the games go."""
     say = notice or (lambda text: None)
-    batched = family.batched if choice.engine == "batch" else None
-    compiled = batched.compiled if batched is not None else None
+    compiled = choice.compiled
     if compiled is None:
         say(f"engine: {choice.engine}" + (f" ({choice.why})" if choice.why else ""))
     else:
@@ -251,14 +253,14 @@ def ready_engine(family: Family, choice: EngineChoice, notice: Notice | None, ba
         if compiled.ready():
             say("engine: batch")
         elif hands_over:
-            say("engine: batch, compiling in the background (once for this installation, about a minute)")
+            say(f"engine: batch, compiling {compiled.what} in the background (once per installation, {compiled.about})")
             say("the interpreter plays the same games until it is ready")
         else:
             started = time.perf_counter()
-            say("engine: batch, compiling it first (once for this installation, about a minute)...")
+            say(f"engine: batch, compiling {compiled.what} first (once per installation, {compiled.about})...")
             if not compiled.wait(stop):
                 return
-            say(f"compiled the batch engine in {time.perf_counter() - started:.0f} s")
+            say(f"compiled {compiled.what} in {time.perf_counter() - started:.0f} s")
     _start(backend, say, stop)
 
 

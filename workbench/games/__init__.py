@@ -163,6 +163,10 @@ class Batched(Family, Protocol):
     def compiled(self) -> CompiledEngine:
         """The batch engine's compiled code (cached once per installation; see :mod:`workbench.sim.compiled`)."""
 
+    def compiled_for(self, personas: list[Any]) -> CompiledEngine:
+        """The compiled code that plays a table of ``personas`` (:attr:`compiled`, or an engine of its own over it for
+        bots the family compiles apart)."""
+
     def replay_batch(self, doc: Document, variant: Any) -> Replay:
         """Replay a scenario with the batch engine (to check it ends as the interpreter does)."""
 
@@ -475,7 +479,7 @@ def replay_scenario(
             for remark in remarks:
                 notice(remark)
             if not batched.compiled.ready():
-                notice("compiling the batch engine first (once for this installation, about a minute)...")
+                notice(f"compiling {batched.compiled.what} first (once per installation, {batched.compiled.about})...")
         return family, batched.replay_batch(doc, loaded.variant)
     return family, family.replay(doc, loaded.variant)
 

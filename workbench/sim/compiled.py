@@ -56,8 +56,8 @@ MANIFEST = "MANIFEST.json"
 #: How often a waiting run looks whether the compiler is done.
 POLL_SECONDS = 0.1
 
-#: Whether this process is a compiler (see :func:`_compile`): its engine is ready as far as it is concerned.
-_compiling = False
+#: The engine this process compiles, if it is a compiler (see :func:`_compile`): ready as far as it is concerned.
+_compiling: str | None = None
 #: Remarks about the cache for the next :meth:`CompiledEngine.prepare` (a root that cannot be written).
 _remarks: list[str] = []
 #: The engines this process has seen ready (see :meth:`CompiledEngine.ready`).
@@ -126,11 +126,14 @@ def _writable(folder: Path) -> bool:
 @dataclass(frozen=True)
 class CompiledEngine:
     """One family's compiled engine: ``modules`` hold its compiled code (in the order their text is hashed) and
-    ``warm`` (``"module:function"``) compiles every entry point it has (run by the compiler process only)."""
+    ``warm`` (``"module:function"``) compiles every entry point it has (run by the compiler process only); ``what``
+    it is and ``about`` how long that takes, for a run to tell its user."""
 
     name: str
     modules: tuple[str, ...]
     warm: str
+    what: str = "the batch engine"
+    about: str = "about a minute"
 
     @property
     def folder(self) -> Path:
@@ -148,7 +151,7 @@ class CompiledEngine:
         """Whether the compiled code is there, complete (or this process is the compiler making it). Once seen, it
         stays ready for this process: a run that has handed over keeps the engine it loaded."""
         folder = self.folder
-        if _compiling or folder in _seen_ready:
+        if _compiling == self.name or folder in _seen_ready:
             return True
         if (folder / MANIFEST).is_file():
             _seen_ready.add(folder)
@@ -339,7 +342,7 @@ def _compile(engine: CompiledEngine, log: IO[str]) -> None:
     before the manifest is there, so a compiler killed half-way leaves only whole files
     that the next one reuses."""
     global _compiling
-    _compiling = True
+    _compiling = engine.name
     folder = engine.folder
     folder.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()

@@ -101,6 +101,19 @@ class Streams:
         self.states = [0] * count
         seed_streams(self.states, run_key(seed), index)
 
+    @classmethod
+    def keyed(cls, key: int, index: int, count: int) -> Streams:
+        """The streams of game ``index`` keyed by the 64-bit ``key`` itself rather than a seed's key (:func:`run_key`,
+        which a compiled engine cannot compute): a lookahead's sampled future, keyed by a number its bot drew.
+
+        >>> Streams.keyed(run_key(1), 0, 2).states == Streams(1, 0, 2).states
+        True
+        """
+        streams = cls.__new__(cls)
+        streams.states = [0] * count
+        seed_streams(streams.states, key, index)
+        return streams
+
     def below(self, k: int, n: int) -> int:
         """A whole number from 0 to ``n - 1`` from stream ``k``."""
         return below(self.states, k, n)

@@ -12,7 +12,7 @@ from workbench.errors import Remark, ScenarioError
 from workbench.games import CardInfo, Family, Loaded, load_variant_with
 from workbench.games.base import FamilyParts
 from workbench.games.chance_it.basics import RESOURCES
-from workbench.games.chance_it.compiled import BATCH
+from workbench.games.chance_it.compiled import BATCH, SEARCH
 from workbench.games.chance_it.schema import Persona, PersonaFile, Variant
 from workbench.loading import Document, read_yaml, validate
 from workbench.policies import policies
@@ -116,7 +116,13 @@ class ChanceIt(FamilyParts):
         if engine != "batch":
             return interpreter
         compiled = partial(BatchSimulator, *interpreter.args, **interpreter.keywords)
-        return Handover(interpreter, compiled, BATCH.ready, BATCH.hurry)
+        code = self.compiled_for([personas[bot] for bot in (*bots, *([seat_bot] if seat_bot else []))])
+        return Handover(interpreter, compiled, code.ready, code.hurry)
+
+    def compiled_for(self, personas: list[Persona]) -> CompiledEngine:
+        """The batch engine's code, or for a table with a search bot its search level's (compiled on first use)."""
+        searching = any(policies(self.game)[persona.policy].batch == "SEARCH_BOT" for persona in personas)
+        return SEARCH if searching else BATCH
 
     def gifted_simulator(
         self,

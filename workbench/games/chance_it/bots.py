@@ -15,11 +15,14 @@ A bot never sees the engine's chance source. Three policies:
   A card is worth what its effects are worth, times how often it should fire over the
   next ``horizon`` rounds. It buys the card whose worth beats its price by the most (never
   dipping below ``reserve`` coins) and otherwise discards the card most useful to others.
-- ``search``: Monte Carlo lookahead. For each guide (and the best few market moves) it
-  plays ``playouts`` sampled continuations of ``depth`` rounds with heuristic players on
-  copies of the game (the face-down pile reshuffled: no peeking), scoring each by who
-  wins, or who leads on stars and hearts when the lookahead stops. The same sampled
-  futures are used for every option (common random numbers), so the comparison is fair.
+- ``search``: Monte Carlo lookahead. For each option of a decision (each guide, every
+  legal market move, each option of an effect choice, each victim) it plays ``playouts``
+  sampled futures of ``depth`` rounds with heuristic players of its persona on copies of
+  the game (the face-down pile dealt anew: no peeking), scoring each by who wins, or who
+  leads on stars and hearts when the lookahead stops. The same sampled futures are used
+  for every option (common random numbers), so the comparison is fair. They are keyed by
+  numbers the bot draws from its stream and played with the engines' own generator, so
+  the batch engine's search bot plays the very same games.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 from workbench.games.chance_it import effects as kinds
-from workbench.games.chance_it.chance import BOTS, RandomChance, game_streams
+from workbench.games.chance_it.chance import BOTS, RandomChance, future_streams
 from workbench.games.chance_it.effects import ZERO, Position, Valuer, Vector, added
 from workbench.games.chance_it.effects.chance import BONUS
 from workbench.games.chance_it.effects.steal import rob
@@ -497,39 +500,35 @@ class _First:
 
 
 class SearchBot:
-    """Monte Carlo lookahead over guides and the best few market moves (see the module docstring)."""
+    """Monte Carlo lookahead over guides, market moves, effect choices and victims (see the module docstring)."""
 
-    __slots__ = ("candidates", "persona", "rng", "rollout")
+    __slots__ = ("persona", "rng", "rollout")
 
-    def __init__(self, persona: Persona, rng: Stream, *, candidates: int = 3):
+    def __init__(self, persona: Persona, rng: Stream):
         self.persona = persona
         self.rng = rng
-        self.rollout = HeuristicBot(persona, rng)
-        self.candidates = candidates
+        self.rollout = HeuristicBot(persona, rng)  # its card uses, and every seat of its sampled futures
 
     def guide(self, view: View, options: tuple[str, ...]) -> str:
+        """Each guide played on sampled futures from the start of this round (the same dice), then played out."""
         if len(options) == 1:
             return options[0]
-        seeds = self._seeds()
 
-        def play(guide: str, seed: int) -> float:
-            game = view.sample(random.Random(seed))
-            chance, deciders = self._table(game, seed)
+        def play(guide: str, key: int) -> float:
+            game, chance, deciders = self._future(view, key)
             deciders[view.seat] = _First(guide, deciders[view.seat])
             game.play_round(chance, deciders, roll=game.dice)
             return self._finish(game, chance, deciders, view.seat)
 
-        return self._best(options, seeds, play)
+        return self._best(options, play)
 
     def market(self, view: View, options: tuple[MarketMove, ...]) -> MarketMove:
+        """Every legal move made on sampled futures (a bought flash card's effects applied), then played out."""
         if len(options) == 1:
             return options[0]
-        ranked = sorted(options, key=lambda move: -self.rollout.move_value(view, move))[: self.candidates]
-        seeds = self._seeds()
 
-        def play(move: MarketMove, seed: int) -> float:
-            game = view.sample(random.Random(seed))
-            chance, deciders = self._table(game, seed)
+        def play(move: MarketMove, key: int) -> float:
+            game, chance, deciders = self._future(view, key)
             player = game.players[view.seat]
             flash = game.take(player, move, chance)
             if flash is not None:
@@ -537,50 +536,57 @@ class SearchBot:
             game.check_end()
             return self._finish(game, chance, deciders, view.seat)
 
-        return self._best(tuple(ranked), seeds, play)
+        return self._best(options, play)
 
     def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
         return self.rollout.use(view, options)
 
     def choose(self, view: View, options: tuple[Effects, ...], texts: tuple[str, ...] = ()) -> int:
-        """Each option applied on sampled copies of the game, then played out (as a market move is)."""
+        """Each option applied on sampled futures, then played out (as a market move is)."""
         if len(options) == 1:
             return 0
 
-        def play(index: int, seed: int) -> float:
-            game = view.sample(random.Random(seed))
-            chance, deciders = self._table(game, seed)
+        def play(index: int, key: int) -> float:
+            game, chance, deciders = self._future(view, key)
             game.apply_effects(options[index], game.players[view.seat], chance, deciders)
             game.check_end()
             return self._finish(game, chance, deciders, view.seat)
 
-        return self._best(tuple(range(len(options))), self._seeds(), play)
+        return self._best(tuple(range(len(options))), play)
 
     def target(self, view: View, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> int:
-        """Each victim robbed on sampled copies of the game, then played out."""
+        """Each victim robbed on sampled futures, then played out."""
         if len(options) == 1:
             return options[0]
 
-        def play(seat: int, seed: int) -> float:
-            game = view.sample(random.Random(seed))
-            chance, deciders = self._table(game, seed)
+        def play(seat: int, key: int) -> float:
+            game, chance, deciders = self._future(view, key)
             rob(game, game.players[view.seat], game.players[seat], taking)
             game.check_end()
             return self._finish(game, chance, deciders, view.seat)
 
-        return self._best(options, self._seeds(), play)
+        return self._best(options, play)
 
-    def _seeds(self) -> list[int]:
-        return [self.rng.bits() for _ in range(self.persona.playouts)]
+    def _best(self, options: Sequence[Option], play: Callable[[Option, int], float]) -> Option:
+        """The option whose playouts score most (the first of equals), each played on the same ``playouts`` futures:
+        their keys drawn once from the bot's stream, their scores added in order (as the batch engine adds them)."""
+        keys = [self.rng.bits() for _ in range(self.persona.playouts)]
+        best, most = 0, 0.0
+        for i, option in enumerate(options):
+            total = 0.0
+            for key in keys:
+                total += play(option, key)
+            if not i or total > most:
+                best, most = i, total
+        return options[best]
 
-    def _best(self, options: Sequence[Option], seeds: list[int], play: Callable[[Option, int], float]) -> Option:
-        scores = [sum(play(option, seed) for seed in seeds) for option in options]
-        return options[max(range(len(options)), key=scores.__getitem__)]
-
-    def _table(self, game: Game, seed: int) -> tuple[RandomChance, list[Decider]]:
-        streams = game_streams(seed, 0, len(game.players))  # a sampled future's own chance (its bots draw nothing)
-        deciders: list[Decider] = [HeuristicBot(self.persona, streams.stream(BOTS + seat)) for seat in range(len(game.players))]
-        return RandomChance(streams), deciders
+    def _future(self, view: View, key: int) -> tuple[Game, RandomChance, list[Decider]]:
+        """A sampled future keyed ``key``: a copy of the game with its face-down pile dealt anew, its own chance, and a
+        heuristic bot of this persona in every seat (they draw nothing)."""
+        streams = future_streams(key, len(view.players))
+        chance = RandomChance(streams)
+        deciders: list[Decider] = [HeuristicBot(self.persona, streams.stream(BOTS + seat)) for seat in range(len(view.players))]
+        return view.sample(chance), chance, deciders
 
     def _finish(self, game: Game, chance: RandomChance, deciders: list[Decider], seat: int) -> float:
         for _ in range(self.persona.depth):
@@ -591,17 +597,22 @@ class SearchBot:
 
 
 def score(game: Game, seat: int) -> float:
-    """A seat's share of the win: 1/k among k winners of a finished game, else a soft lead on stars and hearts."""
+    """A seat's share of the win: 1/k among k winners of a finished game, else a soft lead on stars and hearts (added
+    in seat order, as the batch engine adds it)."""
     if game.is_over:
         return 1 / len(game.winners) if seat in game.winners else 0.0
     if game.players[seat].eliminated:
         return 0.0
-    leads = {
-        p.seat: 0.5 * (p.res[STARS] + 0.3 * min(p.res[HEARTS], 6) + 0.05 * p.res[COINS]) for p in game.players if not p.eliminated
-    }
-    top = max(leads.values())  # a softmax, shifted so that huge holdings cannot overflow
-    strengths = {s: math.exp(lead - top) for s, lead in leads.items()}
-    return strengths[seat] / sum(strengths.values())
+    living = [p for p in game.players if not p.eliminated]
+    leads = [0.5 * (p.res[STARS] + 0.3 * min(p.res[HEARTS], 6) + 0.05 * p.res[COINS]) for p in living]
+    top = max(leads)  # a softmax, shifted so that huge holdings cannot overflow
+    total, mine = 0.0, 0.0
+    for p, lead in zip(living, leads, strict=True):
+        strength = math.exp(lead - top)
+        total += strength
+        if p.seat == seat:
+            mine = strength
+    return mine / total
 
 
 __all__ = ["HeuristicBot", "RandomBot", "SearchBot", "score"]

@@ -43,6 +43,12 @@ def game_streams(seed: int, index: int, players: int) -> Streams:
     return Streams(seed, index, BOTS + players)
 
 
+def future_streams(key: int, players: int) -> Streams:
+    """Every stream of a search bot's sampled future keyed ``key`` (64 bits it drew), numbered as a game's: the batch
+    engine keys its lookahead's the same way."""
+    return Streams.keyed(key, 0, BOTS + players)
+
+
 class RandomChance:
     """Chance from a game's keyed streams (:class:`~workbench.sim.seeding.Streams`), one per named point.
 

@@ -11,7 +11,6 @@ The normative reading of the rulebook this follows is written out in the README
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -220,13 +219,15 @@ class View(TableView["Game"]):
         """The face-up market cards."""
         return tuple(self._game.market)
 
-    def sample(self, rng: random.Random) -> Game:
-        """A copy of the game for lookahead, with the face-down pile reshuffled by ``rng``.
+    def sample(self, chance: ChanceSource) -> Game:
+        """A copy of the game for lookahead, its face-down pile dealt anew by ``chance`` (no peeking at its order).
 
         During a guide choice the copy is rewound to the start of this round (same dice),
         so ``copy.play_round(chance, deciders, roll=copy.dice)`` plays the round out.
         """
-        return self._game.copy(rng)
+        game = self._game.copy()
+        chance.deal(game.pile)
+        return game
 
 
 #: Why a game ends: a star goal reached, one player left, nobody left, the round limit.
@@ -270,8 +271,8 @@ class Game(EventLog):
         players = tuple(PlayerView(p) for p in self.players)
         return tuple(View(self, seat, players) for seat in range(len(self.players)))
 
-    def copy(self, rng: random.Random | None = None) -> Game:
-        """An independent copy without log or hook; ``rng`` reshuffles the face-down pile.
+    def copy(self) -> Game:
+        """An independent copy without log or hook.
 
         A copy taken while guides are chosen is rewound to the start of the round.
         """
@@ -280,10 +281,9 @@ class Game(EventLog):
         other.players = [p.copy() for p in self.players]
         other.supply = list(self.supply)
         other.pile = list(self.pile)
-        if rng is not None:
-            rng.shuffle(other.pile)
         other.market = list(self.market)
         other.discard = list(self.discard)
+        other.offered = set(self.offered)
         other.winners = list(self.winners)
         other.events = None
         other.after_step = None

@@ -1,6 +1,6 @@
 """Chance It's bot policies (see :mod:`workbench.policies`): random, heuristic and search, the parameters each
-reads, and the bots that play them (:mod:`.bots`, imported when a bot is made). Random and heuristic bots play in
-the batch engine too (by their kernel codes); search plays on the interpreter."""
+reads, and the bots that play them (:mod:`.bots`, imported when a bot is made). All three play in the batch engine
+too, by their kernel codes."""
 
 from __future__ import annotations
 
@@ -42,6 +42,6 @@ class Search(Heuristic):
 
 register_policy(GAME, "random", None, "workbench.games.chance_it.bots:RandomBot.of", batch="RANDOM_BOT")
 register_policy(GAME, "heuristic", Heuristic, "workbench.games.chance_it.bots:HeuristicBot", batch="HEURISTIC_BOT")
-register_policy(GAME, "search", Search, "workbench.games.chance_it.bots:SearchBot")
+register_policy(GAME, "search", Search, "workbench.games.chance_it.bots:SearchBot", batch="SEARCH_BOT")
 
 __all__ = ["GAME", "Heuristic", "Search"]

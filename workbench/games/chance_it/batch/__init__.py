@@ -1,7 +1,7 @@
 """The batch engine: Chance It's rules compiled with Numba, for mass simulation with the same rules.
 
 :func:`compile_program` turns compiled rules into arrays (each effect kind writes its own
-row); :class:`Engine` plays blocks of seeded games with random and heuristic bots on them
+row); :class:`Engine` plays blocks of seeded games with random, heuristic and search bots on them
 (:mod:`.kernel`), and :func:`.replay.replay_batch` plays a scenario script from its tapes,
 so the two engines can be checked against each other on any scripted game.
 """
@@ -20,7 +20,7 @@ from workbench.games.chance_it.batch import kernel as k
 from workbench.games.chance_it.batch.layout import CARD_SUMS, FLOATS, GAME, GAME_OUT, MAXP, ROW, SEAT, SEAT_OUT
 from workbench.games.chance_it.batch.model import model_arrays
 from workbench.games.chance_it.batch.program import NoBatchForm, Program, compile_program
-from workbench.games.chance_it.compiled import BATCH
+from workbench.games.chance_it.compiled import BATCH, SEARCH
 from workbench.games.chance_it.engine import BUY, DISCARD, END_REASONS, GUIDES
 from workbench.games.chance_it.policies import GAME as FAMILY
 from workbench.games.chance_it.record import Recorder
@@ -104,7 +104,8 @@ class Engine:
     """The batch engine for one variant and table size: its arrays, a game state to reuse, the bots' models.
 
     ``bots`` gives each seat's persona, ``visitor`` one that takes seat ``index % players``
-    of game ``index`` (a study's rotating seat); only random and heuristic policies play here.
+    of game ``index`` (a study's rotating seat). A table with a search bot plays at the
+    kernel's search level, compiled as an engine of its own the first time one plays.
     """
 
     def __init__(self, rules: Rules, players: int, bots: Sequence[Persona] = (), visitor: Persona | None = None):
@@ -124,12 +125,16 @@ class Engine:
         self.players = players
         chosen = [*bots, *([visitor] if visitor is not None else [])]
         codes = {persona: policy_code(persona) for persona in chosen}
-        heuristic = list(dict.fromkeys(p for p in chosen if codes[p] == k.HEURISTIC_BOT))  # the bots the kernel values by
+        valued = list(dict.fromkeys(p for p in chosen if codes[p] != k.RANDOM_BOT))  # the personas the kernel values by
         self.bots = np.array([codes[p] for p in bots] or [k.RANDOM_BOT] * players, dtype=np.int64)
-        self.personas = np.array([heuristic.index(p) if p in heuristic else 0 for p in bots] or [0] * players, dtype=np.int64)
-        self.visitor = (-1, 0) if visitor is None else (codes[visitor], heuristic.index(visitor) if visitor in heuristic else 0)
-        self.models = model_arrays(rules, heuristic)
-        self.state = new_state(self.program, players)
+        self.personas = np.array([valued.index(p) if p in valued else 0 for p in bots] or [0] * players, dtype=np.int64)
+        self.visitor = (-1, 0) if visitor is None else (codes[visitor], valued.index(visitor) if visitor in valued else 0)
+        self.models = model_arrays(rules, valued)
+        #: a table with a search bot plays at the kernel's search level (:mod:`.search`), with room for its futures
+        self.searching = k.SEARCH_BOT in codes.values()
+        if self.searching:
+            SEARCH.wait()
+        self.state = new_state(self.program, players, lookahead=self.searching)
         self.logged = (*self.state[:3], np.zeros(1 + 3 * 1024, dtype=np.int64))  # the same state, with room for a log
         self.tape = empty_tape(players, rules.dice_count)
 
@@ -138,7 +143,7 @@ class Engine:
         rotating seat)."""
         block = self.block(count)
         gift = self.program.card_ids.index(card) if card is not None else -1
-        k.play_games(
+        self._play_games(
             self.state, self.program.arrays, self.models, self.tape, block.sums, self.players, stream_seed(seed), first,
             count, self.bots, self.personas, *self.visitor, gift, coins, block.game, block.seat, block.bought, block.squares,
         )  # fmt: skip
@@ -153,7 +158,7 @@ class Engine:
         while True:
             sums = block.sums.copy()
             try:
-                k.play_games(
+                self._play_games(
                     self.logged, self.program.arrays, self.models, self.tape, block.sums, self.players, stream_seed(seed),
                     index, 1, self.bots, self.personas, *self.visitor, gift, coins, block.game[one], block.seat[one],
                     block.bought[one], block.squares[one],
@@ -165,6 +170,15 @@ class Engine:
             log: Ints = self.logged[3]
             return log[1 : 1 + log[0]].reshape(-1, 3).copy()
 
+    @property
+    def _play_games(self) -> Any:
+        """The kernel's games: at its search level for a table with a search bot."""
+        if not self.searching:
+            return k.play_games
+        from workbench.games.chance_it.batch.search import play_searching  # its own compiled engine, loaded when used
+
+        return play_searching
+
     def block(self, count: int) -> Block:
         """An empty block for ``count`` games at this table."""
         program, players = self.program, self.players
@@ -174,21 +188,29 @@ class Engine:
             np.zeros((count, players, SEAT_OUT.SIZE), dtype=np.int64),
             np.zeros((count, players, cards), dtype=np.int64),
             np.zeros(count),
-            np.zeros((cards + program.rules.max_rounds + 1, max(CARD_SUMS.SIZE, 5)), dtype=np.int64),  # 5: the trajectory
+            np.zeros((sums_rows(program), max(CARD_SUMS.SIZE, 5)), dtype=np.int64),  # 5: the trajectory
             program.card_ids,
         )
 
 
-def new_state(program: Program, players: int) -> tuple[Any, ...]:
+def sums_rows(program: Program) -> int:
+    """The rows of the sums over a block of games (the kernel's ``A``): a row per card, then per round from 0."""
+    return len(program.card_ids) + program.rules.max_rounds + 1
+
+
+def new_state(program: Program, players: int, *, lookahead: bool = False) -> tuple[Any, ...]:
     """A game state for the kernel (its ``S``): the integer rows, the float rows, the random streams and a log too
-    short to note anything (a recorded game's log is longer: see :meth:`Engine.record`)."""
+    short to note anything (a recorded game's log is longer: see :meth:`Engine.record`). With ``lookahead`` (a table
+    with a search bot), each has room for the state of a sampled future after the game's, and the integer rows for its
+    sums after both (the kernel's ``_lookahead``)."""
     rules = program.rules
     held = len(rules.deck) + players + 2  # every card of the pile, and a gift's extra copy
     width = max(held, 2 * len(rules.cards) + 2, MAXP + 2, GAME.SIZE, SEAT.SIZE, rules.dice_count, rules.face_up, 8)
+    states = 2 if lookahead else 1
     return (
-        np.zeros((ROW.SIZE, width), dtype=np.int64),
-        np.zeros((FLOATS.SIZE + max(1, program.lists), width)),
-        np.zeros(k.S_BOTS + players, dtype=np.uint64),
+        np.zeros((states * ROW.SIZE + (sums_rows(program) if lookahead else 0), width), dtype=np.int64),
+        np.zeros((states * (FLOATS.SIZE + max(1, program.lists)), width)),
+        np.zeros(states * (k.S_BOTS + players), dtype=np.uint64),
         np.zeros(1, dtype=np.int64),
     )
 

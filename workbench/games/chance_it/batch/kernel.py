@@ -74,8 +74,9 @@ FLASH, DIE, CHANCE_CARD, PASSIVE = 0, 1, 2, 3
 KINDS = ("flash", "die", "chance-it", "passive")
 #: End reasons, in the order of ``engine.END_REASONS``.
 ENDED_STARS, ENDED_LAST, ENDED_ALL, ENDED_MAX = 0, 1, 2, 3
-#: Bots: how a seat decides (TAPE: as a scenario script says).
-RANDOM_BOT, HEURISTIC_BOT, TAPE = 0, 1, 2
+#: Bots: how a seat decides (TAPE: as a scenario script says; FIRST_GUIDE: the searching seat of a sampled future, which
+#: plays ``GAME.FIRST`` as its first guide, then as the heuristic).
+RANDOM_BOT, HEURISTIC_BOT, TAPE, SEARCH_BOT, FIRST_GUIDE = 0, 1, 2, 3, 4
 #: Scripted choices in tape mode: the action of each.
 T_BUY, T_DISCARD, T_USE, T_CHOOSE, T_TARGET = 0, 1, 2, 3, 4
 #: What the log of a recorded game holds (one entry ``code, a, b`` each, in the order they happen; see :func:`_log`).
@@ -96,6 +97,11 @@ EACH = -1
 #: ~0.2 us a call, more than the rules themselves (measured: 235 ns a call with 40 arrays, 2.5 ns without).
 _COMPILED: dict[str, Any] = {"cache": True, "_nrt": False}
 _INLINED: dict[str, Any] = {**_COMPILED, "inline": "always"}
+
+
+def compile_options(function: Any) -> dict[str, Any]:
+    """How a compiled function of the kernel was compiled (for the search level's copy of it)."""
+    return _INLINED if function.targetoptions.get("inline") == "always" else _COMPILED
 
 
 class TapeError(Exception):
@@ -490,6 +496,17 @@ def _eliminate(S, p):
 def _settle(S, p):
     if _res(S)[p, HEARTS] == 0 and not _ps(S)[p, SEAT.ELIM]:
         _eliminate(S, p)
+
+
+@njit(**_COMPILED)
+def _rob(S, R, victim, p, first, count):
+    """``victim`` gives ``p`` each pair ``first .. first + count - 1`` (what it has) while it has hearts, in order; left
+    without hearts it is out (effects.steal.rob)."""
+    res, pairs = _res(S), _pairs(R)
+    for i in range(first, first + count):
+        if res[victim, HEARTS]:
+            _transfer(S, R, victim, p, pairs[i, 0], pairs[i, 1])
+    _settle(S, victim)
 
 
 @njit(**_COMPILED)
@@ -925,6 +942,36 @@ def _value_lists(S, R, M, h, p, others, n_others, bonus, upto):
 
 
 # --- decisions ----------------------------------------------------------------------------------------------------
+# A search bot's decisions (SEARCH_BOT) are made at the search level only (:mod:`.search`, with the functions of "the
+# search bot" below): here, where every game without a search bot and every sampled future is played, they are refused.
+
+
+@njit(**_COMPILED)
+def _search_guide(S, R, M, T, A, p):
+    if p >= 0:
+        raise RuntimeError("a search bot plays only at the search level")
+    return IN
+
+
+@njit(**_COMPILED)
+def _search_market(S, R, M, T, p, acts, cards, n):
+    if p >= 0:
+        raise RuntimeError("a search bot plays only at the search level")
+    return 0
+
+
+@njit(**_COMPILED)
+def _search_choice(S, R, M, T, p, first, count):
+    if p >= 0:
+        raise RuntimeError("a search bot plays only at the search level")
+    return 0
+
+
+@njit(**_COMPILED)
+def _search_target(S, R, M, T, p, candidates, n, first, count):
+    if p >= 0:
+        raise RuntimeError("a search bot plays only at the search level")
+    return candidates[0]
 
 
 @njit(**_INLINED)
@@ -935,6 +982,11 @@ def _decide_guide(S, R, M, T, A, p, forced):
         return IN if forced else _random_pick(S, p, 3)
     if bot == HEURISTIC_BOT:
         return IN if forced else _heuristic_guide(S, R, M, A, p)
+    if bot == SEARCH_BOT:
+        return IN if forced else _search_guide(S, R, M, T, A, p)
+    if bot == FIRST_GUIDE:
+        ps[p, SEAT.BOT] = HEURISTIC_BOT
+        return g[GAME.FIRST]
     guide = _tsec(T, 6)[g[GAME.T_ROUND] * g[GAME.PLAYERS] + p]
     if guide < 0 or (forced and guide != IN):
         raise TapeError()
@@ -953,6 +1005,8 @@ def _decide_market(S, R, M, T, p, acts, cards, n):
             if mine < 0 or value > best:
                 best, mine = value, i
         return mine
+    if bot == SEARCH_BOT:
+        return _search_market(S, R, M, T, p, acts, cards, n)
     k = _g(S)[GAME.T_CHOICE]
     choices = _tsec(T, 7)
     if k >= _tsec(T, 8)[_g(S)[GAME.T_ROUND] + 1] or choices[3 * k] != p or choices[3 * k + 1] > T_DISCARD:
@@ -970,7 +1024,7 @@ def _decide_use(S, R, M, T, p, options, n):
     bot = _ps(S)[p, SEAT.BOT]
     if bot == RANDOM_BOT:
         return _random_pick(S, p, n)
-    if bot == HEURISTIC_BOT:
+    if bot in (HEURISTIC_BOT, SEARCH_BOT):  # a search bot uses its cards as its playouts' heuristic
         card_now = _mcard(R, M, _ps(S)[p, SEAT.PERSONA])[:, 3]
         mine = 0
         for i in range(1, n):
@@ -991,6 +1045,8 @@ def _decide_choice(S, R, M, T, p, first, count):
         return _random_pick(S, p, count)
     if bot == HEURISTIC_BOT:
         return _heuristic_choice(S, R, M, p, first, count)
+    if bot == SEARCH_BOT:
+        return _search_choice(S, R, M, T, p, first, count)
     index = _scripted(S, T, p, T_CHOOSE)
     if not 0 <= index < count:
         raise TapeError()
@@ -1036,6 +1092,8 @@ def _decide_target(S, R, M, T, p, candidates, n, first, count):
         return candidates[_random_pick(S, p, n)]
     if bot == HEURISTIC_BOT:
         return _heuristic_target(S, R, M, p, candidates, n, first, count)
+    if bot == SEARCH_BOT:
+        return _search_target(S, R, M, T, p, candidates, n, first, count)
     seat = _scripted(S, T, p, T_TARGET)
     for i in range(n):
         if candidates[i] == seat:
@@ -1070,7 +1128,7 @@ def _heuristic_target(S, R, M, p, candidates, n, first, count):
 
 @njit(**_COMPILED)
 def _market_action(S, R, M, T, A, p, tape):
-    """Buy one face-up card or discard one (rules 8 and 9); True when a bought flash card's effects are due."""
+    """Buy one face-up card or discard one (rules 8 and 9); the flash card bought, whose effects are due, or -1."""
     g, market = _g(S), _market(S)
     if g[GAME.DEPTH]:
         if g[GAME.CHAINED] >= MAX_CHAINED:
@@ -1098,7 +1156,14 @@ def _market_action(S, R, M, T, A, p, tape):
             acts[n], cards[n] = action, c
             n += 1
     pick = _decide_market(S, R, M, T, p, acts, cards, n)
-    action, c = acts[pick], cards[pick]
+    return _take(S, R, T, A, p, acts[pick], cards[pick], tape)
+
+
+@njit(**_COMPILED)
+def _take(S, R, T, A, p, action, c, tape):
+    """Carry out a market move (engine.Game.take): ``action`` 0 buys card ``c``, 1 discards it; the flash card bought,
+    whose effects are due, or -1."""
+    g, market, cost = _g(S), _market(S), _cost(R)
     _log(S, L_BUY if action == 0 else L_DISCARD, p, c)
     at = 0
     while market[at] != c:
@@ -1180,17 +1245,17 @@ PARTS = Kernel(
     gain=_gain, lose=_lose, settle=_settle, transfer=_transfer, others_after=_others_after,
     push=_push, FRAME_PLAIN=F_PLAIN, FRAME_REPEAT=F_REPEAT, FRAME_FLASH=F_FLASH, market_action=_market_action,
     test=_test, reroll=_reroll, bonus_of=_bonus_of, sort=_sort, log=_log, LOG_CHOICE=L_CHOOSE, LOG_TARGET=L_TARGET,
-    decide_choice=_decide_choice, decide_target=_decide_target,
+    decide_choice=_decide_choice, decide_target=_decide_target, rob=_rob,
     taken=_taken, split=_split, worth=_worth6, bonus_gain=_bonus_gain, compiled=_compiled,
 )  # fmt: skip
 
 
-def batch_forms() -> dict[str, tuple[EffectKind, BatchForm]]:
-    """Every registered kind's batch form, by tag in the registry's order, each with every function its placement
-    asks (a form that lacks one is refused, naming the kind)."""
+def batch_forms(parts: Kernel = PARTS) -> dict[str, tuple[EffectKind, BatchForm]]:
+    """Every registered kind's batch form over ``parts``, by tag in the registry's order, each with every function its
+    placement asks (a form that lacks one is refused, naming the kind)."""
     forms = {}
     for tag, kind in REGISTRY.items():
-        form = kind.batch_form(PARTS)
+        form = kind.batch_form(parts)
         if form is None:
             continue
         missing = [part for part in kind.batch_parts if getattr(form, part) is None]
@@ -1234,15 +1299,21 @@ def _dispatch(params, functions):
     return register_jitable(inline="always", _nrt=False)(scope["dispatch"])  # inlined: a call an effect costs 20 %
 
 
-def _by_number(part, placement):
+def _by_number(part, placement, forms=FORMS):
     """The function ``part`` of every form whose kind is of ``placement`` (a :class:`PlayerEffect`, ...), by number."""
-    return {OPS[tag]: getattr(form, part) for tag, (kind, form) in FORMS.items() if isinstance(kind, placement)}
+    return {OPS[tag]: getattr(form, part) for tag, (kind, form) in forms.items() if isinstance(kind, placement)}
 
 
 #: What an ``apply`` is called with (``who``: a seat, or for a die effect the face being resolved).
 _APPLY = "S, R, M, T, A, who, a, b, c, d, e, tape"
-_apply = _dispatch(_APPLY, _by_number("apply", PlayerEffect))
-_apply_die = _dispatch(_APPLY, _by_number("apply", DieEffect))
+
+
+def apply_dispatches(forms: dict[str, tuple[EffectKind, BatchForm]]) -> tuple[Any, Any]:
+    """The two apply dispatches of ``forms``: a player effect's and a die effect's."""
+    return _dispatch(_APPLY, _by_number("apply", PlayerEffect, forms)), _dispatch(_APPLY, _by_number("apply", DieEffect, forms))
+
+
+_apply, _apply_die = apply_dispatches(FORMS)
 _value = _dispatch("S, R, M, h, p, others, n_others, bonus, v, a, b, c, d, e", _by_number("value", PlayerEffect))
 _value_passive = _dispatch("S, R, M, h, p, out, a, b, c, d, e", _by_number("value", PassiveEffect))
 
@@ -1319,7 +1390,9 @@ def _pick_card(S, R, M, T, p, eligible, n):
 def _roll(S, R, T, tape):
     g, dice = _g(S), _dice(S)
     count = R[0][RULE.DICE]
-    if tape:
+    if g[GAME.ROLLED]:  # a search bot's sampled future replays the round being played: its dice are rolled
+        g[GAME.ROLLED] = 0
+    elif tape:
         rolls = _tsec(T, 1)
         for i in range(count):
             dice[i] = rolls[g[GAME.T_ROUND] * count + i]
@@ -1677,3 +1750,198 @@ def replay_tape(S, R, M, T, A, players, rounds, bots, personas, og, os, ob, squa
         ):
             raise TapeError()
     _record(S, R, 0, og, os, ob, squares)
+
+
+# --- the search bot (bots.SearchBot, ported) ----------------------------------------------------------------------
+# A search bot weighs each option of a decision on ``playouts`` sampled futures, the same for every option: copies of
+# the game in the lookahead state, each keyed by a number the bot draws from its stream, the face-down pile dealt anew,
+# a heuristic bot of its persona in every seat, played ``depth`` rounds on, then scored. A game with a search bot has
+# room for a lookahead state after its own (``batch.new_state``): views of the same arrays, so that the state of a
+# future has the very type of a game's state and the functions that play it are compiled once for both. These
+# functions are compiled at the search level only (:mod:`.search`), where they replace the refusals above.
+
+#: The search bot's functions below by name, each with how it is compiled (at the search level).
+SEARCHING: dict[str, tuple[Any, dict[str, Any]]] = {}
+#: The refusals above by name, each with the search bot's decision that replaces it at the search level.
+SEARCH_DECISIONS = {
+    "_search_guide": "_lookahead_guide",
+    "_search_market": "_lookahead_market",
+    "_search_choice": "_lookahead_choice",
+    "_search_target": "_lookahead_target",
+}
+
+
+def _searching(options):
+    """Mark a function of the search bot's, to be compiled with ``options`` at the search level (see above)."""
+
+    def mark(function):
+        SEARCHING[function.__name__] = (function, options)
+        return function
+
+    return mark
+
+
+@_searching(_INLINED)
+def _lookahead(S):
+    """The lookahead state in the room after a game's state (the second half of its rows and streams, a log that notes
+    nothing), and its sums (the integer rows after both states)."""
+    floats, streams = S[1].shape[0] // 2, S[2].shape[0] // 2
+    return (S[0][ROW.SIZE : 2 * ROW.SIZE], S[1][floats:], S[2][streams:], S[3][:1]), S[0][2 * ROW.SIZE :]
+
+
+@_searching(_COMPILED)
+def _future(S, p, key):
+    """The sampled future keyed ``key`` for seat ``p`` (engine.View.sample, SearchBot._future): the game copied into
+    the lookahead state, outside any round (rewound to the round's start while guides are chosen), every seat taking
+    part and played by the heuristic of ``p``'s persona, its chance keyed ``key`` and its face-down pile dealt anew."""
+    F = _lookahead(S)[0]
+    have, copy = S[0], F[0]
+    for i in range(ROW.STACK):  # everything but the effect stack, which a future starts empty
+        for j in range(have.shape[1]):
+            copy[i, j] = have[i, j]
+    g, ps = _g(F), _ps(F)
+    g[GAME.SP], g[GAME.KEPT], g[GAME.DEPTH], g[GAME.CHAINED], g[GAME.PENDING] = 0, 0, 0, 0, 0
+    if g[GAME.CHOOSING]:
+        g[GAME.ROUND] -= 1
+        g[GAME.CHOOSING] = 0
+    h = ps[p, SEAT.PERSONA]
+    for q in range(g[GAME.PLAYERS]):
+        ps[q, SEAT.GUIDE] = -1
+        ps[q, SEAT.BOT] = HEURISTIC_BOT
+        ps[q, SEAT.PERSONA] = h
+    g[GAME.PART] = _turn_order(F, _part(F))
+    seeding.seed_streams(F[2], key, np.uint64(0))  # type: ignore[arg-type]  # Numba's 64-bit words, not int
+    _shuffle(F[2], S_DEAL, _pile(F), g[GAME.PILE])
+    return F
+
+
+@_searching(_INLINED)
+def _lead(res, q):
+    """A living seat's lead on stars, hearts and coins, as bots.score weighs it."""
+    return 0.5 * (res[q, STARS] + 0.3 * min(res[q, HEARTS], 6) + 0.05 * res[q, COINS])
+
+
+@_searching(_COMPILED)
+def _score(S, p):
+    """bots.score: ``p``'s share of the win (1/k among k winners), or of a softmax of the living's leads when the game
+    goes on (added in seat order)."""
+    g, ps, res = _g(S), _ps(S), _res(S)
+    n = g[GAME.PLAYERS]
+    if g[GAME.END] >= 0:
+        if not ps[p, SEAT.WON]:
+            return 0.0
+        winners = 0
+        for q in range(n):
+            winners += ps[q, SEAT.WON]
+        return 1 / winners
+    if ps[p, SEAT.ELIM]:
+        return 0.0
+    top = _lead(res, p)
+    for q in range(n):
+        if not ps[q, SEAT.ELIM] and _lead(res, q) > top:
+            top = _lead(res, q)
+    total, mine = 0.0, 0.0
+    for q in range(n):
+        if not ps[q, SEAT.ELIM]:
+            strength = np.exp(_lead(res, q) - top)
+            total += strength
+            if q == p:
+                mine = strength
+    return mine / total
+
+
+@_searching(_COMPILED)
+def _played_out(S, R, M, T, p):
+    """The future in the lookahead state played ``depth`` rounds on (SearchBot._finish), then scored for ``p``."""
+    F, sums = _lookahead(S)
+    for _ in range(int(_mp(R, M, _ps(S)[p, SEAT.PERSONA])[PERSONA.DEPTH])):
+        if _g(F)[GAME.END] >= 0:
+            break
+        _play_round(F, R, M, T, sums, p < 0)
+    return _score(F, p)
+
+
+@_searching(_COMPILED)
+def _lookahead_guide(S, R, M, T, A, p):
+    """SearchBot.guide: each guide played from the start of this round (its dice) on the same futures."""
+    k = S_BOTS + p
+    start = S[2][k]
+    best, most = 0, 0.0
+    for guide in range(3):
+        S[2][k] = start  # each option plays the same futures: their keys drawn again
+        total = 0.0
+        for _ in range(int(_mp(R, M, _ps(S)[p, SEAT.PERSONA])[PERSONA.PLAYOUTS])):
+            F = _future(S, p, seeding.draw(S[2], k))
+            g = _g(F)
+            g[GAME.ROLLED], g[GAME.FIRST] = 1, guide
+            _ps(F)[p, SEAT.BOT] = FIRST_GUIDE
+            _play_round(F, R, M, T, _lookahead(S)[1], p < 0)
+            total += _played_out(S, R, M, T, p)
+        if not guide or total > most:
+            best, most = guide, total
+    return best
+
+
+@_searching(_COMPILED)
+def _lookahead_market(S, R, M, T, p, acts, cards, n):
+    """SearchBot.market: every legal move made on the same futures (a bought flash card's effects applied)."""
+    if n == 1:
+        return 0
+    k = S_BOTS + p
+    start = S[2][k]
+    best, most = 0, 0.0
+    for i in range(n):
+        S[2][k] = start
+        total = 0.0
+        for _ in range(int(_mp(R, M, _ps(S)[p, SEAT.PERSONA])[PERSONA.PLAYOUTS])):
+            F = _future(S, p, seeding.draw(S[2], k))
+            flash = _take(F, R, T, _lookahead(S)[1], p, acts[i], cards[i], p < 0)
+            if flash >= 0:
+                _run(F, R, M, T, _lookahead(S)[1], _list(R)[flash], p, p < 0)
+            _check_end(F, R)
+            total += _played_out(S, R, M, T, p)
+        if not i or total > most:
+            best, most = i, total
+    return best
+
+
+@_searching(_COMPILED)
+def _lookahead_choice(S, R, M, T, p, first, count):
+    """SearchBot.choose: each option's effects applied on the same futures."""
+    if count == 1:
+        return 0
+    k = S_BOTS + p
+    start = S[2][k]
+    best, most = 0, 0.0
+    for i in range(count):
+        S[2][k] = start
+        total = 0.0
+        for _ in range(int(_mp(R, M, _ps(S)[p, SEAT.PERSONA])[PERSONA.PLAYOUTS])):
+            F = _future(S, p, seeding.draw(S[2], k))
+            _run(F, R, M, T, _lookahead(S)[1], _options(R)[first + i], p, p < 0)
+            _check_end(F, R)
+            total += _played_out(S, R, M, T, p)
+        if not i or total > most:
+            best, most = i, total
+    return best
+
+
+@_searching(_COMPILED)
+def _lookahead_target(S, R, M, T, p, candidates, n, first, count):
+    """SearchBot.target: each candidate robbed on the same futures."""
+    if n == 1:
+        return candidates[0]
+    k = S_BOTS + p
+    start = S[2][k]
+    best, most = 0, 0.0
+    for i in range(n):
+        S[2][k] = start
+        total = 0.0
+        for _ in range(int(_mp(R, M, _ps(S)[p, SEAT.PERSONA])[PERSONA.PLAYOUTS])):
+            F = _future(S, p, seeding.draw(S[2], k))
+            _rob(F, R, candidates[i], p, first, count)
+            _check_end(F, R)
+            total += _played_out(S, R, M, T, p)
+        if not i or total > most:
+            best, most = i, total
+    return candidates[best]

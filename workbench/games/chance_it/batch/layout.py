@@ -40,19 +40,21 @@ RULE = fields("Rule", "DICE SIDES FORCED_AFTER FACE_UP RESHUFFLE END_STARS MAX_R
 REGION = fields("Region", "START TOTAL OUT IN TIEBREAK FACES ITEMS PAIRS LISTS OPTIONS CONDS CARDS DECK")
 #: A card's row in the rules' ``CARDS`` region.
 CARD = fields("Card", "KIND FACE COST LIST BONUS PASSIVE")
-#: A game's scalars (the state's ``ROW.G``); the ``T_*`` fields are where a replay's tape is read up to.
+#: A game's scalars (the state's ``ROW.G``); the ``T_*`` fields are where a replay's tape is read up to; ``ROLLED``
+#: says that a search bot's sampled future replays the round being played (its dice are rolled), ``FIRST`` the guide
+#: its searching seat plays first.
 GAME = fields(
     "Game",
     "ROUND START LIVING STARS_REACHED END KEPT DEPTH CHAINED PILE MARKET DISCARD CHOOSING PART PENDING SP PLAYERS "
-    "T_ROUND T_REROLL T_TEST T_CHOICE T_RESHUFFLE T_EXTRA GAPS:2",
+    "T_ROUND T_REROLL T_TEST T_CHOICE T_RESHUFFLE T_EXTRA GAPS:2 ROLLED FIRST",
 )
 #: A seat's fields (a row of the state's ``ROW.PS``).
 SEAT = fields("Seat", "ELIM FORCED_IN GUIDE PICKS:3 FORCED_ROUNDS PAID PAID_HEARTS RECEIVED ELIM_ROUND TAB OWNED BOT PERSONA WON")
-#: A persona's scalars in the bots' value models (as ``model.model_arrays`` fills them).
+#: A persona's scalars in the bots' value models (as ``model.model_arrays`` fills them; a search bot's playouts and depth).
 PERSONA = fields(
     "Persona",
     "STAR HEART COIN MIN_HEARTS DANGER CHANCE_IT HORIZON RESERVE MARKET KNIFE REROLL_WORTH REROLL_KNIVES REROLL_MEAN "
-    "CI_W CI_H CI_K AO_W AO_H AO_K",
+    "CI_W CI_H CI_K AO_W AO_H AO_K PLAYOUTS DEPTH",
 )
 #: What a game leaves in the results (a row per game).
 GAME_OUT = fields("GameOut", "ROUNDS END WINNERS PEAK:3 DRY:3 GAPS:2")

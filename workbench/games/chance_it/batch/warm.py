@@ -24,6 +24,15 @@ def compile_all() -> None:
     replay_batch(Scenario.model_validate(script), Document(script, {}, None), rules)
 
 
+def compile_search() -> None:
+    """Compile the kernel's search level (:mod:`.search`): a game with a search bot played, and one recorded (the
+    batch engine's own code first, compiled by its own compiler if need be)."""
+    rules = compile_variant(Variant.model_validate(_SMALL_VARIANT))
+    engine = Engine(rules, 3, [Persona(policy="search", playouts=1, depth=1), *[Persona(policy="heuristic")] * 2])
+    engine.play(0, 0, 1)
+    engine.record(0, 0, engine.block(1), 0)
+
+
 #: A variant with a card of each kind of timing, to compile the kernel with (any variant gives the same code).
 _SMALL_VARIANT: dict[str, Any] = {
     "name": "Compile",
@@ -42,4 +51,4 @@ _SMALL_VARIANT: dict[str, Any] = {
 }  # fmt: skip
 
 
-__all__ = ["compile_all"]
+__all__ = ["compile_all", "compile_search"]

@@ -220,6 +220,7 @@ class Kernel:
     LOG_TARGET: int  #: seat ``a`` chose seat ``b``
     decide_choice: Part  #: ``(S, R, M, T, p, first, count)``: which of ``count`` options (from ``options(R)[first]``) ``p`` takes
     decide_target: Part  #: ``(S, R, M, T, p, candidates, n, first, count)``: which candidate ``p`` takes the pairs from
+    rob: Part  #: ``(S, R, victim, p, first, count)``: ``victim`` gives ``p`` each pair (what it has, while it has hearts), then is out without hearts
     taken: Part  #: ``(R, first, count, holder, out)``: what ``holder`` can give of each pair (at most what it has)
     split: Part  #: ``(mp, coins, stars, markets)``: what those are worth to persona scalars ``mp``
     worth: Part  #: ``(mp, v)``: what an outcome of 6 numbers is worth to persona scalars ``mp``

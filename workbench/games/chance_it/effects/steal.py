@@ -142,15 +142,7 @@ class StealKind(PlayerEffect):
         return (*batch.amounts(amounts), VICTIMS.index(victims))
 
     def batch_form(self, kernel: Kernel) -> BatchForm:
-        transfer, settle, pairs, res, taken, ints, floats = (
-            kernel.transfer,
-            kernel.settle,
-            kernel.pairs,
-            kernel.res,
-            kernel.taken,
-            kernel.ints,
-            kernel.floats,
-        )
+        rob, pairs, res, taken, ints, floats = kernel.rob, kernel.pairs, kernel.res, kernel.taken, kernel.ints, kernel.floats
         others_after, decide_target, log, persona, split = (
             kernel.others_after,
             kernel.decide_target,
@@ -180,11 +172,7 @@ class StealKind(PlayerEffect):
                     log(S, LOG_TARGET, p, victims[0])
                     n = 1
                 for j in range(n):
-                    q = victims[j]
-                    for i in range(a, a + b):
-                        if held[q, HEARTS]:
-                            transfer(S, R, q, p, at[i, 0], at[i, 1])
-                    settle(S, q)
+                    rob(S, R, victims[j], p, a, b)
 
         def value(S: Arrays, R: Arrays, M: Arrays, h: int, p: int, others: Arrays, n_others: int, bonus: int, v: Arrays,
                   a: int, b: int, c: int, d: int, e: int) -> None:  # fmt: skip
