@@ -239,3 +239,33 @@ def test_a_handover_run_plays_the_same_games_whenever_the_compiled_engine_is_rea
     never = run(dataclasses.replace(handover, ready=lambda: False, hurry=lambda: None), 50)
     assert never.timing()["interpreter_games"] == 50
     assert never.handover() == "the interpreter played all 50 games: the compiled engine was not ready for them"
+
+
+def test_a_table_with_a_search_bot_plays_on_the_search_levels_own_compiled_code() -> None:
+    """The search level is an engine of its own over the batch engine's code (its modules and the search level's), so
+    a designer who never seats a search bot never compiles it; a paired run hands its arms over together, once the
+    code of every arm is ready."""
+    from workbench.games.chance_it.compiled import BATCH, SEARCH
+    from workbench.sim.paired import PairedFactory
+
+    loaded = api.load_variant(ROOT / "variants" / "chance-it.yaml")
+    family = loaded.family
+    batched = family.batched
+    assert batched is not None
+    personas = family.personas(loaded.variant)
+    assert batched.compiled_for([personas["heuristic"], personas["random"]]) == BATCH
+    assert batched.compiled_for([personas["heuristic"], personas["search-4"]]) == SEARCH
+    assert SEARCH.modules[: len(BATCH.modules)] == BATCH.modules and SEARCH.folder != BATCH.folder
+    field = family.simulator(loaded.variant, 4, ("heuristic",) * 4, personas, 7, engine="batch")
+    rung = family.simulator(loaded.variant, 4, ("heuristic",) * 4, personas, 7, seat_bot="search-4", engine="batch")
+    assert isinstance(field, Handover) and isinstance(rung, Handover)
+    assert (field.ready, rung.ready) == (BATCH.ready, SEARCH.ready)
+    ready = {"field": True, "rung": False}
+    arms = (
+        dataclasses.replace(field, ready=lambda: ready["field"]),
+        dataclasses.replace(rung, ready=lambda: ready["rung"]),
+    )
+    paired = PairedFactory.of(arms, family.seat_measure())
+    assert isinstance(paired, Handover) and not paired.ready(), "the search arm's code is not ready: none hands over"
+    ready["rung"] = True
+    assert paired.ready()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, cast
 
 import numpy as np
@@ -280,6 +281,16 @@ class PairedTally:
         self.sums.merge(other.sums)
 
 
+def _all_ready(readies: tuple[Callable[[], bool], ...]) -> bool:
+    """Whether every arm's compiled code is ready (a paired run hands its arms over together)."""
+    return all(ready() for ready in readies)
+
+
+def _hurry_all(hurries: tuple[Callable[[], None], ...]) -> None:
+    for hurry in hurries:
+        hurry()
+
+
 @dataclass(frozen=True)
 class PairedFactory:
     """A picklable factory of :class:`PairedSimulator`: the arms' factories and the measure (a picklable callable)."""
@@ -297,7 +308,9 @@ class PairedFactory:
             handovers = cast(tuple[Handover, ...], arms)
             interpreters = cls.of(tuple(arm.interpreter for arm in handovers), measure)
             compiled = cls.of(tuple(arm.compiled for arm in handovers), measure)
-            return Handover(interpreters, compiled, handovers[0].ready, handovers[0].hurry)
+            readies = tuple(dict.fromkeys(arm.ready for arm in handovers))  # arms may play on different compiled code
+            hurries = tuple(dict.fromkeys(arm.hurry for arm in handovers))
+            return Handover(interpreters, compiled, partial(_all_ready, readies), partial(_hurry_all, hurries))
         return cls(arms, measure.measure, len(measure.columns), measure.rows)
 
     def __call__(self) -> PairedSimulator:
