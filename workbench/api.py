@@ -519,11 +519,6 @@ class Tuning:
     written: list[Path]
 
 
-#: Games per tuned player count unless ``budget`` says: a few minutes on two cores on either engine (the batch engine
-#: plays heuristic games 30 to 45 times faster; its proposals rest on 20 times the games, about 3.5 minutes).
-TUNING_BUDGETS = {"batch": 600_000, "interpreter": 30_000}
-
-
 def tune_stakes(
     variant: str | os.PathLike[str],
     players: Sequence[int],
@@ -568,7 +563,7 @@ def tune_stakes(
     seated = [known[bots]] if bots in known else []  # an unknown bot is named by the tuner, with the known ones
     choice = choose_engine(family, [(tuned, seated)], engine)
     engine = choice.engine
-    budget = budget if budget is not None else TUNING_BUDGETS[engine]
+    budget = budget if budget is not None else family.tuning_budget(engine, seated[0] if seated else None)
     command = " ".join(
         [
             f"workbench tune-stakes {path}",  # as typed: run from the same folder, the command reproduces the proposal
