@@ -1044,3 +1044,15 @@ def test_the_default_budget_is_a_few_minutes_for_the_bot_on_the_engine() -> None
     assert budget("batch", Persona(policy="search", playouts=4)) == 32_000
     assert budget("interpreter", Persona(policy="search", playouts=10_000, depth=200)) == 100
     assert budget("batch", None) == 600_000  # a bot the tuner will refuse, naming the known ones
+
+
+def test_a_figure_the_bots_never_gave_is_left_out_of_the_distance_and_said() -> None:
+    """Search bots value no IN/OUT choice (they play the guides out): the closeness of IN and OUT rests on no
+    observation, so it is no target (a 0 against a 0 would read as perfectly close) and the report says so."""
+
+    def summary(choices: int) -> dict[str, Any]:
+        return {"guides": {"in_out_gap": {"mean": 0.0, "sd": 0.0, "low": 0.0, "high": 0.0, "n": choices}}}
+
+    assert tune.unmeasured({4: summary(0), 5: summary(120)}) == ["in_out_gap"]
+    assert tune.unmeasured({4: summary(7), 5: summary(120)}) == []
+    assert tune.unmeasured({}) == []

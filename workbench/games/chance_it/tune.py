@@ -93,6 +93,12 @@ def figures(summary: dict[str, Any], players: int) -> dict[str, Figure]:
     }
 
 
+def unmeasured(measured: dict[int, dict[str, Any]]) -> list[str]:
+    """The tuned figures that rest on no observation in ``measured`` (summaries by player count): the closeness of IN
+    and OUT when no heuristic bot chose (a search bot values no guide: it plays them out)."""
+    return ["in_out_gap"] if any(not summary["guides"]["in_out_gap"]["n"] for summary in measured.values()) else []
+
+
 def distance(measured: dict[str, Figure], targets: dict[str, float], weights: dict[str, float]) -> float:
     """How far measured figures are from the targets: the weighted sum of squared differences in scale units."""
     return sum(weights.get(name, 1.0) * ((measured[name][0] - target) / SCALES[name]) ** 2 for name, target in targets.items())
@@ -269,11 +275,13 @@ class Tuner:
         return found
 
     def targets(self, measured: dict[int, dict[str, Any]]) -> dict[str, float]:
-        """The average of the measured figures over the given counts, with the designer's overrides."""
+        """The average of the measured figures over the given counts, with the designer's overrides; a figure the bots
+        never gave (:func:`unmeasured`) is left out unless the designer set its target."""
         averaged = (
             {
                 name: sum(figures(summary, count)[name][0] for count, summary in measured.items()) / len(measured)
                 for name in TUNING_METRICS
+                if name not in unmeasured(measured)
             }
             if measured
             else {}
@@ -446,8 +454,13 @@ class Report:
         }
 
     def warnings(self) -> list[Remark]:
-        """A warning for each proposal whose figures are too uncertain to tell noticeably different sheets apart."""
-        found = []
+        """A warning for a figure the bots never gave (left out of the distance), and for each proposal whose figures
+        are too uncertain to tell noticeably different sheets apart."""
+        found = [
+            Remark(None, f"the {self.bots} bots never gave the {DESCRIPTIONS[name]}: it is left out of the distance")
+            for name in unmeasured(self.measured)
+            if name not in self.targets
+        ]
         for tuned in self.tuned:
             spread = self.uncertainty(tuned.best)
             if not spread:
@@ -684,5 +697,6 @@ __all__ = [
     "neighbours",
     "space",
     "tune_stakes",
+    "unmeasured",
     "write_back",
 ]
