@@ -684,8 +684,23 @@ def test_cli_proposes_a_sheet_and_checks_the_method_without_touching_the_variant
     )
     assert provenance["report"] == "proposal.html"
     assert "4, 5" in provenance["targets_from"]
-    assert set(provenance["metrics"]) == set(TUNING_METRICS)
-    assert all(set(figure) == {"measured", "target"} for figure in provenance["metrics"].values())
+    metrics = provenance["metrics"]
+    assert set(metrics) == set(TUNING_METRICS)
+    assert all(set(figure) == {"measured", "target", "difference", "share"} for figure in metrics.values())
+    assert all(
+        figure["difference"] == pytest.approx(figure["measured"] - figure["target"], abs=2e-4) for figure in metrics.values()
+    )
+    assert sum(figure["share"] for figure in metrics.values()) == pytest.approx(1, abs=0.01)  # each metric's part of the distance
+    stability = provenance["stability"]  # the winner and its runners-up played again on games of another seed
+    assert stability["seed"] == 1 + 1_000_000_000 and stability["games"] == 100
+    low_high = stability["distance"]
+    assert low_high[1] <= low_high[0] <= low_high[2]
+    assert isinstance(stability["winner_again"], bool) and ("closest" in stability) != stability["winner_again"]
+    for alternative in provenance["alternatives"]:  # runners-up the check cannot tell apart from the winner
+        value, low, high = alternative["difference"]
+        assert low <= 0 and low <= value <= high and is_shaped(Candidate.from_sheet(Sheet.model_validate(
+            {"out": [*map(int, alternative["sheet"].split(" all")[0].split()[1:]), "all_out"],
+             "in": list(map(int, alternative["sheet"].split("| in ")[1].split()))})), 1, 1)  # fmt: skip
     assert out_file.read_text().startswith("# Stakes sheets proposed by `workbench tune-stakes` (chance-workbench)")
 
     page = out_file.with_suffix(".html").read_text()
@@ -695,6 +710,7 @@ def test_cli_proposes_a_sheet_and_checks_the_method_without_touching_the_variant
     out = result.stdout
     out_text, in_text = " ".join(map(str, candidate.out)), " ".join(map(str, candidate.in_))
     assert f"3 players: out [{out_text} all_out], in [{in_text}] (distance " in out
+    assert re.search(r"\n  played again on 100 games of another seed: distance [\d.]+ \([\d.]+ to [\d.]+\), ", out)
     assert re.search(
         r"check: the printed 4-player sheet, hidden and tuned from the others, comes back as out .* "
         r"\(\d of 7 entries within one coin\)",
@@ -1056,3 +1072,26 @@ def test_a_figure_the_bots_never_gave_is_left_out_of_the_distance_and_said() -> 
     assert tune.unmeasured({4: summary(0), 5: summary(120)}) == ["in_out_gap"]
     assert tune.unmeasured({4: summary(7), 5: summary(120)}) == []
     assert tune.unmeasured({}) == []
+
+
+def test_the_check_says_which_runners_up_cannot_be_told_apart_and_whether_the_winner_holds() -> None:
+    """A runner-up whose difference from the winner's distance has an interval holding 0 is an alternative; the winner
+    is stable when it is the closest again on the check's games."""
+    from workbench.sim.paired import Estimate
+
+    sheets = [Candidate((2, 1), (1, 2, 3)), Candidate((3, 1), (1, 2, 3)), Candidate((2, 2), (1, 2, 3))]
+
+    def at(value: float, se: float) -> Estimate:
+        return Estimate(value, se, 500)
+
+    check = tune.Check(7, 500, sheets, [at(5.0, 1), at(5.5, 1), at(9.0, 1)], [at(0, 0), at(0.5, 0.4), at(4.0, 1)])
+    assert check.stable and check.alternatives() == [1]
+    assert check.said() == (
+        "played again on 500 games of another seed: distance 5.00 (3.04 to 6.96), the closest again; "
+        "cannot be told apart from it at 95 %: out 3 1 all | in 1 2 3 (5.50)"
+    )
+    moved = tune.Check(7, 500, sheets, [at(5.0, 1), at(4.0, 1), at(9.0, 1)], [at(0, 0), at(-1.0, 0.2), at(4.0, 1)])
+    assert not moved.stable and moved.best == sheets[1] and moved.alternatives() == []  # clearly closer: told apart
+    assert moved.said().endswith(
+        "not the closest: out 3 1 all | in 1 2 3 is (4.00); every runner-up is told apart from it at 95 %"
+    )

@@ -937,6 +937,8 @@ def tune_stakes(
             f"{tuned.players} players: out [{' '.join(map(str, best.candidate.out))} all_out], "
             f"in [{' '.join(map(str, best.candidate.in_))}] (distance {best.distance:.2f}, {best.games:,} games)"
         )
+        if tuned.check is not None:
+            say(f"  {tuned.check.said()}")
     for printed, tuned in report.left_out:
         proposed = tuned.best.candidate
         diffs = [b - a for a, b in zip(printed.out + printed.in_, proposed.out + proposed.in_)]

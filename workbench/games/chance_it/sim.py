@@ -526,6 +526,8 @@ def table_values(result: Result, bots: tuple[str, ...]) -> dict[str, int]:
     for r, name in enumerate(RESOURCES):
         values[f"peak.{name}"] = game.peak[r]
         values[f"dry.{name}"] = game.dry[r]
+    values["rounds.squared"] = game.round * game.round
+    values["gaps"], values["gaps.sum"] = result.gaps.n, result.gaps.total
     return values
 
 
@@ -551,6 +553,9 @@ def block_values(block: Block, bots: tuple[str, ...]) -> dict[str, npt.NDArray[A
         **{f"bought.{card_id}": block.bought[:, :, c].sum(axis=1) for c, card_id in enumerate(block.card_ids)},
         **{f"peak.{name}": game[:, GAME_OUT.PEAK + r] for r, name in enumerate(RESOURCES)},
         **{f"dry.{name}": game[:, GAME_OUT.DRY + r] for r, name in enumerate(RESOURCES)},
+        "rounds.squared": game[:, GAME_OUT.ROUNDS] ** 2,
+        "gaps": game[:, GAME_OUT.GAPS],
+        "gaps.sum": game[:, GAME_OUT.GAPS + 1],
     }
 
 
@@ -559,7 +564,10 @@ def table_measure(players: int, bots: tuple[str, ...], card_ids: Sequence[str]) 
 
     Left out: the trajectory (per round, not per game), the most held at once (a
     maximum), the bots' IN/OUT gap (their inner workings) and the card owners' win rates
-    (owners are not chosen at random: ``cards`` measures a card by intervention).
+    (owners are not chosen at random: ``cards`` measures a card by intervention). The
+    columns hold more than the figures use: the squared rounds and the heuristic bots'
+    IN/OUT gaps (how many, their sum in thousandths), from which the stakes tuner measures
+    its own figures on paired games (:mod:`.tune`).
     """
     columns = (
         "eliminations", "eliminated", "first_elimination",
@@ -567,6 +575,7 @@ def table_measure(players: int, bots: tuple[str, ...], card_ids: Sequence[str]) 
         "stakes.paid", "stakes.hearts", "stakes.received",
         *(f"bought.{card_id}" for card_id in card_ids),
         *(f"{kind}.{name}" for name in RESOURCES for kind in ("peak", "dry")),
+        "rounds.squared", "gaps", "gaps.sum",
     )  # fmt: skip
 
     def statistics(at: Mapping[str, int]) -> list[Statistic]:

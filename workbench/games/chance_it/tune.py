@@ -11,7 +11,12 @@
 3. A race: all candidates play the same games (common random numbers); after each round
    the worse half drops out and the rest play twice as many games (successive halving).
    The winner's neighbours (one coin up or down) then race the finalists.
-4. Leave one out: each printed sheet is hidden and tuned from the other printed count;
+4. A check: the race's winner and its runners-up play again, paired (the same games for
+   every sheet), on games of another seed. Their distances there, each with its 95 %
+   interval, say which runners-up cannot be told apart from the winner (the proposal's
+   ``alternatives``) and whether the winner is the best again (its stability). The race's
+   own figures cannot: the winner is the sheet whose games went luckiest among many.
+5. Leave one out: each printed sheet is hidden and tuned from the other printed count;
    how far the proposal lands from the printed sheet says how far to trust the others.
 """
 
@@ -33,6 +38,8 @@ from workbench.errors import Naming, Problem, Remark, UsageError, VariantError
 from workbench.games.chance_it.schema import TUNING_METRICS, Players, Sheet, Variant
 from workbench.loading import Document, load_document, validate
 from workbench.outputs import write_atomic
+from workbench.sim.outcome import credit_scale
+from workbench.sim.paired import Estimate, Measure, PairedFactory, Statistic, difference, estimate, of_arm, ratio
 from workbench.sim.race import Entry, race
 from workbench.sim.runner import Backend, run_many
 from workbench.yamledit import put_entry
@@ -91,6 +98,38 @@ def figures(summary: dict[str, Any], players: int) -> dict[str, Figure]:
         "balance": (summary["balance"] or 0.0, None, None),
         "in_out_gap": (gap["mean"], gap["low"], gap["high"]),
     }
+
+
+def tuning_statistics(at: dict[str, int], players: int) -> dict[str, Callable[[Any], float]]:
+    """Each tuned figure as a function of one arm's column means in the family's paired measure (``at``: column name
+    -> index), as :func:`figures` reads it from a summary; the spread of rounds over the games, n rather than n - 1."""
+    per_game = partial(_per, at)
+    credits = [at[f"credit.{seat}"] for seat in range(players)]
+    scale = credit_scale(players)
+
+    def rounds_sd(arm: Any) -> float:
+        mean = arm[at["rounds"]] / arm[at["games"]]
+        return math.sqrt(max(0.0, arm[at["rounds.squared"]] / arm[at["games"]] - mean * mean))
+
+    def balance(arm: Any) -> float:
+        rates = [arm[c] / scale / arm[at["games"]] for c in credits]
+        return float(1 - (max(rates) - min(rates)))
+
+    return {
+        "rounds_mean": per_game("rounds", "games"),
+        "rounds_sd": rounds_sd,
+        "eliminations_per_player": ratio(at["eliminations"], at["games"], players),
+        "out_share": per_game("picks.out", "picks"),
+        "in_share": per_game("picks.in", "picks"),
+        "chance_it_share": per_game("picks.chance-it", "picks"),
+        "no_winner": per_game("no_winner", "games"),
+        "balance": balance,
+        "in_out_gap": ratio(at["gaps.sum"], at["gaps"], 1000),
+    }
+
+
+def _per(at: dict[str, int], numerator: str, denominator: str) -> Callable[[Any], float]:
+    return ratio(at[numerator], at[denominator])
 
 
 def unmeasured(measured: dict[int, dict[str, Any]]) -> list[str]:
@@ -205,6 +244,53 @@ def neighbours(candidate: Candidate, out_max: int, in_max: int) -> list[Candidat
     return found
 
 
+#: The check plays the race's winner and this many runners-up again.
+CHECKED = 5
+#: The check's games are those of another seed: the run's seed plus this.
+CHECK_SEED = 1_000_000_000
+
+
+@dataclass
+class Check:
+    """The race's winner and runners-up played again, paired, on ``games`` games of another seed (see the module's
+    docstring): each one's distance there, and each one's difference from the winner's (winner first)."""
+
+    seed: int
+    games: int
+    candidates: list[Candidate]
+    distances: list[Estimate]
+    differences: list[Estimate]
+
+    @property
+    def best(self) -> Candidate:
+        """The sheet closest to the targets on the check's games (the first of equals)."""
+        return self.candidates[min(range(len(self.candidates)), key=lambda i: self.distances[i].value)]
+
+    @property
+    def stable(self) -> bool:
+        """Whether the race's winner is the closest again."""
+        return self.best == self.candidates[0]
+
+    def said(self) -> str:
+        """The check in a sentence or two, for the terminal."""
+        winner = self.distances[0]
+        best = self.candidates.index(self.best)
+        again = (
+            "the closest again" if self.stable else f"not the closest: {self.best.label()} is ({self.distances[best].value:.2f})"
+        )
+        said = f"played again on {self.games:,} games of another seed: distance {winner.value:.2f} ({winner.low:.2f} to {winner.high:.2f}), {again}"
+        close = self.alternatives()
+        if not close:
+            return f"{said}; every runner-up is told apart from it at 95 %"
+        sheets = "; ".join(f"{self.candidates[i].label()} ({self.distances[i].value:.2f})" for i in close)
+        return f"{said}; cannot be told apart from it at 95 %: {sheets}"
+
+    def alternatives(self) -> list[int]:
+        """The runners-up whose distance cannot be told apart from the winner's at 95 % (their interval of the
+        difference holds 0), by their place in :attr:`candidates`."""
+        return [i for i in range(1, len(self.candidates)) if self.differences[i].low <= 0 <= self.differences[i].high]
+
+
 @dataclass
 class Tuned:
     """The outcome of tuning one player count."""
@@ -214,6 +300,7 @@ class Tuned:
     space: int
     evaluated: int
     games: int
+    check: Check | None = None  # None for a leave-one-out tune
 
     @property
     def best(self) -> Entry[Candidate]:
@@ -255,10 +342,13 @@ class Tuner:
         given: dict[str, float] = {str(name): weight for name, weight in self.tuning.weights.items()}
         return {name: given.get(name, 1.0) for name in TUNING_METRICS}
 
-    def _factory(self, variant: Variant, players: int) -> Any:
+    def _factory(self, variant: Variant, players: int, seed: int | None = None) -> Any:
         if players < variant.players.min:  # a sheet used after eliminations: play that table from the start
             variant = variant.model_copy(update={"players": Players(min=players, max=variant.players.max)})
-        return self.family.simulator(variant, players, (self.bots,) * players, self.personas, self.seed, engine=self.engine)
+        table = (self.bots,) * players
+        return self.family.simulator(
+            variant, players, table, self.personas, self.seed if seed is None else seed, engine=self.engine
+        )
 
     def play(self, variants: list[Variant], players: int, games: list[tuple[int, int]], label: str) -> list[Any]:
         """Tallies of ``variants`` at ``players``, each on its own range of game indices."""
@@ -310,6 +400,32 @@ class Tuner:
         ranking = second + [entry for entry in first if entry.candidate not in seen]
         evaluated = len({entry.candidate for entry in ranking})
         return Tuned(players, ranking, whole, evaluated, sum(e.games for e in first) + sum(e.games for e in second))
+
+    def check(self, tuned: Tuned, targets: dict[str, float]) -> Check:
+        """Play the winner of ``tuned`` and up to :data:`CHECKED` runners-up again, paired, on ``budget / 20`` games
+        each (at least 100) of the seed plus :data:`CHECK_SEED`: their distances and differences from the winner."""
+        players, weights = tuned.players, self.weights()
+        candidates = [entry.candidate for entry in tuned.ranking[: CHECKED + 1]]
+        games = max(100, self.budget // 20)
+        seed = self.seed + CHECK_SEED
+        measure: Measure = self.family.table_measure([self.variant], players, (self.bots,) * players)
+        shown = tuning_statistics({name: i for i, name in enumerate(measure.columns)}, players)
+
+        def apart(arm: Any) -> float:
+            return distance({name: (shown[name](arm), None, None) for name in targets}, targets, weights)
+
+        arms = tuple(self._factory(self.with_sheet(self.variant, players, c), players, seed) for c in candidates)
+        paired = PairedFactory.of(arms, Measure(measure.columns, measure.measure, (Statistic("distance", apart),), measure.rows))
+        advance = self.progress(f"{players} players, check", games) if self.progress else None
+        (tally,) = run_many([paired], [(0, games)], backend=self.backend, progress=advance, stop=self.stop)
+        count = len(candidates)
+        return Check(
+            seed,
+            games,
+            candidates,
+            [estimate(tally.sums, count, of_arm(apart, i), (0.0, math.inf)) for i in range(count)],
+            [estimate(tally.sums, count, difference(apart, i)) for i in range(count)],
+        )
 
     def _race(
         self, variant: Variant, players: int, pool: list[Candidate], targets: dict[str, float], budget: int, keep: int, stage: str
@@ -478,9 +594,48 @@ class Report:
         return found
 
     def metrics(self, entry: Entry[Candidate]) -> dict[str, Any]:
-        """A candidate's figures next to the targets, for the proposal file."""
+        """A candidate's figures next to the targets, for the proposal file: the difference in each one's own units, and
+        its share of the distance (a difference of one noticeable unit, :data:`SCALES`, costs 1 before weights)."""
+        total = entry.distance
+        found = {}
+        for name, target in self.targets.items():
+            measured = entry.figures[name][0]
+            part = self.weights[name] * ((measured - target) / SCALES[name]) ** 2
+            found[name] = {
+                "measured": round(measured, 4),
+                "target": round(target, 4),
+                "difference": round(measured - target, 4),
+                "share": round(part / total, 3) if total else 0.0,
+            }
+        return found
+
+    def checked(self, tuned: Tuned) -> dict[str, Any]:
+        """What the check found, for the proposal file: whether the winner is the best again on the check's games, and
+        the runners-up that cannot be told apart from it there (``alternatives``), each with its distance and the 95 %
+        interval of its difference from the winner's."""
+        check = tuned.check
+        if check is None:
+            return {}
+        winner = check.distances[0]
         return {
-            name: {"measured": round(entry.figures[name][0], 4), "target": round(self.targets[name], 4)} for name in self.targets
+            "stability": {
+                "seed": check.seed,
+                "games": check.games,
+                "distance": [round(winner.value, 3), round(winner.low, 3), round(winner.high, 3)],
+                "winner_again": check.stable,
+                **({} if check.stable else {"closest": check.best.label()}),
+            },
+            "alternatives": [
+                {
+                    "sheet": check.candidates[i].label(),
+                    "distance": round(check.distances[i].value, 3),
+                    "difference": [
+                        round(value, 3)
+                        for value in (check.differences[i].value, check.differences[i].low, check.differences[i].high)
+                    ],
+                }
+                for i in check.alternatives()
+            ],
         }
 
 
@@ -545,6 +700,7 @@ def tune_stakes(
     tuned = []
     for n in wanted:
         result = tuner.tune(n, targets)
+        result.check = tuner.check(result, targets)
         tuned.append(result)
         tuner.variant = tuner.with_sheet(tuner.variant, n, result.best.candidate)  # bigger tables fall back on it
     left_out = []
@@ -604,6 +760,17 @@ def render_tuning(report: Report, top: int = 6) -> str:
                 }
                 for entry in t.ranking[:top]
             ],
+            "made_of": [
+                {
+                    "description": DESCRIPTIONS[name],
+                    "measured": part["measured"],
+                    "target": part["target"],
+                    "difference": f"{part['difference']:+.3g}",
+                    "percent": f"{part['share']:.0%}",
+                }
+                for name, part in report.metrics(t.best).items()
+            ],
+            "check": _check_rows(t.check),
         }
         for t in report.tuned
     ]
@@ -626,6 +793,39 @@ def render_tuning(report: Report, top: int = 6) -> str:
     )
 
 
+def _check_rows(check: Check | None) -> dict[str, Any] | None:
+    """The check of a proposal as the page shows it."""
+    if check is None:
+        return None
+    close = set(check.alternatives())
+    return {
+        "games": check.games,
+        "seed": check.seed,
+        "stable": check.stable,
+        "closest": check.best.label(),
+        "rows": [
+            {
+                "label": candidate.label(),
+                "distance": f"{check.distances[i].value:.2f}",
+                "interval": f"{check.distances[i].low:.2f}-{check.distances[i].high:.2f}",
+                "difference": "" if not i else f"{check.differences[i].value:+.2f}",
+                "difference_interval": "" if not i else f"{check.differences[i].low:+.2f} to {check.differences[i].high:+.2f}",
+                "verdict": _verdict(check, i, close),
+            }
+            for i, candidate in enumerate(check.candidates)
+        ],
+    }
+
+
+def _verdict(check: Check, i: int, close: set[int]) -> str:
+    """How candidate ``i`` of a check compares with the proposal (candidate 0)."""
+    if not i:
+        return "the proposal"
+    if i in close:
+        return "cannot be told apart"
+    return "clearly closer" if check.differences[i].high < 0 else "clearly further"
+
+
 def _left_out_row(printed: Candidate, tuned: Tuned) -> dict[str, Any]:
     proposed = tuned.best.candidate
     diffs = [b - a for a, b in zip(printed.out + printed.in_, proposed.out + proposed.in_)]
@@ -646,7 +846,7 @@ def proposal_yaml(report: Report, page: str | None = None) -> str:
 
     stakes = {}
     for tuned in report.tuned:
-        provenance = {**report.provenance(tuned, page), "metrics": report.metrics(tuned.best)}
+        provenance = {**report.provenance(tuned, page), **report.checked(tuned), "metrics": report.metrics(tuned.best)}
         stakes[tuned.players] = {
             "out": [*tuned.best.candidate.out, "all_out"],
             "in": list(tuned.best.candidate.in_),
