@@ -701,6 +701,12 @@ def test_cli_proposes_a_sheet_and_checks_the_method_without_touching_the_variant
         assert low <= 0 and low <= value <= high and is_shaped(Candidate.from_sheet(Sheet.model_validate(
             {"out": [*map(int, alternative["sheet"].split(" all")[0].split()[1:]), "all_out"],
              "in": list(map(int, alternative["sheet"].split("| in ")[1].split()))})), 1, 1)  # fmt: skip
+    exploit = provenance["exploitability"]  # a search bot in one seat, on budget / 20 games of each sheet
+    assert exploit["bot"] == "search" and exploit["games"] == 20 and list(exploit["printed_gains"]) == [4, 5]
+    for value, low, high in (exploit["win_rate"], exploit["fair_share"], exploit["gain"], *exploit["printed_gains"].values()):
+        assert low <= value <= high
+    assert exploit["gain"][0] == pytest.approx(exploit["win_rate"][0] - exploit["fair_share"][0], abs=2e-4)
+    assert exploit["more_than_printed"] == (exploit["gain"][1] > max(high for _, _, high in exploit["printed_gains"].values()))
     assert out_file.read_text().startswith("# Stakes sheets proposed by `workbench tune-stakes` (chance-workbench)")
 
     page = out_file.with_suffix(".html").read_text()
@@ -711,6 +717,8 @@ def test_cli_proposes_a_sheet_and_checks_the_method_without_touching_the_variant
     out_text, in_text = " ".join(map(str, candidate.out)), " ".join(map(str, candidate.in_))
     assert f"3 players: out [{out_text} all_out], in [{in_text}] (distance " in out
     assert re.search(r"\n  played again on 100 games of another seed: distance [\d.]+ \([\d.]+ to [\d.]+\), ", out)
+    assert re.search(r"\n  a search bot in one seat wins [\d.]+% where a field bot wins [\d.]+%: [+-][\d.]+ pp \(", out)
+    assert re.search(r"\nprinted 4-player sheet: a search bot in one seat wins ", out)
     assert re.search(
         r"check: the printed 4-player sheet, hidden and tuned from the others, comes back as out .* "
         r"\(\d of 7 entries within one coin\)",
@@ -1095,3 +1103,40 @@ def test_the_check_says_which_runners_up_cannot_be_told_apart_and_whether_the_wi
     assert moved.said().endswith(
         "not the closest: out 3 1 all | in 1 2 3 is (4.00); every runner-up is told apart from it at 95 %"
     )
+
+
+def test_exploitability_is_refused_before_any_game_when_asked_wrongly_and_skipped_for_the_same_bot(full: Path, tmp_path: Path) -> None:
+    """An unknown strong bot or a negative number of games is refused before any game; the tuning bots as the strong
+    bot measure nothing and say why; 0 games measure nothing."""
+    args = ("tune-stakes", full, "--players", 3, "--budget", 100, "--workers", 1, "--out", tmp_path / "p.yaml")
+    unknown = run_cli(*args, "--exploit-bot", "genius")
+    assert unknown.exit_code == 1 and "--exploit-bot: unknown bot 'genius'; known: " in unknown.output
+    negative = run_cli(*args, "--exploit-games", "-1")
+    assert negative.exit_code != 0 and not (tmp_path / "p.yaml").exists()
+    with pytest.raises(WorkbenchError, match="exploit_games -1: give 0"):
+        api.tune_stakes(full, [3], budget=100, exploit_games=-1)
+    same = run_cli(*args, "--exploit-bot", "heuristic")
+    assert same.exit_code == 0, same.output
+    said = "not measured: the tuning bots are heuristic bots already (name a stronger one to measure it)"
+    assert f"exploitability: {said}" in same.stdout
+    assert yaml.safe_load((tmp_path / "p.yaml").read_text())["stakes"][3]["provenance"]["exploitability"] == said
+    none = run_cli(*args, "--exploit-games", "0", "--force")
+    assert none.exit_code == 0 and "exploitability" not in yaml.safe_load((tmp_path / "p.yaml").read_text())["stakes"][3]["provenance"]
+
+
+def test_a_proposal_is_more_exploitable_only_beyond_every_printed_sheet() -> None:
+    """A strong seat's gain on a proposal counts as more than on the printed sheets only when its interval lies above
+    every printed sheet's."""
+    from workbench.sim.paired import Estimate
+
+    def gain(value: float) -> tune.Exploit:
+        return tune.Exploit(3, "search", 1000, Estimate(0.5, 0.01, 1000), Estimate(0.3, 0.01, 1000), Estimate(value, 0.01, 1000))
+
+    report = tune.Report.__new__(tune.Report)
+    report.measured = {4: {}, 5: {}}
+    report.exploits = {3: gain(0.30), 4: gain(0.20), 5: gain(0.25)}
+    assert report.exploitable(3) is True
+    report.exploits = {3: gain(0.26), 4: gain(0.20), 5: gain(0.25)}
+    assert report.exploitable(3) is False  # within 5 players' interval
+    report.exploits = {3: gain(0.40)}
+    assert report.exploitable(3) is None and report.exploitable(6) is None

@@ -533,12 +533,17 @@ def tune_stakes(
     force: bool = False,
     create_folders: bool = False,
     engine: str = "auto",
+    exploit_bot: str | None = None,
+    exploit_games: int | None = None,
     progress: Progress | None = None,
     notice: Notice | None = None,
     stop: Stop | None = None,
 ) -> Tuning:
     """Propose the stakes sheets for ``players`` (and any smaller missing count) from the printed ones.
 
+    ``exploit_bot`` (default: the top of the family's skill ladder) then plays a rotating seat on each proposed and
+    printed sheet against the tuning bots, ``exploit_games`` games each (default: ``budget / 20``, at most 2,000; 0
+    measures nothing): what it gains there says how exploitable each sheet is.
     ``out`` is the proposal file (YAML; the comparison page goes beside it as .html).
     ``write`` also puts the proposals into the variant file, changing only their lines;
     a printed sheet is replaced only with ``replace_printed``, and never when the file
@@ -552,6 +557,8 @@ def tune_stakes(
         raise UsageError(None, f"{found.title} has no stakes sheets to tune")
     if budget is not None and budget < 100:
         raise UsageError("budget", "tune with at least 100 games per player count", str(budget))
+    if exploit_games is not None and exploit_games < 0:
+        raise UsageError("exploit_games", "give 0 (to measure nothing) or more games", str(exploit_games))
     if replace_printed and not write:
         raise UsageError(
             "replace_printed", lambda name: f"only with {name('write')} (without it the variant file is not changed)"
@@ -560,7 +567,9 @@ def tune_stakes(
     tuned = family.tuning_variant(path, counts)
     known = family.personas(tuned)
     bots = family.default_bot if bots is None else bots
-    seated = [known[bots]] if bots in known else []  # an unknown bot is named by the tuner, with the known ones
+    ranked = found.ranked
+    strong = exploit_bot if exploit_bot is not None else ranked.ladder()[-1] if ranked is not None else None
+    seated = [known[bot] for bot in (bots, strong) if bot in known]  # an unknown bot is named by the tuner
     choice = choose_engine(family, [(tuned, seated)], engine)
     engine = choice.engine
     budget = budget if budget is not None else family.tuning_budget(engine, seated[0] if seated else None)
@@ -569,6 +578,8 @@ def tune_stakes(
             f"workbench tune-stakes {path}",  # as typed: run from the same folder, the command reproduces the proposal
             *(f"--players {n}" for n in counts),
             f"--bots {bots} --budget {budget} --seed {seed} --engine {engine}",
+            *([f"--exploit-bot {exploit_bot}"] if exploit_bot is not None else []),
+            *([f"--exploit-games {exploit_games}"] if exploit_games is not None else []),
             *(["--write"] if write else []),
             *(["--replace-printed"] if replace_printed else []),
         ]
@@ -598,6 +609,8 @@ def tune_stakes(
                 stop=halt,
                 command=command,
                 keep_printed=write and not replace_printed,
+                exploit_bot=strong,
+                exploit_games=exploit_games,
             )
             staged = {}
             if proposal is not None and page is not None:

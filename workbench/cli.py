@@ -883,7 +883,10 @@ def tune_stakes(
         int | None,
         typer.Option(
             "--budget",
-            help="Games per tuned player count [default: 600,000 with the batch engine, 30,000 with the interpreter].",
+            help=(
+                "Games per tuned player count [default: a few minutes on two cores: 600,000 heuristic games on the batch "
+                "engine, 30,000 on the interpreter, 75 times fewer for the search bot]."
+            ),
             min=100,
             show_default=False,
         ),
@@ -908,6 +911,23 @@ def tune_stakes(
     ] = False,
     force: Force = False,
     engine: EngineOption = "auto",
+    exploit_bot: Annotated[
+        str | None,
+        typer.Option(
+            "--exploit-bot",
+            help="The strong bot that then plays one seat on every sheet against the tuning bots [default: search].",
+            show_default=False,
+        ),
+    ] = None,
+    exploit_games: Annotated[
+        int | None,
+        typer.Option(
+            "--exploit-games",
+            help="Its games on each sheet; 0 measures nothing [default: budget / 20, at most 2,000].",
+            min=0,
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Propose the stakes sheets the box never printed: race candidate sheets until the game plays like the printed ones."""
     from workbench import api
@@ -927,6 +947,8 @@ def tune_stakes(
             replace_printed=replace_printed,
             force=force,
             engine=engine,
+            exploit_bot=exploit_bot,
+            exploit_games=exploit_games,
             progress=progress,
             notice=say,
         )
@@ -939,6 +961,16 @@ def tune_stakes(
         )
         if tuned.check is not None:
             say(f"  {tuned.check.said()}")
+        exploit = report.exploits.get(tuned.players)
+        if exploit is not None:
+            more = report.exploitable(tuned.players)
+            than = "" if more is None else ": more than on every printed sheet" if more else ": no more than on a printed sheet"
+            say(f"  {exploit.said()}{than}")
+    for n in report.measured:
+        if n in report.exploits:
+            say(f"printed {n}-player sheet: {report.exploits[n].said()}")
+    if report.unexploited:
+        say(f"exploitability: {report.unexploited}")
     for printed, tuned in report.left_out:
         proposed = tuned.best.candidate
         diffs = [b - a for a, b in zip(printed.out + printed.in_, proposed.out + proposed.in_)]

@@ -18,6 +18,11 @@
    own figures cannot: the winner is the sheet whose games went luckiest among many.
 5. Leave one out: each printed sheet is hidden and tuned from the other printed count;
    how far the proposal lands from the printed sheet says how far to trust the others.
+6. Exploitability: on each proposed sheet and each printed one, a strong bot (``search``)
+   takes one rotating seat against a field of the tuning bots; what it wins more than a
+   field bot wins in that seat on the same games (a fair share) is its gain. A proposal
+   whose gain is beyond every printed sheet's, at 95 %, is more exploitable than the
+   sheets the designer settled: a clever player would take more from it.
 """
 
 from __future__ import annotations
@@ -244,6 +249,9 @@ def neighbours(candidate: Candidate, out_max: int, in_max: int) -> list[Candidat
     return found
 
 
+#: A strong seat plays at most this many games on each sheet (``budget / 20`` below that).
+EXPLOIT_GAMES = 2_000
+
 #: The check plays the race's winner and this many runners-up again.
 CHECKED = 5
 #: The check's games are those of another seed: the run's seed plus this.
@@ -289,6 +297,26 @@ class Check:
         """The runners-up whose distance cannot be told apart from the winner's at 95 % (their interval of the
         difference holds 0), by their place in :attr:`candidates`."""
         return [i for i in range(1, len(self.candidates)) if self.differences[i].low <= 0 <= self.differences[i].high]
+
+
+@dataclass(frozen=True)
+class Exploit:
+    """What a strong bot takes on one sheet in a rotating seat against a field of the tuning bots, on ``games`` games:
+    its win rate, a field bot's in that seat on the same games (a fair share), and the paired difference (its gain)."""
+
+    players: int
+    bot: str
+    games: int
+    win: Estimate
+    share: Estimate
+    gain: Estimate
+
+    def said(self) -> str:
+        """The strong seat's gain in words."""
+        return (
+            f"a {self.bot} bot in one seat wins {self.win.value:.1%} where a field bot wins {self.share.value:.1%}: "
+            f"{100 * self.gain.value:+.1f} pp ({100 * self.gain.low:+.1f} to {100 * self.gain.high:+.1f})"
+        )
 
 
 @dataclass
@@ -342,13 +370,28 @@ class Tuner:
         given: dict[str, float] = {str(name): weight for name, weight in self.tuning.weights.items()}
         return {name: given.get(name, 1.0) for name in TUNING_METRICS}
 
-    def _factory(self, variant: Variant, players: int, seed: int | None = None) -> Any:
+    def _factory(self, variant: Variant, players: int, seed: int | None = None, seat_bot: str | None = None) -> Any:
         if players < variant.players.min:  # a sheet used after eliminations: play that table from the start
             variant = variant.model_copy(update={"players": Players(min=players, max=variant.players.max)})
         table = (self.bots,) * players
-        return self.family.simulator(
-            variant, players, table, self.personas, self.seed if seed is None else seed, engine=self.engine
+        seed = self.seed if seed is None else seed
+        return self.family.simulator(variant, players, table, self.personas, seed, seat_bot=seat_bot, engine=self.engine)
+
+    def exploit(self, variant: Variant, players: int, bot: str, games: int) -> Exploit:
+        """A strong ``bot`` in a rotating seat of ``variant`` at ``players`` against a field of the tuning bots, paired
+        with a field bot in that seat on the same ``games`` games (see the module's docstring)."""
+        measure = self.family.seat_measure()
+        win = next(statistic.of for statistic in measure.statistics if statistic.name == "win_rate")
+        arms = (self._factory(variant, players), self._factory(variant, players, seat_bot=bot))
+        advance = self.progress(f"{players} players, a {bot} seat", games) if self.progress else None
+        (tally,) = run_many(
+            [PairedFactory.of(arms, measure)], [(0, games)], backend=self.backend, progress=advance, stop=self.stop
         )
+        sums, rate = tally.sums, (0.0, 1.0)
+        return Exploit(
+            players, bot, games, estimate(sums, 2, of_arm(win, 1), rate), estimate(sums, 2, of_arm(win, 0), rate),
+            estimate(sums, 2, difference(win, 1)),
+        )  # fmt: skip
 
     def play(self, variants: list[Variant], players: int, games: list[tuple[int, int]], label: str) -> list[Any]:
         """Tallies of ``variants`` at ``players``, each on its own range of game indices."""
@@ -532,6 +575,38 @@ class Report:
     left_out: list[tuple[Candidate, Tuned]]  # (printed sheet, its tune from the other printed counts)
     command: str | None = None  # the command that reproduces the run
     replaced: dict[int, str] = field(default_factory=dict)  # tuned counts that had a printed sheet -> its label
+    exploits: dict[int, Exploit] = field(default_factory=dict)  # a strong seat's gain on each tuned and printed sheet
+    unexploited: str | None = None  # why no strong seat played, when none did
+
+    def exploitable(self, players: int) -> bool | None:
+        """Whether a strong seat gains more on the proposal for ``players`` than on every printed sheet, at 95 % (its
+        gain's interval above theirs); None when that was not measured."""
+        mine = self.exploits.get(players)
+        printed = [self.exploits[n] for n in self.measured if n in self.exploits]
+        if mine is None or not printed:
+            return None
+        return mine.gain.low > max(exploit.gain.high for exploit in printed)
+
+    def exploitability(self, players: int) -> dict[str, Any]:
+        """A strong seat's gain on the proposal for ``players`` and on the printed sheets, for the proposal file."""
+        mine = self.exploits.get(players)
+        if mine is None:
+            return {"exploitability": self.unexploited} if self.unexploited else {}
+
+        def triple(estimate: Estimate) -> list[float]:
+            return [round(estimate.value, 4), round(estimate.low, 4), round(estimate.high, 4)]
+
+        return {
+            "exploitability": {
+                "bot": mine.bot,
+                "games": mine.games,
+                "win_rate": triple(mine.win),
+                "fair_share": triple(mine.share),
+                "gain": triple(mine.gain),
+                "printed_gains": {n: triple(self.exploits[n].gain) for n in self.measured if n in self.exploits},
+                "more_than_printed": self.exploitable(players),
+            }
+        }
 
     def provenance(self, tuned: Tuned, report: str | None = None) -> dict[str, Any]:
         """Where a proposed sheet came from, as stored with it."""
@@ -654,12 +729,16 @@ def tune_stakes(
     stop: Callable[[], bool] = lambda: False,
     command: str | None = None,
     keep_printed: bool = False,
+    exploit_bot: str | None = None,
+    exploit_games: int | None = None,
 ) -> Report:
     """Tune the sheets for ``counts`` (and any smaller missing count), smallest first, and check the method on the printed ones.
 
     ``keep_printed`` refuses, before any game, to tune a count whose sheet is printed or
     tuned by the designer (``source: printed`` or ``tuned``): for a run that will write its
-    proposals into the variant.
+    proposals into the variant. ``exploit_bot`` (None: nobody) then plays a rotating seat
+    on every proposed and printed sheet, ``exploit_games`` games each (None: ``budget /
+    20``, at most :data:`EXPLOIT_GAMES`).
     """
     variant, wanted = load_for_tuning(path, counts)
     if keep_printed:
@@ -677,8 +756,9 @@ def tune_stakes(
                 str(n),
             )
     personas = personas if personas is not None else family.personas(variant)
-    if bots not in personas:
-        raise UsageError("bots", f"unknown bot {bots!r}; known: {', '.join(sorted(personas))}")
+    for option, bot in (("bots", bots), ("exploit_bot", exploit_bot)):
+        if bot is not None and bot not in personas:
+            raise UsageError(option, f"unknown bot {bot!r}; known: {', '.join(sorted(personas))}")
     printed = sorted(n for n, sheet in variant.stakes.items() if sheet.source == "printed" and n not in wanted)
     if not printed and not variant.tuning.targets:
         raise VariantError(
@@ -714,9 +794,16 @@ def tune_stakes(
         for n in wanted
         if variant.stakes[n].source in KEPT
     }
+    games = min(EXPLOIT_GAMES, budget // 20) if exploit_games is None else exploit_games
+    exploits, unexploited = {}, None
+    if exploit_bot == bots:
+        unexploited = f"not measured: the tuning bots are {bots} bots already (name a stronger one to measure it)"
+    elif exploit_bot is not None and games:
+        exploits = {n: tuner.exploit(tuner.variant, n, exploit_bot, games) for n in [*wanted, *printed]}
     return Report(
-        tuner.variant, bots, seed, budget, target_games, measured, targets, tuner.weights(), tuned, left_out, command, replaced
-    )
+        tuner.variant, bots, seed, budget, target_games, measured, targets, tuner.weights(), tuned, left_out, command,
+        replaced, exploits, unexploited,
+    )  # fmt: skip
 
 
 # --- what a tuning run writes ----------------------------------------------------------------------------------
@@ -775,6 +862,21 @@ def render_tuning(report: Report, top: int = 6) -> str:
         for t in report.tuned
     ]
     left_out = [_left_out_row(printed, t) for printed, t in report.left_out]
+    exploits = [
+        {
+            "players": n,
+            "sheet": ("printed " if n in report.measured else "proposed ")
+            + Candidate.from_sheet(report.variant.stakes[n]).label(),
+            "win": f"{exploit.win.value:.1%}",
+            "share": f"{exploit.share.value:.1%}",
+            "gain": f"{100 * exploit.gain.value:+.1f} pp",
+            "interval": f"{100 * exploit.gain.low:+.1f} to {100 * exploit.gain.high:+.1f}",
+            "verdict": {True: "more than every printed sheet", False: "no more than a printed sheet", None: ""}[
+                report.exploitable(n) if n not in report.measured else None
+            ],
+        }
+        for n, exploit in sorted(report.exploits.items())
+    ]
     return (
         environment()
         .get_template("tuning.html.j2")
@@ -789,6 +891,9 @@ def render_tuning(report: Report, top: int = 6) -> str:
             tuned=tuned,
             left_out=left_out,
             all_close=all(row["within"] == row["entries"] for row in left_out),
+            exploits=exploits,
+            exploit=next(iter(report.exploits.values()), None),
+            unexploited=report.unexploited,
         )
     )
 
@@ -846,7 +951,12 @@ def proposal_yaml(report: Report, page: str | None = None) -> str:
 
     stakes = {}
     for tuned in report.tuned:
-        provenance = {**report.provenance(tuned, page), **report.checked(tuned), "metrics": report.metrics(tuned.best)}
+        provenance = {
+            **report.provenance(tuned, page),
+            **report.checked(tuned),
+            **report.exploitability(tuned.players),
+            "metrics": report.metrics(tuned.best),
+        }
         stakes[tuned.players] = {
             "out": [*tuned.best.candidate.out, "all_out"],
             "in": list(tuned.best.candidate.in_),
