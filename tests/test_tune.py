@@ -1105,7 +1105,9 @@ def test_the_check_says_which_runners_up_cannot_be_told_apart_and_whether_the_wi
     )
 
 
-def test_exploitability_is_refused_before_any_game_when_asked_wrongly_and_skipped_for_the_same_bot(full: Path, tmp_path: Path) -> None:
+def test_exploitability_is_refused_before_any_game_when_asked_wrongly_and_skipped_for_the_same_bot(
+    full: Path, tmp_path: Path
+) -> None:
     """An unknown strong bot or a negative number of games is refused before any game; the tuning bots as the strong
     bot measure nothing and say why; 0 games measure nothing."""
     args = ("tune-stakes", full, "--players", 3, "--budget", 100, "--workers", 1, "--out", tmp_path / "p.yaml")
@@ -1121,7 +1123,10 @@ def test_exploitability_is_refused_before_any_game_when_asked_wrongly_and_skippe
     assert f"exploitability: {said}" in same.stdout
     assert yaml.safe_load((tmp_path / "p.yaml").read_text())["stakes"][3]["provenance"]["exploitability"] == said
     none = run_cli(*args, "--exploit-games", "0", "--force")
-    assert none.exit_code == 0 and "exploitability" not in yaml.safe_load((tmp_path / "p.yaml").read_text())["stakes"][3]["provenance"]
+    assert (
+        none.exit_code == 0
+        and "exploitability" not in yaml.safe_load((tmp_path / "p.yaml").read_text())["stakes"][3]["provenance"]
+    )
 
 
 def test_a_proposal_is_more_exploitable_only_beyond_every_printed_sheet() -> None:
