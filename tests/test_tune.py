@@ -1058,14 +1058,14 @@ def test_a_variant_that_cannot_be_written_after_the_tune_says_where_the_proposal
 
 def test_the_default_budget_is_a_few_minutes_for_the_bot_on_the_engine() -> None:
     """600,000 heuristic games a count on the batch engine, 30,000 on the interpreter; a search bot's decisions each play
-    ``playouts`` futures of ``depth`` + 1 rounds an option, so the default search gets 75 times fewer (8,000 and 400),
+    ``playouts`` futures of ``depth`` + 1 rounds an option, so the default search gets 200 times fewer (3,000 and 150),
     a lighter one more, and never fewer than 100."""
     from workbench.games.chance_it.schema import Persona
 
     budget = FAMILY.tuning_budget
     assert (budget("batch", Persona(policy="heuristic")), budget("interpreter", Persona(policy="heuristic"))) == (600_000, 30_000)
-    assert (budget("batch", Persona(policy="search")), budget("interpreter", Persona(policy="search"))) == (8_000, 400)
-    assert budget("batch", Persona(policy="search", playouts=4)) == 32_000
+    assert (budget("batch", Persona(policy="search")), budget("interpreter", Persona(policy="search"))) == (3_000, 150)
+    assert budget("batch", Persona(policy="search", playouts=4)) == 12_000
     assert budget("interpreter", Persona(policy="search", playouts=10_000, depth=200)) == 100
     assert budget("batch", None) == 600_000  # a bot the tuner will refuse, naming the known ones
 

@@ -885,7 +885,7 @@ def tune_stakes(
             "--budget",
             help=(
                 "Games per tuned player count [default: a few minutes on two cores: 600,000 heuristic games on the batch "
-                "engine, 30,000 on the interpreter, 75 times fewer for the search bot]."
+                "engine, 30,000 on the interpreter, 200 times fewer for the search bot]."
             ),
             min=100,
             show_default=False,

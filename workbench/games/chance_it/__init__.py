@@ -197,11 +197,11 @@ class ChanceIt(FamilyParts):
     def tuning_budget(self, engine: str, persona: Persona | None) -> int:
         """A few minutes on two cores: 600,000 games of heuristic bots on the batch engine (which plays them 30 to 45
         times faster), 30,000 on the interpreter; a search bot plays ``playouts`` futures of ``depth`` + 1 rounds for
-        each option of each decision, so it gets 75 times fewer for the default search (16 playouts, depth 4), more
-        for a lighter one (8,000 and 400 games)."""
+        each option of each decision, so it gets 200 times fewer for the default search (16 playouts, depth 4), more
+        for a lighter one (3,000 and 150 games: the base game's 3- and 6-player sheets in about 10 minutes)."""
         budget = {"batch": 600_000, "interpreter": 30_000}[engine]
         if persona is not None and persona.policy == "search":
-            budget = budget * 16 * 5 // (75 * persona.playouts * (persona.depth + 1))
+            budget = budget * 16 * 5 // (200 * persona.playouts * (persona.depth + 1))
         return max(100, budget)
 
     def tuning_yaml(self, report: Any, page: str | None) -> str:
