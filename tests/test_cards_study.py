@@ -154,3 +154,23 @@ def test_the_reference_coins_are_what_the_supply_can_give(tmp_path: Path) -> Non
     result = studies.cards(BASE, extra=path, games=10, seed=1)
     # 37 coins in the box (25 of 1 and 12 of 5: 85 in value), 4 players start with 8: 53 left to give
     assert result.coins == 85 - 4 * 8
+
+
+def test_a_card_worth_more_than_its_price_the_heuristic_never_buys_is_said_and_the_search_bot_buys_it(tmp_path: Path) -> None:
+    """Robin Hood (die-5: steal a coin from the richest player, 2 coins): the heuristic gives no worth to the coin the
+    rival loses and never buys it, though given to a seat it is worth about 4 coins; ``cards`` and ``compare`` say so
+    (``never_bought``), and the search bot, which plays its market moves out, buys it."""
+    planted = tmp_path / "robin.yaml"
+    planted.write_text(
+        f"extends: {BASE}\nname: Robin Hood\ncards_add:\n  - {{id: robin-hood, name: Robin Hood, when: die-5, cost: 2, "
+        "copies: 3, effects: [{steal: {coins: 1, from: richest}}]}\n"
+    )
+    study = studies.cards(planted, only=["robin-hood"], players=4, games=4000, seed=2)
+    (robin,) = study.cards
+    assert study.observed["robin-hood"]["bought"] == 0 and robin.worth.low > robin.card.cost  # worth more than its price
+    (note,) = [note for note in study.notes if note["card"] == "robin-hood"]
+    assert note["kind"] == "never_bought" and note["bots"] == ["heuristic"] and note["coins_equivalent"]["low"] > 2
+    compared = studies.compare([BASE, planted], players=4, games=1000, seed=2)
+    assert [(n["variant"], n["kind"]) for n in compared.runs[0].notes if n["card"] == "robin-hood"] == [(1, "never_bought")]
+    searched = api.simulate(planted, players=4, games=100, bots="search-4", seed=2).runs[0]
+    assert searched.figure("cards.robin-hood.bought_games") > 0.3 * searched.figure("cards.robin-hood.offered_games") > 0
