@@ -216,9 +216,10 @@ def choose_engine(family: Family, runs: Iterable[tuple[Any, Iterable[Any]]], req
     seated: list[Any] = []
     if batched is not None:
         with signals_held():  # the batch engine's first look imports Numba
-            for variant, personas in runs:
+            for variant, given in runs:
+                personas = list(given)
                 seated += personas
-                blocker = blocker or batched.batch_blocker(variant, list(personas))
+                blocker = blocker or batched.batch_blocker(variant, personas)
         if blocker is None:
             return EngineChoice("batch", named=requested == "batch", compiled=batched.compiled_for(seated))
     if requested == "batch":
