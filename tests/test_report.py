@@ -101,6 +101,17 @@ def test_text_from_the_summary_is_escaped() -> None:
     assert "<img" not in html and html.count("&lt;img src=x onerror=alert(1)&gt;") == 2  # table and chart
 
 
+def test_the_bots_blind_spots_are_on_the_page_escaped_and_only_when_there_are_some() -> None:
+    noted = copy.deepcopy(ONE)
+    said = "the heuristic bots never bought <mugger>, though some seat could in 58 of 100 games"
+    noted["notes"] = [{"kind": "never_bought", "card": "mugger", "bots": ["heuristic"], "text": said}]
+    html = render([noted])
+    assert_self_contained(html)
+    assert "What these bots passed over" in html and "never bought &lt;mugger&gt;, though some seat could" in html
+    assert "<mugger>" not in html
+    assert "What these bots passed over" not in render([{**ONE, "notes": []}])
+
+
 def test_a_run_interrupted_before_any_game_still_renders() -> None:
     tally = Tally(3, ("random", "heuristic", "random"), ("purse", "dagger"))
     empty = {

@@ -71,6 +71,7 @@ def render_report(summaries: list[Summary], game_title: str, figures: Figures) -
             games=", ".join(dict.fromkeys(f"{s['games']:,}" for s in summaries)),
             seeds=", ".join(dict.fromkeys(str(s["seed"]) for s in summaries)),
             interrupted=[run for run in runs if run["interrupted"]],
+            notes=[(s["players"], note["text"]) for s in summaries for note in s.get("notes", [])],
             runs=runs,
             groups=_groups(summaries, figures),
             unit=figures.length[1],
