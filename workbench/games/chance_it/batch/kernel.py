@@ -1861,87 +1861,74 @@ def _played_out(S, R, M, T, p):
     return _score(F, p)
 
 
+#: What a search bot weighs: a guide, a market move, an effect choice's option, a victim.
+W_GUIDE, W_MARKET, W_CHOICE, W_TARGET = range(4)
+
+
+@_searching(_INLINED)
+def _try(S, F, R, M, T, p, weighing, i, a, b, first, count):
+    """Option ``i`` of a decision of ``p``'s, taken in the future ``F`` (``a``, ``b``: the market moves' actions and
+    cards, ``a`` the victims; ``first``: the choice's first option, or the robbery's ``count`` pairs' first)."""
+    sums = _lookahead(S)[1]
+    if weighing == W_GUIDE:  # the round played from its start with its dice, ``p`` playing guide ``i``
+        g = _g(F)
+        g[GAME.ROLLED], g[GAME.FIRST] = 1, i
+        _ps(F)[p, SEAT.BOT] = FIRST_GUIDE
+        _play_round(F, R, M, T, sums, p < 0)
+        return
+    if weighing == W_MARKET:
+        flash = _take(F, R, T, sums, p, a[i], b[i], p < 0)
+        if flash >= 0:
+            _run(F, R, M, T, sums, _list(R)[flash], p, p < 0)
+    elif weighing == W_CHOICE:
+        _run(F, R, M, T, sums, _options(R)[first + i], p, p < 0)
+    else:
+        _rob(F, R, a[i], p, first, count)
+    _check_end(F, R)
+
+
 @_searching(_COMPILED)
-def _lookahead_guide(S, R, M, T, A, p):
-    """SearchBot.guide: each guide played from the start of this round (its dice) on the same futures."""
+def _weigh(S, R, M, T, p, weighing, n, a, b, first, count):
+    """SearchBot._best: the option of ``n`` whose futures score most for ``p`` (the first of equals), each option
+    tried (:func:`_try`) on the same ``playouts`` futures: their keys drawn again from the bot's stream for each."""
+    if n == 1:
+        return 0
     k = S_BOTS + p
     start = S[2][k]
     best, most = 0, 0.0
-    for guide in range(3):
-        S[2][k] = start  # each option plays the same futures: their keys drawn again
+    for i in range(n):
+        S[2][k] = start
         total = 0.0
         for _ in range(int(_mp(R, M, _ps(S)[p, SEAT.PERSONA])[PERSONA.PLAYOUTS])):
             F = _future(S, p, seeding.draw(S[2], k))
-            g = _g(F)
-            g[GAME.ROLLED], g[GAME.FIRST] = 1, guide
-            _ps(F)[p, SEAT.BOT] = FIRST_GUIDE
-            _play_round(F, R, M, T, _lookahead(S)[1], p < 0)
+            _try(S, F, R, M, T, p, weighing, i, a, b, first, count)
             total += _played_out(S, R, M, T, p)
-        if not guide or total > most:
-            best, most = guide, total
+        if not i or total > most:
+            best, most = i, total
     return best
+
+
+@_searching(_COMPILED)
+def _lookahead_guide(S, R, M, T, A, p):
+    """SearchBot.guide: each guide played from the start of this round (its dice) on the same futures."""
+    ints = _ints(S)
+    return _weigh(S, R, M, T, p, W_GUIDE, 3, ints[INTS.ACTS], ints[INTS.CARDS], 0, 0)
 
 
 @_searching(_COMPILED)
 def _lookahead_market(S, R, M, T, p, acts, cards, n):
     """SearchBot.market: every legal move made on the same futures (a bought flash card's effects applied)."""
-    if n == 1:
-        return 0
-    k = S_BOTS + p
-    start = S[2][k]
-    best, most = 0, 0.0
-    for i in range(n):
-        S[2][k] = start
-        total = 0.0
-        for _ in range(int(_mp(R, M, _ps(S)[p, SEAT.PERSONA])[PERSONA.PLAYOUTS])):
-            F = _future(S, p, seeding.draw(S[2], k))
-            flash = _take(F, R, T, _lookahead(S)[1], p, acts[i], cards[i], p < 0)
-            if flash >= 0:
-                _run(F, R, M, T, _lookahead(S)[1], _list(R)[flash], p, p < 0)
-            _check_end(F, R)
-            total += _played_out(S, R, M, T, p)
-        if not i or total > most:
-            best, most = i, total
-    return best
+    return _weigh(S, R, M, T, p, W_MARKET, n, acts, cards, 0, 0)
 
 
 @_searching(_COMPILED)
 def _lookahead_choice(S, R, M, T, p, first, count):
     """SearchBot.choose: each option's effects applied on the same futures."""
-    if count == 1:
-        return 0
-    k = S_BOTS + p
-    start = S[2][k]
-    best, most = 0, 0.0
-    for i in range(count):
-        S[2][k] = start
-        total = 0.0
-        for _ in range(int(_mp(R, M, _ps(S)[p, SEAT.PERSONA])[PERSONA.PLAYOUTS])):
-            F = _future(S, p, seeding.draw(S[2], k))
-            _run(F, R, M, T, _lookahead(S)[1], _options(R)[first + i], p, p < 0)
-            _check_end(F, R)
-            total += _played_out(S, R, M, T, p)
-        if not i or total > most:
-            best, most = i, total
-    return best
+    ints = _ints(S)
+    return _weigh(S, R, M, T, p, W_CHOICE, count, ints[INTS.ACTS], ints[INTS.CARDS], first, 0)
 
 
 @_searching(_COMPILED)
 def _lookahead_target(S, R, M, T, p, candidates, n, first, count):
     """SearchBot.target: each candidate robbed on the same futures."""
-    if n == 1:
-        return candidates[0]
-    k = S_BOTS + p
-    start = S[2][k]
-    best, most = 0, 0.0
-    for i in range(n):
-        S[2][k] = start
-        total = 0.0
-        for _ in range(int(_mp(R, M, _ps(S)[p, SEAT.PERSONA])[PERSONA.PLAYOUTS])):
-            F = _future(S, p, seeding.draw(S[2], k))
-            _rob(F, R, candidates[i], p, first, count)
-            _check_end(F, R)
-            total += _played_out(S, R, M, T, p)
-        if not i or total > most:
-            best, most = i, total
-    return candidates[best]
+    return candidates[_weigh(S, R, M, T, p, W_TARGET, n, candidates, candidates, first, count)]
