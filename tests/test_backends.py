@@ -260,6 +260,10 @@ def real_cluster(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]
             [dask, "worker", address, "--nthreads", "1", "--nworkers", "2", "--no-dashboard"], stdout=log, stderr=log
         )
     try:
+        from distributed import Client
+
+        with Client(address, timeout=60) as client:  # both workers in, as the tests count them (a loaded machine is slow)
+            client.wait_for_workers(2, timeout=120)
         yield address, scheduler
     finally:
         for process in (worker, scheduler):
