@@ -335,8 +335,8 @@ def _lock(path: Path) -> Iterator[bool]:
 
 
 def _compile(engine: CompiledEngine, log: IO[str]) -> None:
-    """Compile ``engine`` into its folder and write the manifest last (the compiler process, holding the engine's
-    lock), then remove this installation's folders of other versions.
+    """Compile ``engine`` into its folder, remove this installation's folders of other versions, and write the
+    manifest last (the compiler process, holding the engine's lock).
 
     Numba writes each file whole (a temporary file renamed), and nobody loads from the folder
     before the manifest is there, so a compiler killed half-way leaves only whole files
@@ -354,18 +354,18 @@ def _compile(engine: CompiledEngine, log: IO[str]) -> None:
         for path in sorted(folder.rglob("*"))
         if path.is_file() and path.name not in (MANIFEST, MANIFEST + ".tmp")  # not another compiler's manifest
     }
-    manifest = {"engine": engine.name, "seconds": round(seconds, 1), "files": files}
-    written = folder / (MANIFEST + ".tmp")
-    written.write_text(json.dumps(manifest, indent=1) + "\n")
-    written.replace(folder / MANIFEST)
     prefix = folder.name.rsplit("-", 1)[0] + "-"
-    for old in folder.parent.glob(prefix + "*"):
+    for old in folder.parent.glob(prefix + "*"):  # before the manifest: a ready engine has no older folder left
         if old.is_dir() and old != folder and ".damaged-" not in old.name:
             lock = old.with_name(old.name + ".lock")
             with _lock(lock) as free:
                 if free:  # no compiler is at work on it
                     shutil.rmtree(old, ignore_errors=True)
                     lock.unlink(missing_ok=True)
+    manifest = {"engine": engine.name, "seconds": round(seconds, 1), "files": files}
+    written = folder / (MANIFEST + ".tmp")
+    written.write_text(json.dumps(manifest, indent=1) + "\n")
+    written.replace(folder / MANIFEST)
     print(f"compiled the {engine.name} engine in {seconds:.0f} s: {folder}", file=log)
 
 
