@@ -26,6 +26,7 @@ from workbench.games.chance_it.schema import (
     End,
     Market,
     Persona,
+    PersonaFile,
     Players,
     Sheet,
     Start,
@@ -51,7 +52,7 @@ texts = st.characters(exclude_categories=("Cs",))
 names = st.text(texts, min_size=1, max_size=12)
 card_ids = st.from_regex(r"[a-z0-9][a-z0-9_-]{0,9}", fullmatch=True)
 persona_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,9}", fullmatch=True).filter(
-    lambda name: name not in ("random", "heuristic", "search")
+    lambda name: name not in PersonaFile.builtin_bots()
 )
 
 
@@ -166,15 +167,17 @@ def boards(draw: Any, sides: int) -> dict:
 @st.composite
 def personas(draw: Any) -> dict:
     """A bot persona: a policy and parameters that fit it."""
-    policy = draw(st.sampled_from(["random", "heuristic", "search"]))
+    policy = draw(st.sampled_from(["random", "heuristic", "search", "equilibrium"]))
     persona: dict[str, Any] = {"policy": policy}
     if policy != "random":
         weights = st.floats(-100, 100, allow_nan=False, allow_infinity=False)
         persona.update(
             draw(st.fixed_dictionaries({}, optional={"star": weights, "coin": weights, "min_hearts": st.integers(0, 10)}))
         )
-    if policy == "search":
+    if policy in ("search", "equilibrium"):
         persona.update(draw(st.fixed_dictionaries({}, optional={"playouts": st.integers(1, 4), "depth": st.integers(0, 3)})))
+    if policy == "equilibrium":
+        persona.update(draw(st.fixed_dictionaries({}, optional={"samples": st.integers(1, 3), "iterations": st.integers(1, 50)})))
     return persona
 
 

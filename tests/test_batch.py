@@ -14,7 +14,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 import strategies
 from hypothesis import given, settings
@@ -37,11 +36,12 @@ BASE = ROOT / "variants" / "chance-it.yaml"
 CARD_LAB = ROOT / "variants" / "card-lab.yaml"
 SCENARIOS = sorted(p for p in (ROOT / "tests" / "scenarios").glob("*.yaml") if p.name != "variant-test.yaml")
 BROKEN = sorted((ROOT / "tests" / "scenarios" / "broken").glob("*.yaml"))
-#: The three policies, the search bot cheap enough for property tests.
+#: The four policies, the search and equilibrium bots cheap enough for property tests.
 PERSONAS = {
     "random": BUILTIN["random"],
     "heuristic": BUILTIN["heuristic"],
     "search": Persona(policy="search", playouts=2, depth=1),
+    "equilibrium": Persona(policy="equilibrium", playouts=2, depth=1, samples=2, iterations=40),
 }
 
 
@@ -84,11 +84,11 @@ def played_both_ways(
 @settings(deadline=None)
 @given(game=strategies.games(), seed=st.integers(0, 2**64 - 1), data=st.data())
 def test_generated_variants_play_the_same_games_on_both_engines(game: tuple[dict, int], seed: int, data: st.DataObject) -> None:
-    """Any valid variant, seed and mix of random, heuristic and (now and then) search bots: the batch engine plays the
-    interpreter's games, draw for draw and choice for choice, so their records, scenario scripts and tallies are the
-    same."""
+    """Any valid variant, seed and mix of random, heuristic and (now and then) search and equilibrium bots: the batch
+    engine plays the interpreter's games, draw for draw and choice for choice, so their records, scenario scripts and
+    tallies are the same."""
     raw, players = game
-    bot = st.integers(0, 9).map(lambda i: "search" if i == 9 else ("random", "heuristic")[i % 2])
+    bot = st.integers(0, 19).map(lambda i: {18: "search", 19: "equilibrium"}.get(i, ("random", "heuristic")[i % 2]))
     bots = tuple(data.draw(st.lists(bot, min_size=players, max_size=players)))
     variant = Variant.model_validate(raw)
     played, recorded, tally, batch_tally = played_both_ways(variant, players, bots, seed, 3)
@@ -118,6 +118,31 @@ def test_search_bots_play_the_same_games_on_both_engines(path: Path) -> None:
     assert batch_tally.summary() == tally.summary()
 
 
+@pytest.mark.parametrize("path", [BASE, CARD_LAB], ids=["base", "card-lab"])
+def test_equilibrium_bots_play_the_same_games_on_both_engines(path: Path) -> None:
+    """An equilibrium bot's joint choices are played on the same futures, its regret matching adds in the same order
+    and its guide is drawn from the same number on both engines (with a forced seat, an eliminated one, a search bot
+    beside it): the same records and scripts."""
+    variant = load_variant(path).variant
+    bots = ("equilibrium", "heuristic", "equilibrium", "search")
+    played, recorded, tally, batch_tally = played_both_ways(variant, 4, bots, 2, 6)
+    assert [r.record for r in recorded] == [r.record for r in played]
+    assert [r.script for r in recorded] == [r.script for r in played]
+    assert batch_tally.summary() == tally.summary()
+    guides = tally.summary()["guides"]
+    assert guides["forced_in"]["rate"] > 0 and tally.summary()["eliminations"]["games_with_elimination"]["rate"] > 0
+
+
+def test_an_equilibrium_bot_of_other_iterations_is_caught_playing_other_games() -> None:
+    """The check can fail: a batch equilibrium bot that stops its regret matching sooner mixes otherwise, and draws
+    other guides from the same numbers."""
+    variant = load_variant(BASE).variant
+    bots = ("equilibrium", "heuristic", "heuristic", "heuristic")
+    shorter = {**PERSONAS, "equilibrium": PERSONAS["equilibrium"].model_copy(update={"iterations": 3})}
+    played, recorded, _, _ = played_both_ways(variant, 4, bots, 3, 4, personas=shorter)
+    assert any(a.record != b.record for a, b in zip(played, recorded, strict=True))
+
+
 def test_a_search_bot_of_other_playouts_is_caught_playing_other_games() -> None:
     """The check can fail: a batch search bot weighing 3 futures an option plays other games than one weighing 2."""
     variant = load_variant(BASE).variant
@@ -132,7 +157,7 @@ def test_a_game_longer_than_the_log_is_recorded_whole() -> None:
     simulator = BatchSimulator(variant, 4, ("heuristic",) * 4, PERSONAS, 2)
     _, roomy = simulator.record_range(0, 3, lambda: False)
     engine = simulator.engine
-    engine.logged = (*engine.state[:3], np.zeros(4, dtype=np.int64))
+    engine.logged = engine.with_log(4)
     _, cramped = simulator.record_range(0, 3, lambda: False)
     assert [r.record for r in cramped] == [r.record for r in roomy]
     assert len(engine.logged[3]) > 3 * 64, "the log grew"

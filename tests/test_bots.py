@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
 from workbench.games import load_variant
-from workbench.games.chance_it.bots import HeuristicBot, RandomBot, SearchBot
+from workbench.games.chance_it.bots import EquilibriumBot, HeuristicBot, RandomBot, SearchBot, drawn, regret_matching
 from workbench.games.chance_it.chance import BOTS, RandomChance, bot_stream, game_streams
 from workbench.games.chance_it.effects import Effect, Valuer, compile_effects
-from workbench.games.chance_it.engine import Game, View, compile_variant
+from workbench.games.chance_it.engine import CHANCE_IT, GUIDES, IN, OUT, Game, View, compile_variant
 from workbench.games.chance_it.invariants import Invariants
 from workbench.games.chance_it.rules import COINS, HEARTS, STARS, Effects, Rules
 from workbench.games.chance_it.schema import Persona, PersonaFile
@@ -32,6 +32,7 @@ PERSONAS = [
     Persona(policy="heuristic", min_hearts=5, danger=3.0),
     Persona(policy="heuristic", chance_it=2.0, star=2.0, reserve=3),
     Persona(policy="search", playouts=2, depth=1),
+    Persona(policy="equilibrium", playouts=2, depth=1, samples=1, iterations=20),
 ]
 
 
@@ -195,17 +196,23 @@ def test_outcome_weighs_a_chance_test_by_its_odds() -> None:
 def test_personas_are_validated() -> None:
     with pytest.raises(ValueError, match="random policy takes no parameters"):
         Persona(policy="random", min_hearts=3)
-    with pytest.raises(ValueError, match="only apply to the search policy"):
+    with pytest.raises(ValueError, match="playouts only apply to the search or equilibrium policy"):
         Persona(policy="heuristic", playouts=3)
+    with pytest.raises(ValueError, match="samples only apply to the equilibrium policy"):
+        Persona(policy="search", samples=3)
+    for field, bad in (("samples", 0), ("iterations", 0), ("samples", 1001), ("iterations", 100_001), ("samples", 2.5)):
+        with pytest.raises(ValueError, match=field):
+            Persona.model_validate({"policy": "equilibrium", field: bad})
 
 
 # --- effect decisions (issue 10): choose an option, target a victim --------------------------------------------------
 
-#: The three policies, the search bot with a small budget.
+#: The four policies, the search and equilibrium bots with a small budget.
 POLICIES = {
     "random": BUILTIN["random"],
     "heuristic": BUILTIN["heuristic"],
     "search": Persona(policy="search", playouts=2, depth=1),
+    "equilibrium": Persona(policy="equilibrium", playouts=2, depth=1, samples=1, iterations=20),
 }
 #: Seeds of the card-lab games each policy plays at every table size from 3 to 6.
 LAB_SEEDS = range(6)
@@ -313,6 +320,86 @@ def test_the_search_bot_weighs_effect_decisions_by_playouts() -> None:
     view = position(COMFORTABLE, (0, 5, 1), (5, 5, 1), (0, 5, 1))
     assert bot.target(view, (1, 2, 3), ((COINS, 2),)) == 2  # only seat 2 has coins to give
     assert bot.target(view, (3, 2, 1), ((COINS, 2),)) == 2
+
+
+#: The two-seat position of ``tests/data/matching-pennies.yaml`` (its comments work it out): seat 0 wins when the guides
+#: differ, seat 1 when they match, OUT against IN or CHANCE IT.
+PENNIES = compile_variant(load_variant(ROOT / "tests" / "data" / "matching-pennies.yaml").variant)
+
+
+def pennies_round(deciders: list[Any], seed: int = 0) -> Game:
+    """The pennies position's first round played: seat 0 holds 5 coins and 1 heart, seat 1 no coin and 3 hearts."""
+    chance = RandomChance.streams(seed, 0)
+    game = Game(PENNIES, 2, chance, log=False)
+    game.players[0].res, game.players[1].res = [5, 1, 0], [0, 3, 0]
+    game.play_round(chance, deciders)
+    return game
+
+
+class Fixed:
+    """A seat that plays one guide."""
+
+    def __init__(self, guide: str):
+        self.guide = lambda view, options: guide
+
+
+class Mixing:
+    """Seat 0's equilibrium bot, keeping the mixed strategy it drew its guide from."""
+
+    def __init__(self, bot: EquilibriumBot):
+        self.bot, self.mix = bot, [0.0] * 3
+
+    def guide(self, view: View, options: tuple[str, ...]) -> str:
+        self.mix = self.bot.mix(view)
+        return self.bot.guide(view, options)
+
+
+def test_the_pennies_position_punishes_every_pure_guide() -> None:
+    """The hand-built position, played by the engine for each pair of guides: a seat that always plays one guide loses
+    every game to a rival who answers it."""
+    for first in GUIDES:
+        for second in GUIDES:
+            game = pennies_round([Fixed(first), Fixed(second)])
+            assert game.winners == ([0] if (first == OUT) != (second == OUT) else [1]), (first, second)
+
+
+def test_the_equilibrium_bot_mixes_where_a_pure_guide_is_punished() -> None:
+    """In the pennies position the search and heuristic bots play one guide for sure, which a rival who knows it beats
+    every time; the equilibrium bot plays OUT about half the time (the position's equilibrium: 1/2), so that no answer
+    wins more than about half its games, and draws its guides from that mix."""
+    persona = Persona(policy="equilibrium", samples=2, depth=0)
+    seat = Mixing(EquilibriumBot(persona, bot_stream(0, 0, 0)))
+    pennies_round([seat, Fixed(IN)])
+    out, played_in = seat.mix[GUIDES.index(OUT)], seat.mix[GUIDES.index(IN)] + seat.mix[GUIDES.index(CHANCE_IT)]
+    assert sum(seat.mix) == pytest.approx(1.0) and abs(out - 0.5) < 0.02, seat.mix
+    best_answer = max(out, played_in)  # seat 1 matches whichever of OUT or not-OUT seat 0 plays more
+    assert best_answer < 0.52
+    for pure in (SearchBot(Persona(policy="search", playouts=2, depth=0), bot_stream(0, 0, 0)),
+                 HeuristicBot(BUILTIN["heuristic"], bot_stream(0, 0, 0))):  # fmt: skip
+        chosen = {pennies_round([pure, Fixed(IN)], seed).players[0].guide for seed in range(5)}
+        assert len(chosen) == 1, chosen  # one guide for sure: an answer that matches it wins every game
+    drawn_out = sum(pennies_round([EquilibriumBot(persona, bot_stream(1, i, 0)), Fixed(IN)]).players[0].guide == OUT
+                    for i in range(200))  # fmt: skip
+    assert 60 <= drawn_out <= 140, drawn_out  # 200 draws at 1/2: 100, sd 7
+
+
+def test_regret_matching_approaches_the_equilibrium_of_a_known_game() -> None:
+    """Two seats, zero-sum: seat 0 gets 2, -1, -1, 1 for (0, 0), (0, 1), (1, 0), (1, 1); both equilibrium strategies play
+    option 0 with probability 2/5 (solving 2p - (1 - p) = -p + (1 - p)). A dominated option fades out (a prisoner's
+    dilemma), and one-option seats (forced IN) are played for sure."""
+    game = [[2, -1], [-1, 1]]
+    strategies = regret_matching([[game[a][b], -game[a][b]] for a in range(2) for b in range(2)], [2, 2], 5000)
+    assert all(abs(s[0] - 0.4) < 0.015 for s in strategies), strategies
+    dilemma = [[3, 3], [0, 5], [5, 0], [1, 1]]
+    assert all(s[1] > 0.99 for s in regret_matching(dilemma, [2, 2], 1000))
+    forced = regret_matching([[1, 0, 0], [0, 1, 0], [0, 0, 1]], [1, 3, 1], 100)
+    assert forced[0] == [1.0] and forced[2] == [1.0] and forced[1][1] > 0.9
+
+
+def test_a_guide_is_drawn_from_its_share_of_the_53_bit_draws() -> None:
+    """``drawn`` reads a draw's top 53 bits as a fraction and walks the running shares."""
+    assert [drawn([0.25, 0.5, 0.25], (x << 11)) for x in (0, 2**51 - 1, 2**51, 3 * 2**51 - 1, 3 * 2**51)] == [0, 0, 1, 1, 2]
+    assert drawn([0.0, 1.0, 0.0], 0) == 1 and drawn([0.5, 0.5, 0.0], 2**64 - 1) == 1
 
 
 def test_the_random_bot_decides_uniformly() -> None:

@@ -47,7 +47,7 @@ def only(found: list[Problem]) -> Problem:
 
 def test_without_a_file_the_bots_are_the_built_in_ones_and_the_variants() -> None:
     personas, overridden = merge_personas(BUILTIN, VARIANT_BOTS, PersonaFile)
-    assert sorted(personas) == ["cautious", "gambler", "greedy", "heuristic", "random", "search", "search-4"]
+    assert sorted(personas) == ["cautious", "equilibrium", "gambler", "greedy", "heuristic", "random", "search", "search-4"]
     assert personas["cautious"] == VARIANT_BOTS["cautious"] and overridden == ()
     assert (personas["search-4"].policy, personas["search-4"].playouts) == ("search", 4)  # the skill ladder's rung
 
@@ -81,7 +81,7 @@ def test_a_persona_of_the_variant_listed_under_overrides_is_replaced(tmp_path: P
     assert overridden == ("greedy", "cautious")  # in the order the file defines them
 
 
-@pytest.mark.parametrize("name", ["random", "heuristic", "search"])
+@pytest.mark.parametrize("name", ["random", "heuristic", "search", "equilibrium"])
 def test_redefining_a_built_in_bot_is_an_error_at_its_line(tmp_path: Path, name: str) -> None:
     problem = only(problems(tmp_path, f"bots:\n  {name}: {{policy: heuristic}}\n"))
     assert (problem.line, problem.path) == (2, f"bots.{name}")

@@ -91,7 +91,9 @@ def test_a_policy_no_longer_registered_is_unknown(tmp_path: Path) -> None:
     variant.write_text(f"extends: {BASE}\nname: Mine\nbots:\n  eager: {{policy: first-option}}\n")
     with pytest.raises(VariantError) as wrong:
         api.load_variant(variant)
-    assert [p.message for p in wrong.value.problems] == ["expected 'random', 'heuristic' or 'search', got 'first-option'"]
+    assert [p.message for p in wrong.value.problems] == [
+        "expected 'random', 'heuristic', 'search' or 'equilibrium', got 'first-option'"
+    ]
 
 
 def test_a_policy_is_registered_once() -> None:

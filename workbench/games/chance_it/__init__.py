@@ -13,6 +13,7 @@ from workbench.games import CardInfo, Family, Loaded, load_variant_with
 from workbench.games.base import FamilyParts
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.compiled import BATCH, SEARCH
+from workbench.games.chance_it.policies import SEARCH_LEVEL
 from workbench.games.chance_it.schema import Persona, PersonaFile, Variant
 from workbench.loading import Document, read_yaml, validate
 from workbench.policies import policies
@@ -120,8 +121,9 @@ class ChanceIt(FamilyParts):
         return Handover(interpreter, compiled, code.ready, code.hurry)
 
     def compiled_for(self, personas: list[Persona]) -> CompiledEngine:
-        """The batch engine's code, or for a table with a search bot its search level's (compiled on first use)."""
-        searching = any(policies(self.game)[persona.policy].batch == "SEARCH_BOT" for persona in personas)
+        """The batch engine's code, or for a table with a search or equilibrium bot its search level's (compiled on
+        first use)."""
+        searching = any(policies(self.game)[persona.policy].batch in SEARCH_LEVEL for persona in personas)
         return SEARCH if searching else BATCH
 
     def gifted_simulator(

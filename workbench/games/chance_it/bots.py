@@ -1,6 +1,6 @@
 """Bots: deciders that choose for a seat from what its :class:`View` shows and their own random stream.
 
-A bot never sees the engine's chance source. Three policies:
+A bot never sees the engine's chance source. Four policies:
 
 - ``random``: uniform over the legal options.
 - ``heuristic``: a value model. A star is worth ``star``, a coin ``coin``, a heart
@@ -23,11 +23,21 @@ A bot never sees the engine's chance source. Three policies:
   for every option (common random numbers), so the comparison is fair. They are keyed by
   numbers the bot draws from its stream and played with the engines' own generator, so
   the batch engine's search bot plays the very same games.
+- ``equilibrium``: the guide is a simultaneous choice, so it is chosen as one: for every
+  joint choice of the living seats (each IN, OUT or CHANCE IT; a forced seat IN), every
+  seat's score is estimated on ``samples`` sampled futures (the same for every joint
+  choice), and regret matching over that table for ``iterations`` rounds, every seat at
+  once, gives each seat a mixed strategy (its average play; Lisý et al. 2013 search
+  simultaneous moves this way). The bot draws its guide from its own seat's strategy, so
+  it plays mixed where the payoffs call for it: a pure choice that a rival could punish
+  is not played for sure. Its market moves, effect choices and victims are the search
+  bot's. Its cost grows with the joint choices: 3 to the power of the seats still in.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -39,7 +49,7 @@ from workbench.games.chance_it.chance import BOTS, RandomChance, future_streams
 from workbench.games.chance_it.effects import ZERO, Position, Valuer, Vector, added
 from workbench.games.chance_it.effects.chance import BONUS
 from workbench.games.chance_it.effects.steal import rob
-from workbench.games.chance_it.engine import BUY, CHANCE_IT, IN, OUT, Decider, Game, MarketMove, PlayerView, View
+from workbench.games.chance_it.engine import BUY, CHANCE_IT, GUIDES, IN, OUT, Decider, Game, MarketMove, PlayerView, View
 from workbench.games.chance_it.rules import COINS, HEARTS, STARS, CardDef, Effects, Rules, modifier
 from workbench.games.chance_it.schema import Persona
 from workbench.sim.seeding import Stream
@@ -589,11 +599,111 @@ class SearchBot:
         return view.sample(chance), chance, deciders
 
     def _finish(self, game: Game, chance: RandomChance, deciders: list[Decider], seat: int) -> float:
+        self._play_on(game, chance, deciders)
+        return score(game, seat)
+
+    def _play_on(self, game: Game, chance: RandomChance, deciders: list[Decider]) -> None:
+        """A sampled future played ``depth`` rounds on (fewer when it ends)."""
         for _ in range(self.persona.depth):
             if game.is_over:
                 break
             game.play_round(chance, deciders)
-        return score(game, seat)
+
+
+class EquilibriumBot(SearchBot):
+    """The search bot, except for its guide: a mixed strategy of the simultaneous guide choice, found by regret
+    matching over the payoffs of every joint choice of the seats (see the module docstring)."""
+
+    __slots__ = ()
+
+    def guide(self, view: View, options: tuple[str, ...]) -> str:
+        """A guide drawn from :meth:`mix` with one number from the bot's stream."""
+        if len(options) == 1:
+            return options[0]
+        mix = self.mix(view)
+        return GUIDES[drawn(mix, self.rng.bits())]
+
+    def mix(self, view: View) -> list[float]:
+        """This seat's mixed strategy over IN, OUT and CHANCE IT (:data:`GUIDES` order): regret matching's average
+        play over the payoffs :meth:`payoffs` estimates."""
+        living = [p.seat for p in view.players if not p.eliminated]
+        choices = [1 if view.players[q].forced_in else len(GUIDES) for q in living]
+        strategies = regret_matching(self.payoffs(view, living, choices), choices, self.persona.iterations)
+        return strategies[living.index(view.seat)]
+
+    def payoffs(self, view: View, living: list[int], choices: list[int]) -> list[list[float]]:
+        """For each joint choice of the ``living`` seats (``itertools.product`` order over each seat's ``choices``
+        first guides), each living seat's score summed over ``samples`` sampled futures: the same futures for every
+        joint choice (their keys drawn once from the bot's stream), this round played from its start with these
+        guides, then ``depth`` rounds by heuristic bots of this persona."""
+        keys = [self.rng.bits() for _ in range(self.persona.samples)]
+        joints = list(itertools.product(*(range(c) for c in choices)))
+        totals = [[0.0] * len(living) for _ in joints]
+        for key in keys:
+            for joint, total in zip(joints, totals, strict=True):
+                game, chance, deciders = self._future(view, key)
+                for seat, guide in zip(living, joint, strict=True):
+                    deciders[seat] = _First(GUIDES[guide], deciders[seat])
+                game.play_round(chance, deciders, roll=game.dice)
+                self._play_on(game, chance, deciders)
+                for i, seat in enumerate(living):
+                    total[i] += score(game, seat)
+        return totals
+
+
+def regret_matching(payoffs: Sequence[Sequence[float]], choices: Sequence[int], iterations: int) -> list[list[float]]:
+    """Each seat's average strategy over ``iterations`` rounds of regret matching, every seat at once, in the game
+    whose joint choices (``itertools.product`` order over each seat's ``choices`` options) pay ``payoffs[j][i]`` to
+    seat ``i``: each round a seat plays its positive regrets' shares (evenly with none), then adds to each option's
+    regret what it would have got against the others' strategies, less what it got. In a two-seat constant-sum game
+    the averages approach an equilibrium; with more seats, a coarse correlated one. Written as the batch engine
+    computes it, operation for operation.
+
+    >>> [[round(x, 2) for x in s] for s in regret_matching([[1, 0], [0, 1], [0, 1], [1, 0]], [2, 2], 2000)]
+    [[0.5, 0.5], [0.5, 0.5]]
+    """
+    seats = len(choices)
+    joints = list(itertools.product(*(range(c) for c in choices)))
+    regrets = [[0.0] * c for c in choices]
+    sums = [[0.0] * c for c in choices]
+    for _ in range(iterations):
+        strategies = []
+        for seat in range(seats):
+            positive = 0.0
+            for regret in regrets[seat]:
+                positive += regret if regret > 0.0 else 0.0
+            count = choices[seat]
+            strategies.append([(r if r > 0.0 else 0.0) / positive if positive > 0.0 else 1.0 / count for r in regrets[seat]])
+        values = [[0.0] * c for c in choices]
+        for joint, paid in zip(joints, payoffs, strict=True):
+            for seat in range(seats):
+                weight = 1.0
+                for other in range(seats):
+                    if other != seat:
+                        weight *= strategies[other][joint[other]]
+                values[seat][joint[seat]] += weight * paid[seat]
+        for seat in range(seats):
+            got = 0.0
+            for option in range(choices[seat]):
+                got += strategies[seat][option] * values[seat][option]
+            for option in range(choices[seat]):
+                regrets[seat][option] += values[seat][option] - got
+                sums[seat][option] += strategies[seat][option]
+    return [[total / iterations for total in sums[seat]] for seat in range(seats)]
+
+
+def drawn(mix: Sequence[float], bits: int) -> int:
+    """The option a 64-bit draw picks from a mixed strategy: the first whose running total passes the draw as a
+    fraction of 1 (its top 53 bits), else the last with a share (rounding)."""
+    u = (bits >> 11) * 2.0**-53
+    running, last = 0.0, 0
+    for option, share in enumerate(mix):
+        if share > 0.0:
+            last = option
+            running += share
+            if u < running:
+                return option
+    return last
 
 
 def score(game: Game, seat: int) -> float:
@@ -615,4 +725,4 @@ def score(game: Game, seat: int) -> float:
     return mine / total
 
 
-__all__ = ["HeuristicBot", "RandomBot", "SearchBot", "score"]
+__all__ = ["EquilibriumBot", "HeuristicBot", "RandomBot", "SearchBot", "drawn", "regret_matching", "score"]

@@ -1,6 +1,6 @@
-"""Chance It's bot policies (see :mod:`workbench.policies`): random, heuristic and search, the parameters each
-reads, and the bots that play them (:mod:`.bots`, imported when a bot is made). All three play in the batch engine
-too, by their kernel codes."""
+"""Chance It's bot policies (see :mod:`workbench.policies`): random, heuristic, search and equilibrium, the
+parameters each reads, and the bots that play them (:mod:`.bots`, imported when a bot is made). All four play in the
+batch engine too, by their kernel codes."""
 
 from __future__ import annotations
 
@@ -40,8 +40,25 @@ class Search(Heuristic):
     depth: Annotated[int, Strict(), Field(ge=0, le=200)] = Field(4, description="search: rounds played out after the decision.")
 
 
+class Equilibrium(Search):
+    """What the equilibrium bot reads: the search bot's parameters (its market and card decisions are the search
+    bot's), and for its guide the futures sampled per joint choice of the seats and the iterations of regret
+    matching over them."""
+
+    samples: Annotated[int, Strict(), Field(ge=1, le=1_000)] = Field(
+        4, description="equilibrium: sampled futures per joint guide choice of the seats."
+    )
+    iterations: Annotated[int, Strict(), Field(ge=1, le=100_000)] = Field(
+        1000, description="equilibrium: iterations of regret matching over the joint choices' payoffs."
+    )
+
+
+#: The batch forms that play at the kernel's search level (their decisions play sampled futures).
+SEARCH_LEVEL = ("SEARCH_BOT", "EQUILIBRIUM_BOT")
+
 register_policy(GAME, "random", None, "workbench.games.chance_it.bots:RandomBot.of", batch="RANDOM_BOT")
 register_policy(GAME, "heuristic", Heuristic, "workbench.games.chance_it.bots:HeuristicBot", batch="HEURISTIC_BOT")
 register_policy(GAME, "search", Search, "workbench.games.chance_it.bots:SearchBot", batch="SEARCH_BOT")
+register_policy(GAME, "equilibrium", Equilibrium, "workbench.games.chance_it.bots:EquilibriumBot", batch="EQUILIBRIUM_BOT")
 
-__all__ = ["GAME", "Heuristic", "Search"]
+__all__ = ["GAME", "SEARCH_LEVEL", "Equilibrium", "Heuristic", "Search"]

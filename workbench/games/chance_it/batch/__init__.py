@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.batch import kernel as k
-from workbench.games.chance_it.batch.layout import CARD_SUMS, FLOATS, GAME, GAME_OUT, MAXP, ROW, SEAT, SEAT_OUT
+from workbench.games.chance_it.batch.layout import CARD_SUMS, FLOATS, GAME, GAME_OUT, MAXP, ROW, SEAT, SEAT_OUT, joint_room
 from workbench.games.chance_it.batch.model import model_arrays
 from workbench.games.chance_it.batch.program import NoBatchForm, Program, compile_program
 from workbench.games.chance_it.compiled import BATCH, SEARCH
@@ -104,8 +104,9 @@ class Engine:
     """The batch engine for one variant and table size: its arrays, a game state to reuse, the bots' models.
 
     ``bots`` gives each seat's persona, ``visitor`` one that takes seat ``index % players``
-    of game ``index`` (a study's rotating seat). A table with a search bot plays at the
-    kernel's search level, compiled as an engine of its own the first time one plays.
+    of game ``index`` (a study's rotating seat). A table with a search or equilibrium bot
+    plays at the kernel's search level, compiled as an engine of its own the first time one
+    plays.
     """
 
     def __init__(self, rules: Rules, players: int, bots: Sequence[Persona] = (), visitor: Persona | None = None):
@@ -131,11 +132,12 @@ class Engine:
         self.visitor = (-1, 0) if visitor is None else (codes[visitor], valued.index(visitor) if visitor in valued else 0)
         self.models = model_arrays(rules, valued)
         #: a table with a search bot plays at the kernel's search level (:mod:`.search`), with room for its futures
-        self.searching = k.SEARCH_BOT in codes.values()
+        self.searching = any(code in k.SEARCHERS for code in codes.values())
         if self.searching:
             SEARCH.wait()
-        self.state = new_state(self.program, players, lookahead=self.searching)
-        self.logged = (*self.state[:3], np.zeros(1 + 3 * 1024, dtype=np.int64))  # the same state, with room for a log
+        joint = k.EQUILIBRIUM_BOT in codes.values()
+        self.state = new_state(self.program, players, lookahead=self.searching, joint=joint)
+        self.logged = self.with_log(1 + 3 * 1024)
         self.tape = empty_tape(players, rules.dice_count)
 
     def play(self, seed: int, first: int, count: int, *, card: str | None = None, coins: int = 0) -> Block:
@@ -165,10 +167,15 @@ class Engine:
                 )  # fmt: skip
             except k.LogFull:  # a long game: the same game again, with twice the room
                 block.sums[:] = sums
-                self.logged = (*self.state[:3], np.zeros(2 * len(self.logged[3]), dtype=np.int64))
+                self.logged = self.with_log(2 * len(self.logged[3]))
                 continue
             log: Ints = self.logged[3]
             return log[1 : 1 + log[0]].reshape(-1, 3).copy()
+
+    def with_log(self, room: int) -> tuple[Any, ...]:
+        """The engine's state with a log of ``room`` numbers (see :meth:`record`)."""
+        ints, floats, streams, _, joint = self.state
+        return ints, floats, streams, np.zeros(room, dtype=np.int64), joint
 
     @property
     def _play_games(self) -> Any:
@@ -198,11 +205,12 @@ def sums_rows(program: Program) -> int:
     return len(program.card_ids) + program.rules.max_rounds + 1
 
 
-def new_state(program: Program, players: int, *, lookahead: bool = False) -> tuple[Any, ...]:
-    """A game state for the kernel (its ``S``): the integer rows, the float rows, the random streams and a log too
-    short to note anything (a recorded game's log is longer: see :meth:`Engine.record`). With ``lookahead`` (a table
-    with a search bot), each has room for the state of a sampled future after the game's, and the integer rows for its
-    sums after both (the kernel's ``_lookahead``)."""
+def new_state(program: Program, players: int, *, lookahead: bool = False, joint: bool = False) -> tuple[Any, ...]:
+    """A game state for the kernel (its ``S``): the integer rows, the float rows, the random streams, a log too
+    short to note anything (a recorded game's log is longer: see :meth:`Engine.record`) and the equilibrium bot's
+    room, as big as ``joint`` (a table with one) asks (``layout.JOINT``). With ``lookahead`` (a table with a search
+    bot), each of the first three has room for the state of a sampled future after the game's, and the integer rows
+    for its sums after both (the kernel's ``_lookahead``)."""
     rules = program.rules
     held = len(rules.deck) + players + 2  # every card of the pile, and a gift's extra copy
     width = max(held, 2 * len(rules.cards) + 2, MAXP + 2, GAME.SIZE, SEAT.SIZE, rules.dice_count, rules.face_up, 8)
@@ -212,6 +220,7 @@ def new_state(program: Program, players: int, *, lookahead: bool = False) -> tup
         np.zeros((states * (FLOATS.SIZE + max(1, program.lists)), width)),
         np.zeros(states * (k.S_BOTS + players), dtype=np.uint64),
         np.zeros(1, dtype=np.int64),
+        np.zeros(joint_room(players) if joint else (1, 1)),
     )
 
 

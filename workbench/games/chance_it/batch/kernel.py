@@ -41,6 +41,8 @@ from workbench.games.chance_it.batch.layout import (
     GAME,
     GAME_OUT,
     INTS,
+    JOINT,
+    JOINT_PAID,
     MAXP,
     PERSONA,
     REGION,
@@ -61,6 +63,7 @@ from workbench.games.chance_it.effects import (
     PassiveEffect,
     PlayerEffect,
 )
+from workbench.games.chance_it.policies import SEARCH_LEVEL
 from workbench.sim import seeding
 
 BATCH.use()  # before any function is compiled: Numba takes its cache folder when a function is defined
@@ -74,9 +77,12 @@ FLASH, DIE, CHANCE_CARD, PASSIVE = 0, 1, 2, 3
 KINDS = ("flash", "die", "chance-it", "passive")
 #: End reasons, in the order of ``engine.END_REASONS``.
 ENDED_STARS, ENDED_LAST, ENDED_ALL, ENDED_MAX = 0, 1, 2, 3
-#: Bots: how a seat decides (TAPE: as a scenario script says; FIRST_GUIDE: the searching seat of a sampled future, which
-#: plays ``GAME.FIRST`` as its first guide, then as the heuristic).
-RANDOM_BOT, HEURISTIC_BOT, TAPE, SEARCH_BOT, FIRST_GUIDE = 0, 1, 2, 3, 4
+#: Bots: how a seat decides (TAPE: as a scenario script says; FIRST_GUIDE: a seat of a sampled future that plays
+#: ``SEAT.FIRST`` as its first guide, then as the heuristic).
+RANDOM_BOT, HEURISTIC_BOT, TAPE, SEARCH_BOT, FIRST_GUIDE, EQUILIBRIUM_BOT = 0, 1, 2, 3, 4, 5
+#: The bots whose decisions play sampled futures, made at the search level (an equilibrium bot's are the search bot's
+#: but for its guide).
+SEARCHERS = tuple(globals()[form] for form in SEARCH_LEVEL)
 #: Scripted choices in tape mode: the action of each.
 T_BUY, T_DISCARD, T_USE, T_CHOOSE, T_TARGET = 0, 1, 2, 3, 4
 #: What the log of a recorded game holds (one entry ``code, a, b`` each, in the order they happen; see :func:`_log`).
@@ -942,7 +948,7 @@ def _value_lists(S, R, M, h, p, others, n_others, bonus, upto):
 
 
 # --- decisions ----------------------------------------------------------------------------------------------------
-# A search bot's decisions (SEARCH_BOT) are made at the search level only (:mod:`.search`, with the functions of "the
+# The SEARCHERS' decisions are made at the search level only (:mod:`.search`, with the functions of "the
 # search bot" below): here, where every game without a search bot and every sampled future is played, they are refused.
 
 
@@ -982,11 +988,11 @@ def _decide_guide(S, R, M, T, A, p, forced):
         return IN if forced else _random_pick(S, p, 3)
     if bot == HEURISTIC_BOT:
         return IN if forced else _heuristic_guide(S, R, M, A, p)
-    if bot == SEARCH_BOT:
+    if bot in SEARCHERS:
         return IN if forced else _search_guide(S, R, M, T, A, p)
     if bot == FIRST_GUIDE:
         ps[p, SEAT.BOT] = HEURISTIC_BOT
-        return g[GAME.FIRST]
+        return ps[p, SEAT.FIRST]
     guide = _tsec(T, 6)[g[GAME.T_ROUND] * g[GAME.PLAYERS] + p]
     if guide < 0 or (forced and guide != IN):
         raise TapeError()
@@ -1005,7 +1011,7 @@ def _decide_market(S, R, M, T, p, acts, cards, n):
             if mine < 0 or value > best:
                 best, mine = value, i
         return mine
-    if bot == SEARCH_BOT:
+    if bot in SEARCHERS:
         return _search_market(S, R, M, T, p, acts, cards, n)
     k = _g(S)[GAME.T_CHOICE]
     choices = _tsec(T, 7)
@@ -1024,7 +1030,7 @@ def _decide_use(S, R, M, T, p, options, n):
     bot = _ps(S)[p, SEAT.BOT]
     if bot == RANDOM_BOT:
         return _random_pick(S, p, n)
-    if bot in (HEURISTIC_BOT, SEARCH_BOT):  # a search bot uses its cards as its playouts' heuristic
+    if bot == HEURISTIC_BOT or bot in SEARCHERS:  # a search bot uses them as its heuristic
         card_now = _mcard(R, M, _ps(S)[p, SEAT.PERSONA])[:, 3]
         mine = 0
         for i in range(1, n):
@@ -1045,7 +1051,7 @@ def _decide_choice(S, R, M, T, p, first, count):
         return _random_pick(S, p, count)
     if bot == HEURISTIC_BOT:
         return _heuristic_choice(S, R, M, p, first, count)
-    if bot == SEARCH_BOT:
+    if bot in SEARCHERS:
         return _search_choice(S, R, M, T, p, first, count)
     index = _scripted(S, T, p, T_CHOOSE)
     if not 0 <= index < count:
@@ -1092,7 +1098,7 @@ def _decide_target(S, R, M, T, p, candidates, n, first, count):
         return candidates[_random_pick(S, p, n)]
     if bot == HEURISTIC_BOT:
         return _heuristic_target(S, R, M, p, candidates, n, first, count)
-    if bot == SEARCH_BOT:
+    if bot in SEARCHERS:
         return _search_target(S, R, M, T, p, candidates, n, first, count)
     seat = _scripted(S, T, p, T_TARGET)
     for i in range(n):
@@ -1786,7 +1792,7 @@ def _lookahead(S):
     """The lookahead state in the room after a game's state (the second half of its rows and streams, a log that notes
     nothing), and its sums (the integer rows after both states)."""
     floats, streams = S[1].shape[0] // 2, S[2].shape[0] // 2
-    return (S[0][ROW.SIZE : 2 * ROW.SIZE], S[1][floats:], S[2][streams:], S[3][:1]), S[0][2 * ROW.SIZE :]
+    return (S[0][ROW.SIZE : 2 * ROW.SIZE], S[1][floats:], S[2][streams:], S[3][:1], S[4]), S[0][2 * ROW.SIZE :]
 
 
 @_searching(_COMPILED)
@@ -1851,14 +1857,22 @@ def _score(S, p):
 
 
 @_searching(_COMPILED)
-def _played_out(S, R, M, T, p):
-    """The future in the lookahead state played ``depth`` rounds on (SearchBot._finish), then scored for ``p``."""
+def _play_on(S, R, M, T, p):
+    """The future in the lookahead state played ``depth`` rounds on (SearchBot._play_on, the depth of ``p``'s
+    persona)."""
     F, sums = _lookahead(S)
     for _ in range(int(_mp(R, M, _ps(S)[p, SEAT.PERSONA])[PERSONA.DEPTH])):
         if _g(F)[GAME.END] >= 0:
             break
         _play_round(F, R, M, T, sums, p < 0)
-    return _score(F, p)
+    return F
+
+
+@_searching(_INLINED)
+def _this_round(S, F, R, M, T, p):
+    """The future ``F`` plays the round being chosen from its start, with its dice (its seats' first guides set)."""
+    _g(F)[GAME.ROLLED] = 1
+    _play_round(F, R, M, T, _lookahead(S)[1], p < 0)
 
 
 #: What a search bot weighs: a guide, a market move, an effect choice's option, a victim.
@@ -1871,10 +1885,8 @@ def _try(S, F, R, M, T, p, weighing, i, a, b, first, count):
     cards, ``a`` the victims; ``first``: the choice's first option, or the robbery's ``count`` pairs' first)."""
     sums = _lookahead(S)[1]
     if weighing == W_GUIDE:  # the round played from its start with its dice, ``p`` playing guide ``i``
-        g = _g(F)
-        g[GAME.ROLLED], g[GAME.FIRST] = 1, i
-        _ps(F)[p, SEAT.BOT] = FIRST_GUIDE
-        _play_round(F, R, M, T, sums, p < 0)
+        _ps(F)[p, SEAT.BOT], _ps(F)[p, SEAT.FIRST] = FIRST_GUIDE, i
+        _this_round(S, F, R, M, T, p)
         return
     if weighing == W_MARKET:
         flash = _take(F, R, T, sums, p, a[i], b[i], p < 0)
@@ -1902,7 +1914,7 @@ def _weigh(S, R, M, T, p, weighing, n, a, b, first, count):
         for _ in range(int(_mp(R, M, _ps(S)[p, SEAT.PERSONA])[PERSONA.PLAYOUTS])):
             F = _future(S, p, seeding.draw(S[2], k))
             _try(S, F, R, M, T, p, weighing, i, a, b, first, count)
-            total += _played_out(S, R, M, T, p)
+            total += _score(_play_on(S, R, M, T, p), p)
         if not i or total > most:
             best, most = i, total
     return best
@@ -1910,7 +1922,10 @@ def _weigh(S, R, M, T, p, weighing, n, a, b, first, count):
 
 @_searching(_COMPILED)
 def _lookahead_guide(S, R, M, T, A, p):
-    """SearchBot.guide: each guide played from the start of this round (its dice) on the same futures."""
+    """SearchBot.guide: each guide played from the start of this round (its dice) on the same futures; an equilibrium
+    bot's guide is drawn from its mixed strategy (:func:`_equilibrium_guide`)."""
+    if _ps(S)[p, SEAT.BOT] == EQUILIBRIUM_BOT:
+        return _equilibrium_guide(S, R, M, T, p)
     ints = _ints(S)
     return _weigh(S, R, M, T, p, W_GUIDE, 3, ints[INTS.ACTS], ints[INTS.CARDS], 0, 0)
 
@@ -1932,3 +1947,103 @@ def _lookahead_choice(S, R, M, T, p, first, count):
 def _lookahead_target(S, R, M, T, p, candidates, n, first, count):
     """SearchBot.target: each candidate robbed on the same futures."""
     return candidates[_weigh(S, R, M, T, p, W_TARGET, n, candidates, candidates, first, count)]
+
+
+# --- the equilibrium bot (bots.EquilibriumBot, ported) ------------------------------------------------------------
+# Its guide: every joint choice of the living seats played from the round's start on the same ``samples`` futures,
+# each seat's scores added up (the room ``S[4]``, laid out by ``layout.JOINT``), then regret matching over them.
+
+
+@_searching(_INLINED)
+def _picked(picked, choices, m, j):
+    """Joint choice ``j`` as each living seat's pick (itertools.product's order: the last seat's changes fastest)."""
+    rest = j
+    for i in range(m - 1, -1, -1):
+        picked[i] = rest % choices[i]
+        rest //= choices[i]
+
+
+@_searching(_COMPILED)
+def _joint_payoffs(S, R, M, T, p, living, choices, m, joints):
+    """EquilibriumBot.payoffs: each joint choice's row of the room gets each living seat's scores, added over the
+    sampled futures (keyed by numbers drawn once from ``p``'s stream)."""
+    E, picked = S[4], _ints(S)[INTS.PICKED]
+    for j in range(joints):
+        for i in range(m):
+            E[JOINT_PAID + j, i] = 0.0
+    for _ in range(int(_mp(R, M, _ps(S)[p, SEAT.PERSONA])[PERSONA.SAMPLES])):
+        key = seeding.draw(S[2], S_BOTS + p)
+        for j in range(joints):
+            F = _future(S, p, key)
+            _picked(picked, choices, m, j)
+            for i in range(m):
+                _ps(F)[living[i], SEAT.BOT], _ps(F)[living[i], SEAT.FIRST] = FIRST_GUIDE, picked[i]
+            _this_round(S, F, R, M, T, p)
+            F = _play_on(S, R, M, T, p)
+            for i in range(m):
+                E[JOINT_PAID + j, i] += _score(F, living[i])
+
+
+@_searching(_COMPILED)
+def _regret_matching(S, choices, m, joints, iterations):
+    """bots.regret_matching over the room's payoffs, operation for operation: each living seat's summed strategy is
+    left in its ``JOINT.SUM`` row."""
+    E, picked = S[4], _ints(S)[INTS.PICKED]
+    for i in range(m):
+        for a in range(3):
+            E[JOINT.SIZE * i + JOINT.REGRET, a] = 0.0
+            E[JOINT.SIZE * i + JOINT.SUM, a] = 0.0
+    for _ in range(iterations):
+        for i in range(m):
+            regret, strategy = E[JOINT.SIZE * i + JOINT.REGRET], E[JOINT.SIZE * i + JOINT.STRATEGY]
+            positive = 0.0
+            for a in range(choices[i]):
+                positive += regret[a] if regret[a] > 0.0 else 0.0
+            for a in range(choices[i]):
+                strategy[a] = (regret[a] if regret[a] > 0.0 else 0.0) / positive if positive > 0.0 else 1.0 / choices[i]
+                E[JOINT.SIZE * i + JOINT.VALUE, a] = 0.0
+        for j in range(joints):
+            _picked(picked, choices, m, j)
+            for i in range(m):
+                weight = 1.0
+                for o in range(m):
+                    if o != i:
+                        weight *= E[JOINT.SIZE * o + JOINT.STRATEGY, picked[o]]
+                E[JOINT.SIZE * i + JOINT.VALUE, picked[i]] += weight * E[JOINT_PAID + j, i]
+        for i in range(m):
+            block = JOINT.SIZE * i
+            got = 0.0
+            for a in range(choices[i]):
+                got += E[block + JOINT.STRATEGY, a] * E[block + JOINT.VALUE, a]
+            for a in range(choices[i]):
+                E[block + JOINT.REGRET, a] += E[block + JOINT.VALUE, a] - got
+                E[block + JOINT.SUM, a] += E[block + JOINT.STRATEGY, a]
+
+
+@_searching(_COMPILED)
+def _equilibrium_guide(S, R, M, T, p):
+    """EquilibriumBot.guide: ``p``'s average strategy of regret matching over the joint choices' payoffs, a guide drawn
+    from it with one number from ``p``'s stream (bots.drawn)."""
+    g, ps, ints = _g(S), _ps(S), _ints(S)
+    living, choices = ints[INTS.LIVING], ints[INTS.CHOICES]
+    m, joints, me = 0, 1, 0
+    for q in range(g[GAME.PLAYERS]):
+        if not ps[q, SEAT.ELIM]:
+            if q == p:
+                me = m
+            living[m], choices[m] = q, 1 if ps[q, SEAT.FORCED_IN] else 3
+            joints *= choices[m]
+            m += 1
+    _joint_payoffs(S, R, M, T, p, living, choices, m, joints)
+    iterations = int(_mp(R, M, ps[p, SEAT.PERSONA])[PERSONA.ITERATIONS])
+    _regret_matching(S, choices, m, joints, iterations)
+    u = (seeding.draw(S[2], S_BOTS + p) >> np.uint64(11)) * 2.0**-53
+    running, last = 0.0, 0
+    for a in range(3):
+        share = S[4][JOINT.SIZE * me + JOINT.SUM, a] / iterations
+        if share > 0.0:
+            last = a
+            running += share
+            if u < running:
+                return a
+    return last

@@ -41,27 +41,30 @@ REGION = fields("Region", "START TOTAL OUT IN TIEBREAK FACES ITEMS PAIRS LISTS O
 #: A card's row in the rules' ``CARDS`` region.
 CARD = fields("Card", "KIND FACE COST LIST BONUS PASSIVE")
 #: A game's scalars (the state's ``ROW.G``); the ``T_*`` fields are where a replay's tape is read up to; ``ROLLED``
-#: says that a search bot's sampled future replays the round being played (its dice are rolled), ``FIRST`` the guide
-#: its searching seat plays first.
+#: says that a search bot's sampled future replays the round being played (its dice are rolled).
 GAME = fields(
     "Game",
     "ROUND START LIVING STARS_REACHED END KEPT DEPTH CHAINED PILE MARKET DISCARD CHOOSING PART PENDING SP PLAYERS "
-    "T_ROUND T_REROLL T_TEST T_CHOICE T_RESHUFFLE T_EXTRA GAPS:2 ROLLED FIRST",
+    "T_ROUND T_REROLL T_TEST T_CHOICE T_RESHUFFLE T_EXTRA GAPS:2 ROLLED",
 )
-#: A seat's fields (a row of the state's ``ROW.PS``).
-SEAT = fields("Seat", "ELIM FORCED_IN GUIDE PICKS:3 FORCED_ROUNDS PAID PAID_HEARTS RECEIVED ELIM_ROUND TAB OWNED BOT PERSONA WON")
-#: A persona's scalars in the bots' value models (as ``model.model_arrays`` fills them; a search bot's playouts and depth).
+#: A seat's fields (a row of the state's ``ROW.PS``); ``FIRST``: the guide a seat of a sampled future plays first.
+SEAT = fields(
+    "Seat", "ELIM FORCED_IN GUIDE PICKS:3 FORCED_ROUNDS PAID PAID_HEARTS RECEIVED ELIM_ROUND TAB OWNED BOT PERSONA WON FIRST"
+)
+#: A persona's scalars in the bots' value models (as ``model.model_arrays`` fills them; a search bot's playouts and
+#: depth, an equilibrium bot's samples and iterations).
 PERSONA = fields(
     "Persona",
     "STAR HEART COIN MIN_HEARTS DANGER CHANCE_IT HORIZON RESERVE MARKET KNIFE REROLL_WORTH REROLL_KNIVES REROLL_MEAN "
-    "CI_W CI_H CI_K AO_W AO_H AO_K PLAYOUTS DEPTH",
+    "CI_W CI_H CI_K AO_W AO_H AO_K PLAYOUTS DEPTH SAMPLES ITERATIONS",
 )
 #: What a game leaves in the results (a row per game).
 GAME_OUT = fields("GameOut", "ROUNDS END WINNERS PEAK:3 DRY:3 GAPS:2")
 #: What a game leaves per seat.
 SEAT_OUT = fields("SeatOut", "WON ELIM_ROUND PICKS:3 FORCED PAID PAID_HEARTS RECEIVED RES:3 ELIM FORCED_IN")
-#: Rows of the integer scratch.
-INTS = fields("Ints", "ELIGIBLE ACTS CARDS VICTIMS ORDER DISTINCT AT OTHERS COUNTED")
+#: Rows of the integer scratch (``LIVING``, ``CHOICES``, ``PICKED``: the equilibrium bot's living seats, how many guides
+#: each may pick, a joint choice's picks).
+INTS = fields("Ints", "ELIGIBLE ACTS CARDS VICTIMS ORDER DISTINCT AT OTHERS COUNTED LIVING CHOICES PICKED")
 #: Rows of the float scratch (the effect lists' values follow them).
 FLOATS = fields("Floats", "VALUES CHANCES LEVEL LEVEL0 V TOTAL T GOT GAME")
 #: Rows of the integer state: the game's scalars, a row per seat of each per-seat region, the shared rows (``OFFERED``:
@@ -74,3 +77,14 @@ ROW = fields(
 #: A card's row of the sums over a block of games (the kernel's ``A``; the trajectory by round follows the cards):
 #: purchases, the sum of their rounds and of their squares, discards, and the games in which some seat could buy it.
 CARD_SUMS = fields("CardSums", "BOUGHT ROUNDS SQUARES DISCARDED OFFERED")
+#: The equilibrium bot's room (the state's ``S[4]``): a block of rows per living seat (its regrets, strategy, summed
+#: strategy and values, one column per guide), then from ``JOINT_PAID`` a row per joint choice of the living seats
+#: (what each is paid, a column per living seat).
+JOINT = fields("Joint", "REGRET STRATEGY SUM VALUE")
+JOINT_PAID = JOINT.SIZE * MAXP
+
+
+def joint_room(players: int) -> tuple[int, int]:
+    """The shape of the equilibrium bot's room at a table of ``players``: room for every joint choice (3 guides a
+    seat)."""
+    return JOINT_PAID + 3**players, max(players, 3)

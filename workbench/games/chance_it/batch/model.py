@@ -44,6 +44,7 @@ def model_arrays(rules: Rules, personas: Sequence[Persona]) -> npt.NDArray[np.fl
         mp[PERSONA.CI_W : PERSONA.CI_K + 1] = model.chance_it
         mp[PERSONA.AO_W : PERSONA.AO_K + 1] = model.all_out
         mp[PERSONA.PLAYOUTS], mp[PERSONA.DEPTH] = p.playouts, p.depth  # read by a search bot only
+        mp[PERSONA.SAMPLES], mp[PERSONA.ITERATIONS] = p.samples, p.iterations  # read by an equilibrium bot only
         block[face_at : face_at + sides + 1, :3] = model.face
         block[face_at : face_at + sides + 1, 3] = model.rerolls
         block[hearts_at, : sides - 1] = model.reroll_hearts
