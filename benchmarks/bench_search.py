@@ -1,17 +1,18 @@
-"""The search bot on both engines: games per second in the same run, its strength, and a tuning with it.
+"""The search bot (or the equilibrium bot) on both engines: games per second in the same run, its strength, a tuning.
 
-1. One search bot (the built-in ``search``: 16 playouts of depth 4) and three heuristic bots,
-   base variant, 4 players, one worker: games per second on the interpreter and on the batch
-   engine, and the ratio (both play the very same games: tests/test_batch.py checks it).
+1. One ``--bot`` (default the built-in ``search``: 16 playouts of depth 4; or ``equilibrium``)
+   and three heuristic bots, base variant, 4 players, one worker: games per second on the
+   interpreter and on the batch engine, and the ratio (both play the very same games:
+   tests/test_batch.py checks it).
 2. Its strength, as ``workbench skill variants/chance-it.yaml --players 4 --ladder
-   heuristic,search --games 2000 --seed 1`` measures it on the batch engine (the interpreter
-   plays the same games, so its search bot wins exactly as often), and the run's wall time.
+   heuristic,BOT --games 2000 --seed 1`` measures it on the batch engine (the interpreter
+   plays the same games, so the bot wins exactly as often), and the run's wall time.
 3. With ``--tune``: the wall time of ``workbench tune-stakes variants/chance-it.yaml --players 3
-   --players 6 --bots search`` (its default budget) on every core.
+   --players 6 --bots BOT`` (its default budget) on every core.
 
 The compiled code (the batch engine's and its search level's) is made ready before any clock
-starts. Run: .venv/bin/python benchmarks/bench_search.py [--interpreter-games 20] [--batch-games 400] [--tune]
-Figures only; no test asserts timings.
+starts. Run: .venv/bin/python benchmarks/bench_search.py [--bot equilibrium] [--interpreter-games 20]
+[--batch-games 400] [--tune]. Figures only; no test asserts timings.
 """
 
 from __future__ import annotations
@@ -30,18 +31,19 @@ from workbench.sim.runner import Local, run
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"
-TABLE = ("search", "heuristic", "heuristic", "heuristic")
+FIELD = ("heuristic", "heuristic", "heuristic")
 
 
-def games_per_second(engine: str, games: int) -> float:
+def games_per_second(bot: str, engine: str, games: int) -> float:
     loaded = load_variant(BASE)
     family = FAMILIES[loaded.family.game]
     known = family.personas(loaded.variant)
+    table = (bot, *FIELD)
     if engine == "batch":
         batched = family.batched
         assert batched is not None
-        batched.compiled_for([known[bot] for bot in TABLE]).wait()  # compiled (or found in the cache) first
-    factory = family.simulator(loaded.variant, 4, TABLE, known, 1, engine=engine)
+        batched.compiled_for([known[name] for name in table]).wait()  # compiled (or found in the cache) first
+    factory = family.simulator(loaded.variant, 4, table, known, 1, engine=engine)
     return games / run(factory, games, backend=Local(1)).seconds
 
 
@@ -54,17 +56,18 @@ def command(*words: str) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bot", choices=("search", "equilibrium"), default="search")
     parser.add_argument("--interpreter-games", type=int, default=20)
     parser.add_argument("--batch-games", type=int, default=400)
-    parser.add_argument("--tune", action="store_true", help="also time tune-stakes --players 3 --players 6 --bots search")
+    parser.add_argument("--tune", action="store_true", help="also time tune-stakes --players 3 --players 6 --bots BOT")
     args = parser.parse_args()
-    print(f"base variant, 4 players, {' '.join(TABLE)}, {os.cpu_count()} core(s) available")
-    batch = games_per_second("batch", args.batch_games)
-    slow = games_per_second("interpreter", args.interpreter_games)
+    print(f"base variant, 4 players, {' '.join((args.bot, *FIELD))}, {os.cpu_count()} core(s) available")
+    batch = games_per_second(args.bot, "batch", args.batch_games)
+    slow = games_per_second(args.bot, "interpreter", args.interpreter_games)
     print(f"one worker: interpreter {slow:.2f} games/s, batch {batch:.1f} games/s: {batch / slow:.1f}x")
     with tempfile.TemporaryDirectory() as folder:
         seconds = command(
-            "skill", str(BASE), "--players", "4", "--ladder", "heuristic,search", "--games", "2000", "--seed", "1",
+            "skill", str(BASE), "--players", "4", "--ladder", f"heuristic,{args.bot}", "--games", "2000", "--seed", "1",
             "--engine", "batch", "--out", folder,
         )  # fmt: skip
         rungs = json.loads((Path(folder) / "skill.json").read_text())["rungs"]
@@ -76,10 +79,10 @@ def main() -> None:
         print(f"skill, 2,000 games a rung on the batch engine: {seconds:.1f} s")
         if args.tune:
             seconds = command(
-                "tune-stakes", str(BASE), "--players", "3", "--players", "6", "--bots", "search", "--out",
+                "tune-stakes", str(BASE), "--players", "3", "--players", "6", "--bots", args.bot, "--out",
                 str(Path(folder) / "proposal.yaml"),
             )  # fmt: skip
-            print(f"tune-stakes --players 3 --players 6 --bots search (default budget): {seconds / 60:.1f} minutes")
+            print(f"tune-stakes --players 3 --players 6 --bots {args.bot} (default budget): {seconds / 60:.1f} minutes")
 
 
 if __name__ == "__main__":

@@ -1059,14 +1059,20 @@ def test_a_variant_that_cannot_be_written_after_the_tune_says_where_the_proposal
 def test_the_default_budget_is_a_few_minutes_for_the_bot_on_the_engine() -> None:
     """600,000 heuristic games a count on the batch engine, 30,000 on the interpreter; a search bot's decisions each play
     ``playouts`` futures of ``depth`` + 1 rounds an option, so the default search gets 200 times fewer (3,000 and 150),
-    a lighter one more, and never fewer than 100."""
+    a lighter one more; an equilibrium bot's guide plays ``samples`` futures for each of 3 ** players joint choices
+    (4 for each of 27 at 3 players: 2.25 times the default search's 16 for each of 3 guides), and never fewer than
+    100."""
     from workbench.games.chance_it.schema import Persona
 
-    budget = FAMILY.tuning_budget
+    def budget(engine: str, persona: Persona | None, players: int = 4) -> int:
+        return FAMILY.tuning_budget(engine, persona, players)
+
     assert (budget("batch", Persona(policy="heuristic")), budget("interpreter", Persona(policy="heuristic"))) == (600_000, 30_000)
     assert (budget("batch", Persona(policy="search")), budget("interpreter", Persona(policy="search"))) == (3_000, 150)
     assert budget("batch", Persona(policy="search", playouts=4)) == 12_000
     assert budget("interpreter", Persona(policy="search", playouts=10_000, depth=200)) == 100
+    assert budget("batch", Persona(policy="equilibrium"), 3) == 3_000 * 48 // 108 == 1_333
+    assert budget("batch", Persona(policy="equilibrium"), 6) == 100  # 729 joint choices: 49, held at 100
     assert budget("batch", None) == 600_000  # a bot the tuner will refuse, naming the known ones
 
 

@@ -572,7 +572,7 @@ def tune_stakes(
     seated = [known[bot] for bot in (bots, strong) if bot in known]  # an unknown bot is named by the tuner
     choice = choose_engine(family, [(tuned, seated)], engine)
     engine = choice.engine
-    budget = budget if budget is not None else family.tuning_budget(engine, seated[0] if seated else None)
+    budget = budget if budget is not None else family.tuning_budget(engine, seated[0] if seated else None, counts[-1])
     command = " ".join(
         [
             f"workbench tune-stakes {path}",  # as typed: run from the same folder, the command reproduces the proposal

@@ -186,9 +186,9 @@ class Tunable(Family, Protocol):
     def tune_stakes(self, path: Path, counts: list[int], **options: Any) -> Any:
         """Tune the sheets for ``counts``: the family's report (proposals and evidence)."""
 
-    def tuning_budget(self, engine: str, persona: Any | None) -> int:
+    def tuning_budget(self, engine: str, persona: Any | None, players: int) -> int:
         """Games per tuned player count unless the user says: a few minutes on two cores for a table of ``persona``
-        (None: a bot the tuner will refuse) on ``engine``."""
+        (None: a bot the tuner will refuse) on ``engine``, ``players`` the largest table tuned."""
 
     def tuning_yaml(self, report: Any, page: str | None) -> str:
         """The proposal file of a tuning run (``page``: the comparison page's name, for its provenance)."""

@@ -183,8 +183,9 @@ class ChanceIt(FamilyParts):
         return [CardInfo(card.id, card.name, card.cost, card.when) for card in variant.cards]
 
     def ladder(self) -> tuple[str, ...]:
-        """The default skill ladder, weakest first: random, heuristic, then search with 4 and 16 playouts."""
-        return ("random", "heuristic", "search-4", "search")
+        """The default skill ladder, weakest first against heuristic bots (measured: README's "Bots"): random,
+        heuristic, equilibrium, then search with 4 and 16 playouts."""
+        return ("random", "heuristic", "equilibrium", "search-4", "search")
 
     def card_usage(self, summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
         keys = ("bought", "discarded", "bought_per_game", "round_bought")
@@ -196,14 +197,18 @@ class ChanceIt(FamilyParts):
 
         return tune.tune_stakes(self, path, counts, **options)
 
-    def tuning_budget(self, engine: str, persona: Persona | None) -> int:
+    def tuning_budget(self, engine: str, persona: Persona | None, players: int) -> int:
         """A few minutes on two cores: 600,000 games of heuristic bots on the batch engine (which plays them 30 to 45
         times faster), 30,000 on the interpreter; a search bot plays ``playouts`` futures of ``depth`` + 1 rounds for
         each option of each decision, so it gets 200 times fewer for the default search (16 playouts, depth 4), more
-        for a lighter one (3,000 and 150 games: the base game's 3- and 6-player sheets in about 10 minutes)."""
+        for a lighter one (3,000 and 150 games: the base game's 3- and 6-player sheets in about 10 minutes). An
+        equilibrium bot's guide plays ``samples`` futures for each of 3 ** ``players`` joint choices where the search
+        bot's plays ``playouts`` for 3 guides: fewer again, by that ratio at the largest table."""
         budget = {"batch": 600_000, "interpreter": 30_000}[engine]
-        if persona is not None and persona.policy == "search":
+        if persona is not None and persona.policy in ("search", "equilibrium"):
             budget = budget * 16 * 5 // (200 * persona.playouts * (persona.depth + 1))
+        if persona is not None and persona.policy == "equilibrium":
+            budget = budget * 3 * persona.playouts // (3**players * persona.samples)
         return max(100, budget)
 
     def tuning_yaml(self, report: Any, page: str | None) -> str:
