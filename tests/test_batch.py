@@ -22,9 +22,10 @@ from hypothesis import strategies as st
 from workbench import api
 from workbench.errors import ScenarioError, UsageError
 from workbench.games import load_variant, replay_scenario
-from workbench.games.chance_it.batch import Engine
+from workbench.games.chance_it.batch import Engine, kernel
 from workbench.games.chance_it.compiled import BATCH, SEARCH
 from workbench.games.chance_it.engine import compile_variant
+from workbench.games.chance_it.policies import SEARCH_LEVEL
 from workbench.games.chance_it.schema import Persona, PersonaFile, Variant, to_yaml
 from workbench.games.chance_it.sim import SEAT_MEASURE, BatchSimulator, Simulator, table_measure
 from workbench.sim.runner import Local
@@ -41,7 +42,7 @@ PERSONAS = {
     "random": BUILTIN["random"],
     "heuristic": BUILTIN["heuristic"],
     "search": Persona(policy="search", playouts=2, depth=1),
-    "equilibrium": Persona(policy="equilibrium", playouts=2, depth=1, samples=2, iterations=40),
+    "equilibrium": Persona(policy="equilibrium", playouts=2, depth=1, samples=1, iterations=20),
 }
 
 
@@ -116,6 +117,14 @@ def test_search_bots_play_the_same_games_on_both_engines(path: Path) -> None:
     assert [r.record for r in recorded] == [r.record for r in played]
     assert [r.script for r in recorded] == [r.script for r in played]
     assert batch_tally.summary() == tally.summary()
+    # the search level calls the batch engine's own functions with the types they were compiled for: nothing is
+    # compiled into the batch engine's cache (which would then be damaged, and compiled again, on the next run)
+    assert BATCH.damage() is None
+
+
+def test_the_kernels_searchers_are_the_policies_that_play_at_the_search_level() -> None:
+    """The family picks the search level's compiled code by the policies' forms; the kernel decides at it by codes."""
+    assert {getattr(kernel, form) for form in SEARCH_LEVEL} == set(kernel.SEARCHERS)
 
 
 @pytest.mark.parametrize("path", [BASE, CARD_LAB], ids=["base", "card-lab"])

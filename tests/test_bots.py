@@ -32,7 +32,7 @@ PERSONAS = [
     Persona(policy="heuristic", min_hearts=5, danger=3.0),
     Persona(policy="heuristic", chance_it=2.0, star=2.0, reserve=3),
     Persona(policy="search", playouts=2, depth=1),
-    Persona(policy="equilibrium", playouts=2, depth=1, samples=1, iterations=20),
+    Persona(policy="equilibrium", playouts=1, depth=0, samples=1, iterations=10),  # 729 joint choices at 6 seats
 ]
 
 
@@ -207,12 +207,12 @@ def test_personas_are_validated() -> None:
 
 # --- effect decisions (issue 10): choose an option, target a victim --------------------------------------------------
 
-#: The four policies, the search and equilibrium bots with a small budget.
+#: The policies' effect decisions, the search bot with a small budget (the equilibrium bot's are the search bot's own
+#: methods: test_the_equilibrium_bot_decides_all_but_its_guide_as_the_search_bot).
 POLICIES = {
     "random": BUILTIN["random"],
     "heuristic": BUILTIN["heuristic"],
     "search": Persona(policy="search", playouts=2, depth=1),
-    "equilibrium": Persona(policy="equilibrium", playouts=2, depth=1, samples=1, iterations=20),
 }
 #: Seeds of the card-lab games each policy plays at every table size from 3 to 6.
 LAB_SEEDS = range(6)
@@ -381,6 +381,12 @@ def test_the_equilibrium_bot_mixes_where_a_pure_guide_is_punished() -> None:
     drawn_out = sum(pennies_round([EquilibriumBot(persona, bot_stream(1, i, 0)), Fixed(IN)]).players[0].guide == OUT
                     for i in range(200))  # fmt: skip
     assert 60 <= drawn_out <= 140, drawn_out  # 200 draws at 1/2: 100, sd 7
+
+
+def test_the_equilibrium_bot_decides_all_but_its_guide_as_the_search_bot() -> None:
+    for decision in ("market", "use", "choose", "target"):
+        assert getattr(EquilibriumBot, decision) is getattr(SearchBot, decision), decision
+    assert EquilibriumBot.guide is not SearchBot.guide
 
 
 def test_regret_matching_approaches_the_equilibrium_of_a_known_game() -> None:

@@ -185,7 +185,7 @@ class CompiledEngine:
 
     def _set_aside(self) -> tuple[str, Path] | None:
         """Rename a damaged folder out of the way: what was wrong and where it went, or None when nothing was."""
-        damaged = self._damaged()
+        damaged = self.damage()
         if damaged is None:
             return None
         folder = self.folder
@@ -252,7 +252,7 @@ class CompiledEngine:
     def _failed_path(self) -> Path:
         return self.folder.with_name(self.folder.name + ".failed")
 
-    def _damaged(self) -> str | None:
+    def damage(self) -> str | None:
         """What no longer matches the manifest (a file changed or missing), or None."""
         try:
             manifest = json.loads((self.folder / MANIFEST).read_text())

@@ -63,7 +63,6 @@ from workbench.games.chance_it.effects import (
     PassiveEffect,
     PlayerEffect,
 )
-from workbench.games.chance_it.policies import SEARCH_LEVEL
 from workbench.sim import seeding
 
 BATCH.use()  # before any function is compiled: Numba takes its cache folder when a function is defined
@@ -81,8 +80,9 @@ ENDED_STARS, ENDED_LAST, ENDED_ALL, ENDED_MAX = 0, 1, 2, 3
 #: ``SEAT.FIRST`` as its first guide, then as the heuristic).
 RANDOM_BOT, HEURISTIC_BOT, TAPE, SEARCH_BOT, FIRST_GUIDE, EQUILIBRIUM_BOT = 0, 1, 2, 3, 4, 5
 #: The bots whose decisions play sampled futures, made at the search level (an equilibrium bot's are the search bot's
-#: but for its guide).
-SEARCHERS = tuple(globals()[form] for form in SEARCH_LEVEL)
+#: but for its guide): the forms ``policies.SEARCH_LEVEL`` names (tests/test_batch.py checks it; not imported, so
+#: that a persona's wording never changes the compiled code).
+SEARCHERS = (SEARCH_BOT, EQUILIBRIUM_BOT)
 #: Scripted choices in tape mode: the action of each.
 T_BUY, T_DISCARD, T_USE, T_CHOOSE, T_TARGET = 0, 1, 2, 3, 4
 #: What the log of a recorded game holds (one entry ``code, a, b`` each, in the order they happen; see :func:`_log`).
@@ -1877,6 +1877,10 @@ def _this_round(S, F, R, M, T, p):
 
 #: What a search bot weighs: a guide, a market move, an effect choice's option, a victim.
 W_GUIDE, W_MARKET, W_CHOICE, W_TARGET = range(4)
+#: No choice's first option or robbery's pairs: a typed 0, not a literal one. A literal argument would have the
+#: kernel's own functions (``_rob``) compiled again for its type, at the search level, into the batch engine's cache,
+#: which then no longer matches its manifest and is compiled again (tests/test_batch.py checks it does not).
+NONE = np.int64(0)
 
 
 @_searching(_INLINED)
@@ -1927,20 +1931,20 @@ def _lookahead_guide(S, R, M, T, A, p):
     if _ps(S)[p, SEAT.BOT] == EQUILIBRIUM_BOT:
         return _equilibrium_guide(S, R, M, T, p)
     ints = _ints(S)
-    return _weigh(S, R, M, T, p, W_GUIDE, 3, ints[INTS.ACTS], ints[INTS.CARDS], 0, 0)
+    return _weigh(S, R, M, T, p, W_GUIDE, 3, ints[INTS.ACTS], ints[INTS.CARDS], NONE, NONE)
 
 
 @_searching(_COMPILED)
 def _lookahead_market(S, R, M, T, p, acts, cards, n):
     """SearchBot.market: every legal move made on the same futures (a bought flash card's effects applied)."""
-    return _weigh(S, R, M, T, p, W_MARKET, n, acts, cards, 0, 0)
+    return _weigh(S, R, M, T, p, W_MARKET, n, acts, cards, NONE, NONE)
 
 
 @_searching(_COMPILED)
 def _lookahead_choice(S, R, M, T, p, first, count):
     """SearchBot.choose: each option's effects applied on the same futures."""
     ints = _ints(S)
-    return _weigh(S, R, M, T, p, W_CHOICE, count, ints[INTS.ACTS], ints[INTS.CARDS], first, 0)
+    return _weigh(S, R, M, T, p, W_CHOICE, count, ints[INTS.ACTS], ints[INTS.CARDS], first, NONE)
 
 
 @_searching(_COMPILED)
