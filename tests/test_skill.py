@@ -65,3 +65,17 @@ def test_the_library_plays_one_table_and_reads_a_ladder_as_the_command_line_writ
     by_list = studies.skill(BASE, players=3, games=20, ladder=["random", "heuristic"], engine="interpreter")
     assert [rung.name for rung in by_text.rungs] == ["random", "heuristic"]
     assert [r.to_dict() for r in by_text.rungs] == [r.to_dict() for r in by_list.rungs]
+
+
+def test_a_ladder_listed_strongest_first_is_said_so_in_the_verdict() -> None:
+    """The summary figure is the last rung's; when a rung below it wins more beyond the paired interval, the verdict
+    says the ladder was not listed weakest first (a ladder in order says nothing of the kind)."""
+    wrong = studies.skill(BASE, players=3, games=200, ladder=["heuristic", "random"], engine="interpreter")
+    heuristic, random = wrong.rungs
+    assert heuristic.win_rate.value > random.win_rate.value and wrong.above_top == ["heuristic"]
+    assert wrong.verdict().endswith(
+        "But heuristic, lower on the ladder, won more than random (beyond the 95 % interval of the paired difference): "
+        "the ladder is read weakest first, so the top rung here is not the strongest bot."
+    )
+    right = studies.skill(BASE, players=3, games=200, ladder=["random", "heuristic"], engine="interpreter")
+    assert right.above_top == [] and "lower on the ladder" not in right.verdict()

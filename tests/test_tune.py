@@ -1151,3 +1151,19 @@ def test_a_proposal_is_more_exploitable_only_beyond_every_printed_sheet() -> Non
     assert report.exploitable(3) is False  # within 5 players' interval
     report.exploits = {3: gain(0.40)}
     assert report.exploitable(3) is None and report.exploitable(6) is None
+
+
+def test_a_strong_seat_weaker_than_the_field_is_said_to_measure_no_clever_player() -> None:
+    """``--exploit-bot random`` loses to the field: its negative gain says nothing about a clever player, and says so;
+    a bot an interval from zero gets no such word, nor does one that gains."""
+    from workbench.sim.paired import Estimate
+
+    def seat(bot: str, gain: float) -> tune.Exploit:
+        return tune.Exploit(3, bot, 1000, Estimate(0.1, 0.01, 1000), Estimate(0.3, 0.01, 1000), Estimate(gain, 0.01, 1000))
+
+    assert seat("random", -0.2).said() == (
+        "a random bot in one seat wins 10.0% where a field bot wins 30.0%: -20.0 pp (-22.0 to -18.0) "
+        "(the random bot plays worse than the field: it tells nothing of a clever player)"
+    )
+    assert seat("equilibrium", -0.01).said().startswith("an equilibrium bot") and "worse" not in seat("x", -0.01).said()
+    assert "worse" not in seat("search", 0.2).said()

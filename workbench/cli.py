@@ -965,6 +965,7 @@ def tune_stakes(
         if exploit is not None:
             more = report.exploitable(tuned.players)
             than = "" if more is None else ": more than on every printed sheet" if more else ": no more than on a printed sheet"
+            than += " (roughly: a fair share shrinks as the table grows)" if than else ""
             say(f"  {exploit.said()}{than}")
     for n in report.measured:
         if n in report.exploits:

@@ -26,6 +26,7 @@ from workbench import GENERATOR
 from workbench.errors import UsageError, display_path
 from workbench.games import CardInfo, Family, Loaded, Ranked, Studied, family_of_file
 from workbench.loading import did_you_mean
+from workbench.render import a
 from workbench.render.pages import interval, number, p_value, render_cards, render_compare, render_skill
 from workbench.runs import (
     Notice,
@@ -757,6 +758,7 @@ class Skill:
     timing: dict[str, Any]
     written: list[Path] = field(default_factory=list)
     engine: str = "interpreter"  #: ``batch`` or ``interpreter``
+    above_top: list[str] = field(default_factory=list)  #: rungs below the top that won more than it, at 95 %
 
     @property
     def edge(self) -> Estimate:
@@ -768,11 +770,22 @@ class Skill:
         top, bottom, edge = self.rungs[-1], self.rungs[0], self.edge
         return (
             f"The top rung of the ladder ({top.name}) wins {number(top.win_rate.value, True)} of its games against "
-            f"{self.players - 1} {self.field_bot} bots; in the same seat and games a {self.field_bot} bot, no better "
+            f"{self.players - 1} {self.field_bot} bots; in the same seat and games {a(self.field_bot)} bot, no better "
             f"than the others, wins {number(self.equal.value, True)}: {number(edge.value, True, signed=True)} "
             f"(95 % {interval(edge.low, edge.high, True, True)}). From the bottom rung ({bottom.name}) to the top, "
             f"the win rate changes by {number(self.spread.value, True, signed=True)} "
-            f"(95 % {interval(self.spread.low, self.spread.high, True, True)})."
+            f"(95 % {interval(self.spread.low, self.spread.high, True, True)})." + self._out_of_order()
+        )
+
+    def _out_of_order(self) -> str:
+        """A word when the ladder was not listed weakest first: rungs below the top that won more than it."""
+        if not self.above_top:
+            return ""
+        names = self.above_top
+        listed = f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]
+        return (
+            f" But {listed}, lower on the ladder, won more than {self.rungs[-1].name} (beyond the 95 % interval of "
+            "the paired difference): the ladder is read weakest first, so the top rung here is not the strongest bot."
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -814,7 +827,7 @@ class Skill:
 
     def table(self) -> tuple[str, list[str], list[list[str]]]:
         """The terminal table: one row per rung, weakest first."""
-        headers = ["bot", "win rate", "95 % interval", f"over a {self.field_bot} bot in its seat", "95 % interval"]
+        headers = ["bot", "win rate", "95 % interval", f"over {a(self.field_bot)} bot in its seat", "95 % interval"]
         rows = [
             [
                 r.name,
@@ -883,6 +896,12 @@ def skill(
                 Rung(name, persona, estimate(sums, arms_, of_arm(win, i), RATE), estimate(sums, arms_, difference(win, i)))
                 for i, (name, persona) in enumerate(rungs.items(), start=1)
             ]
+            top = len(rungs)
+            above_top = [
+                name
+                for i, name in enumerate(list(rungs)[:-1], start=1)
+                if estimate(sums, arms_, difference(win, top, i)).high < 0
+            ]
             result = Skill(
                 family,
                 {"name": loaded.variant.name, "file": display_path(path) if path else None},
@@ -897,6 +916,7 @@ def skill(
                 interrupted,
                 timing,
                 engine=work.engine,
+                above_top=above_top,
             )
             if not tally.games:
                 return result

@@ -16,10 +16,21 @@ def templates(package: str, *more: str) -> jinja2.Environment:
     first rendered: ``workbench.render.terminal`` is on every command's way.)"""
     import jinja2
 
-    return jinja2.Environment(
+    environment = jinja2.Environment(
         loader=jinja2.ChoiceLoader([jinja2.PackageLoader(name, "templates") for name in (package, *more)]),
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
     )
+    environment.filters["a"] = a
+    return environment
+
+
+def a(name: str) -> str:
+    """``name`` after its indefinite article, chosen by its first letter (a bot's name: ``{{ bot | a }}`` in a page).
+
+    >>> a("heuristic"), a("equilibrium")
+    ('a heuristic', 'an equilibrium')
+    """
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"

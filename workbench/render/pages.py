@@ -14,7 +14,7 @@ import jinja2
 from markupsafe import Markup
 
 from workbench import GENERATOR
-from workbench.render import templates
+from workbench.render import a, templates
 from workbench.render.svg import Interval, Panel, Series, forest, hbar_chart, line_chart
 
 
@@ -264,7 +264,7 @@ def render_skill(data: dict[str, Any], game_title: str) -> str:
         x_label="win rate",
         percent=True,
         reference=equal,
-        reference_label=f"a {field} bot in that seat",
+        reference_label=f"{a(field)} bot in that seat",
         width=420,
     )
     alone = data["field_alone"]

@@ -43,6 +43,7 @@ from workbench.errors import Naming, Problem, Remark, UsageError, VariantError
 from workbench.games.chance_it.schema import TUNING_METRICS, Players, Sheet, Variant
 from workbench.loading import Document, load_document, validate
 from workbench.outputs import write_atomic
+from workbench.render import a
 from workbench.sim.outcome import credit_scale
 from workbench.sim.paired import Estimate, Measure, PairedFactory, Statistic, difference, estimate, of_arm, ratio
 from workbench.sim.race import Entry, race
@@ -313,9 +314,11 @@ class Exploit:
 
     def said(self) -> str:
         """The strong seat's gain in words."""
+        weaker = f" (the {self.bot} bot plays worse than the field: it tells nothing of a clever player)"
         return (
-            f"a {self.bot} bot in one seat wins {self.win.value:.1%} where a field bot wins {self.share.value:.1%}: "
+            f"{a(self.bot)} bot in one seat wins {self.win.value:.1%} where a field bot wins {self.share.value:.1%}: "
             f"{100 * self.gain.value:+.1f} pp ({100 * self.gain.low:+.1f} to {100 * self.gain.high:+.1f})"
+            + (weaker if self.gain.high < 0 else "")
         )
 
 
@@ -383,7 +386,7 @@ class Tuner:
         measure = self.family.seat_measure()
         win = next(statistic.of for statistic in measure.statistics if statistic.name == "win_rate")
         arms = (self._factory(variant, players), self._factory(variant, players, seat_bot=bot))
-        advance = self.progress(f"{players} players, a {bot} seat", games) if self.progress else None
+        advance = self.progress(f"{players} players, {a(bot)} seat", games) if self.progress else None
         (tally,) = run_many(
             [PairedFactory.of(arms, measure)], [(0, games)], backend=self.backend, progress=advance, stop=self.stop
         )
@@ -894,8 +897,22 @@ def render_tuning(report: Report, top: int = 6) -> str:
             exploits=exploits,
             exploit=next(iter(report.exploits.values()), None),
             unexploited=report.unexploited,
+            proposals=_proposals([t.players for t in report.tuned]),
         )
     )
+
+
+def _proposals(counts: list[int]) -> str:
+    """The proposals of a run in words: "the 3- and 6-player proposals", "the 3-player proposal".
+
+    >>> _proposals([2, 3, 6]), _proposals([3])
+    ('the 2-, 3- and 6-player proposals', 'the 3-player proposal')
+    """
+    if not counts:
+        return "the proposals"
+    *first, last = counts
+    listed = f"{', '.join(f'{n}-' for n in first)} and " if first else ""
+    return f"the {listed}{last}-player proposal{'s' if first else ''}"
 
 
 def _check_rows(check: Check | None) -> dict[str, Any] | None:
