@@ -275,6 +275,8 @@ def test_summary_records_what_each_bot_name_meant(tmp_path: Path) -> None:
     summary = json.loads((out / "summary.json").read_text())
     assert summary["personas"]["heuristic"]["policy"] == "random", "the override shows"
     assert summary["personas"]["cautious"]["policy"] == "heuristic" and summary["personas"]["cautious"]["min_hearts"] == 4
+    assert summary["personas"]["heuristic"] == {"policy": "random"}  # only what its policy reads
+    assert "playouts" not in summary["personas"]["cautious"] and "samples" not in summary["personas"]["cautious"]
     assert list(summary)[:10] == [
         "generator", "game", "variant", "variant_file", "players", "seed", "bots", "personas", "engine", "games"
     ]  # fmt: skip

@@ -219,6 +219,7 @@ class Persona(Equilibrium, PolicyPersona):
     """A bot for simulations: a policy and its parameters (see the README's "Bots")."""
 
     game = GAME
+    lean = True  # as data, only the parameters its policy reads
 
 
 Personas = dict[PersonaName, Persona]
