@@ -85,6 +85,7 @@ def test_cli_cards_fits_100_columns_and_refuses_bad_input(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     assert max(len(line) for line in result.stdout.splitlines()) <= 100
     assert "dagger" in result.stdout and "observational" in result.stdout
+    assert "4 players, heuristic bots, 30 games per card" in " ".join(result.stdout.split())  # whose answer it is
     bad = runner.invoke(app, ["cards", str(BASE), "-c", "dager", "-o", str(tmp_path / "x")])
     assert bad.exit_code == 1 and "did you mean 'dagger'" in bad.output
     broken = tmp_path / "broken.yaml"

@@ -170,6 +170,7 @@ def test_cli_compare_prints_a_table_that_fits_100_columns(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     assert max(len(line) for line in result.stdout.splitlines()) <= 100
     assert "guide in" in result.stdout and "Holm" in result.stdout
+    assert "4 players, heuristic bots, 200 games per variant" in result.stdout  # whose answer it is
     lines = result.stdout.splitlines()
     # first the figures a designer acts on, in the family's order, changed or not
     lead = lines.index(next(line for line in lines if "the figures to look at first" in line))

@@ -217,7 +217,12 @@ class Comparison:
             named = {s.name: s for s in done.statistics}
             lead = [row for name in headline if name in named for row in _compared_rows(named[name])]
             found.append(
-                (f"{done.players} players, {done.games:,} games per variant: the figures to look at first", headers, lead)
+                (
+                    f"{done.players} players, {', '.join(self.bots)} bots, {done.games:,} games per variant: the figures "
+                    "to look at first",
+                    headers,
+                    lead,
+                )
             )
             rows = [row for s in (done.ordered() if every else done.significant) for row in _compared_rows(s)]
             title = f"{done.players} players: {len(done.significant)} of {len(done.statistics)} figures changed significantly (*)"
@@ -521,7 +526,10 @@ class CardStrength:
                     c.flag,
                 ]
             )
-        title = f"{self.players} players, {self.games:,} games per card: each card given to one seat, against the same games without it"
+        title = (
+            f"{self.players} players, {', '.join(self.bots)} bots, {self.games:,} games per card: each card given to one "
+            "seat, against the same games without it"
+        )
         return title, headers, rows
 
     def lines(self) -> list[str]:

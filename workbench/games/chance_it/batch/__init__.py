@@ -1,7 +1,7 @@
 """The batch engine: Chance It's rules compiled with Numba, for mass simulation with the same rules.
 
 :func:`compile_program` turns compiled rules into arrays (each effect kind writes its own
-row); :class:`Engine` plays blocks of seeded games with random, heuristic and search bots on them
+row); :class:`Engine` plays blocks of seeded games with random, heuristic, search and equilibrium bots on them
 (:mod:`.kernel`), and :func:`.replay.replay_batch` plays a scenario script from its tapes,
 so the two engines can be checked against each other on any scripted game.
 """
