@@ -381,6 +381,21 @@ def test_simulate_writes_the_summary_and_every_game_in_pgn(tmp_path: Path) -> No
     assert ends.count("0-1") == round(results["black"]["rate"] * 40)
 
 
+def test_a_quote_or_a_backslash_in_a_name_is_escaped_in_its_pgn_tag(tmp_path: Path) -> None:
+    """The PGN standard escapes a quote and a backslash in a tag's value with a backslash; unescaped, a quote would end
+    the value early for a reader that follows it."""
+    variant = tmp_path / "quoted.yaml"
+    variant.write_text(f"extends: {BASE}\nname: 'the \"wild\" deck \\\\ v2'\n")
+    pgn = tmp_path / "games.pgn"
+    result = runner.invoke(app, ["simulate", str(variant), "--games", "2", "--pgn", str(pgn), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 0, result.output
+    events = [line for line in pgn.read_text().splitlines() if line.startswith("[Event ")]
+    assert len(events) == 2 and all(line.startswith('[Event "the \\"wild\\" deck \\\\\\\\ v2') for line in events), events
+    handle = io.StringIO(pgn.read_text())
+    while (game := chess.pgn.read_game(handle)) is not None:
+        assert not game.errors, game.errors
+
+
 def test_a_name_with_a_line_break_keeps_every_game_of_the_pgn_readable(tmp_path: Path) -> None:
     """A variant's name is a PGN tag: a line break in it would end the tag and lose the game's moves."""
     variant = tmp_path / "two-lines.yaml"

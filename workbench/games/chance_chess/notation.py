@@ -23,12 +23,16 @@ RESULTS = {(0,): "1-0", (1,): "0-1", (): "1/2-1/2"}
 
 def tag(text: str) -> str:
     """A PGN tag's value on one line: a variant's name or a file's may hold line breaks (and other control
-    characters), which would end the tag and make the rest of the game unreadable; each becomes a space.
+    characters), which would end the tag and make the rest of the game unreadable; each becomes a space. A quote
+    and a backslash are escaped with a backslash, as the PGN standard asks (python-chess writes values as given).
 
     >>> tag("two\\nlines\\tand a tab")
     'two lines and a tab'
+    >>> print(tag('the "wild" deck \\\\ v2'))
+    the \\"wild\\" deck \\\\ v2
     """
-    return "".join(" " if ord(char) < 32 or ord(char) == 127 else char for char in text)
+    one_line = "".join(" " if ord(char) < 32 or ord(char) == 127 else char for char in text)
+    return one_line.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def pgn(
