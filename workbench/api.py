@@ -29,6 +29,7 @@ from workbench.games import load_variant as _load_variant
 from workbench.loading import did_you_mean, read_yaml
 from workbench.outputs import Outputs, Scripts, check_writable
 from workbench.play import Answer, check_seats
+from workbench.policies import said
 from workbench.recording import SCRIPT_NAME
 from workbench.runs import (
     ENGINES,
@@ -142,7 +143,7 @@ def check_replay_engine(engine: str, *, trace: bool = False) -> None:
     """Refuse an engine a replay cannot use (``auto`` replays with the interpreter, which keeps the event log
     ``--trace`` prints and ``expect.events`` checks)."""
     if engine not in ENGINES:
-        raise UsageError("engine", f"choose {', '.join(ENGINES[:-1])} or {ENGINES[-1]}", repr(engine))
+        raise UsageError("engine", f"choose {said(list(ENGINES))}", repr(engine))
     if trace and engine == "batch":
         raise UsageError(
             None,

@@ -99,9 +99,9 @@ def make_bot(persona: PolicyPersona, rng: Any) -> Any:
     return _REGISTRY[persona.game][persona.policy].bot(persona, rng)
 
 
-def said(names: list[str]) -> str:
-    """Names in a sentence: ``a, b or c``."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+def said(names: list[str], last: str = "or") -> str:
+    """Names in a sentence: ``a, b or c`` (``last="and"``: ``a, b and c``)."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
 
 
 def _policy_schema(schema: dict[str, Any], model: type[Any]) -> None:

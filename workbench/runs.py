@@ -33,6 +33,7 @@ from workbench.errors import UsageError, display_path, players_span
 from workbench.games import Family, Loaded, load_variant
 from workbench.loading import did_you_mean
 from workbench.outputs import Outputs
+from workbench.policies import said
 from workbench.sim.compiled import CompiledEngine, CompileFailed
 from workbench.sim.paired import PairedFactory, PairedTally
 from workbench.sim.runner import LOCAL, Backend, Factory, Handover, Run, Stop, run, signals_held
@@ -208,7 +209,7 @@ def choose_engine(family: Family, runs: Iterable[tuple[Any, Iterable[Any]]], req
     ``--engine batch`` for a run the batch engine cannot play is refused before any work, with the reason.
     """
     if requested not in ENGINES:
-        raise UsageError("engine", f"choose {', '.join(ENGINES[:-1])} or {ENGINES[-1]}", repr(requested))
+        raise UsageError("engine", f"choose {said(list(ENGINES))}", repr(requested))
     if requested == "interpreter":
         return EngineChoice("interpreter", named=True)
     batched = family.batched

@@ -26,6 +26,7 @@ from workbench import GENERATOR
 from workbench.errors import UsageError, display_path
 from workbench.games import CardInfo, Family, Loaded, Ranked, Studied, family_of_file
 from workbench.loading import did_you_mean
+from workbench.policies import said
 from workbench.render import a
 from workbench.render.pages import interval, number, p_value, render_cards, render_compare, render_skill
 from workbench.runs import (
@@ -789,10 +790,8 @@ class Skill:
         """A word when the ladder was not listed weakest first: rungs below the top that won more than it."""
         if not self.above_top:
             return ""
-        names = self.above_top
-        listed = f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]
         return (
-            f" But {listed}, lower on the ladder, won more than {self.rungs[-1].name} (beyond the 95 % interval of "
+            f" But {said(self.above_top, 'and')}, lower on the ladder, won more than {self.rungs[-1].name} (beyond the 95 % interval of "
             "the paired difference): the ladder is read weakest first, so the top rung here is not the strongest bot."
         )
 

@@ -43,6 +43,7 @@ from workbench.errors import Naming, Problem, Remark, UsageError, VariantError
 from workbench.games.chance_it.schema import TUNING_METRICS, Players, Sheet, Variant
 from workbench.loading import Document, load_document, validate
 from workbench.outputs import write_atomic
+from workbench.policies import said
 from workbench.render import a
 from workbench.sim.outcome import credit_scale
 from workbench.sim.paired import Estimate, Measure, PairedFactory, Statistic, difference, estimate, of_arm, ratio
@@ -911,8 +912,7 @@ def _proposals(counts: list[int]) -> str:
     if not counts:
         return "the proposals"
     *first, last = counts
-    listed = f"{', '.join(f'{n}-' for n in first)} and " if first else ""
-    return f"the {listed}{last}-player proposal{'s' if first else ''}"
+    return f"the {said([*(f'{n}-' for n in first), f'{last}-player'], 'and')} proposal{'s' if first else ''}"
 
 
 def _check_rows(check: Check | None) -> dict[str, Any] | None:
