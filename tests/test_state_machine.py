@@ -19,6 +19,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from workbench.games.chance_it.chance import top
 from workbench.games.chance_it.engine import Game, MarketMove, View, compile_variant
 from workbench.games.chance_it.invariants import Invariants
 from workbench.games.chance_it.rules import CardDef, Effects
@@ -41,6 +42,9 @@ class DrawnChance:
         self.rng.shuffle(pile)
 
     reshuffle = deal
+
+    def lay_out(self, pile: list, count: int) -> list:
+        return top(pile, count)
 
     def roll(self, count: int, sides: int) -> list[int]:
         return self.data.draw(st.lists(st.integers(1, sides), min_size=count, max_size=count), label="roll")

@@ -21,7 +21,7 @@ from typer.core import TyperGroup
 
 from workbench import studio as studio_server
 from workbench.errors import Interrupted, ScenarioError, UsageError, WorkbenchError, display_path
-from workbench.play import Left, Question
+from workbench.play import Chance, Left, Question, Table
 from workbench.render.terminal import printable
 
 if TYPE_CHECKING:
@@ -361,6 +361,68 @@ def play(
         say("you won!" if won else "you did not win this time" if output["winners"] else "nobody won this time", wrap=True)
 
 
+@app.command()
+def record(
+    variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Scenario file to write the game to (after every round).", show_default=False)
+    ],
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players", "-p", help="Number of players [default: 4, or as near as the variant allows].", show_default=False
+        ),
+    ] = None,
+    names: Annotated[
+        str | None,
+        typer.Option("--names", help="The players' names or initials, comma-separated, from seat 0.", show_default=False),
+    ] = None,
+    notes: Annotated[str | None, typer.Option("--notes", help="Notes kept with the game.", show_default=False)] = None,
+    date: Annotated[
+        str | None, typer.Option("--date", help="The day it was played, YYYY-MM-DD [default: today].", show_default=False)
+    ] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Go on with the unfinished game in --out.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace --out if it exists (the game in it is lost).")] = False,
+) -> None:
+    """Enter a game played at a table as it happens: the dice, each player's decisions and the cards that come up,
+    each checked against the rules. The game is written as a scenario script after every round; a game stopped
+    midway is kept, marked unfinished, and --resume goes on with it."""
+    import datetime
+
+    from workbench import playtest
+    from workbench.games import game_length
+
+    terminal = _Terminal(console())
+    saved: list[playtest.Recording] = []
+    try:
+        with _reported(renamed={"names": "--names"}):
+            day = None
+            if date is not None:
+                try:
+                    day = datetime.date.fromisoformat(date)
+                except ValueError:
+                    raise UsageError("date", "expected a day as YYYY-MM-DD", date) from None
+            table = Table(terminal, terminal.enter)
+            listed = [name.strip() for name in names.split(",")] if names else []
+            recording = playtest.record(
+                variant, out, table, players, resume=resume, force=force, names=listed, notes=notes, date=day, saved=saved
+            )
+    except typer.Exit:
+        if not saved and not resume:
+            warn("nothing was kept: the game stopped before its setup was entered")
+        if saved:
+            kept = saved[-1]
+            warn(
+                f"kept unfinished in {display_path(kept.path)}, {kept.rounds} round(s) entered: go on with "
+                f"workbench record {variant} --out {display_path(kept.path)} --resume"
+            )
+        raise
+    output, family = recording.script["expect"], recording.family
+    winners = ", ".join(family.figures.seat(seat) for seat in output["winners"]) or "nobody"
+    say(f"ended after {game_length(family, output)}: {output['end_reason']}; winner(s): {winners}")
+    say(f"wrote {display_path(recording.path)}: check it with workbench replay {display_path(recording.path)}")
+
+
 #: Entries that are not options, one after another, before answers that do not come from a person (a pipe) stop.
 MAX_WRONG_ENTRIES = 100
 
@@ -373,35 +435,59 @@ class _Terminal:
         self.console = console
         self.seen = 0  #: events of the log told so far
         self.unit = "round"  #: what the game counts its steps in (its length's unit: a ply for chess)
+        self.table: tuple[int, object] | None = None  #: the holdings last shown, with their round
 
     def show(self, text: str) -> None:
         self.console.print(printable(text), markup=False)
 
     def __call__(self, question: Question) -> int:
-        for line in question.said:
+        fresh = max(0, question.seen - self.seen)  # several people's seats: what one was told is not told again
+        for line in question.said[len(question.said) - fresh :]:
             self.show(line)
         self.seen = max(self.seen, question.seen)
-        _print_table(f"{self.unit} {question.round}", *question.table, on=self.console)
+        if (question.round, question.table) != self.table:  # several people's seats: an unchanged table is not shown again
+            _print_table(f"{self.unit} {question.round}", *question.table, on=self.console)
+            self.table = (question.round, question.table)
         if question.dice:
             self.show(f"dice: {' '.join(str(d) for d in question.dice)}")
         self.show(f"seat {question.seat}: {question.prompt}")
         count = len(question.options)
-        for number, option in enumerate(question.options, 1):
+        for number, words in enumerate(question.options, 1):
+            self.show(f"  {number}. {words}")
+
+        def option(entry: str) -> int:
+            if entry.isascii() and entry.isdigit() and len(entry) <= 9 and 1 <= int(entry) <= count:
+                return int(entry) - 1
+            raise ValueError(f"{entry[:40]!r} is not one of the options: type a number from 1 to {count}")
+
+        where = f"{self.unit} {question.round}, seat {question.seat}"
+        (chosen,) = self._read(f"your choice ({'1' if count == 1 else f'1-{count}'}): ", lambda entry: (option(entry),), where)
+        return chosen
+
+    def enter(self, chance: Chance) -> tuple[int, ...]:
+        """What chance brought at the table, typed in: the dice's faces, or a card by its number or name."""
+        self.show(chance.prompt)
+        for number, option in enumerate(chance.options, 1):
             self.show(f"  {number}. {option}")
+        ask = "card (number or name): " if chance.options else f"{'die' if chance.count == 1 else 'dice'} (1-{chance.sides}): "
+        return self._read(ask, chance.read, f"{self.unit} {chance.round}" if chance.round else "the setup")
+
+    def _read(self, ask: str, read: Callable[[str], tuple[int, ...]], where: str) -> tuple[int, ...]:
+        """An entry read from standard input and checked by ``read`` (asked again, saying why, until it passes)."""
         for _ in range(MAX_WRONG_ENTRIES if not sys.stdin.isatty() else sys.maxsize):
-            self.console.print(f"your choice ({'1' if count == 1 else f'1-{count}'}): ", end="", markup=False)
+            self.console.print(ask, end="", markup=False)
             self.console.file.flush()
             line = sys.stdin.readline()
             if not line:
                 self.show("")
-                where = f"{self.unit} {question.round}, seat {question.seat}"
                 raise Left(f"the input ended before the game did ({where}): it stopped unfinished")
             entry = line.strip()
             if not sys.stdin.isatty():  # a pipe's answers are not echoed: show them, so the transcript reads as a dialogue
                 self.show(entry)
-            if entry.isascii() and entry.isdigit() and len(entry) <= 9 and 1 <= int(entry) <= count:
-                return int(entry) - 1
-            self.show(f"{entry[:40]!r} is not one of the options: type a number from 1 to {count}")
+            try:
+                return read(entry)
+            except ValueError as exc:
+                self.show(str(exc))
         raise Left(f"{MAX_WRONG_ENTRIES} entries in a row were not options: the game stopped unfinished")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator
 from typing import Annotated, Any, Self
 
@@ -38,12 +39,33 @@ class RulesModel(Model):
         return iter(())
 
 
-class ScenarioModel(Model):
-    """What every game's scenario script starts with: what it shows, the variant it plays and the keys it changes."""
+class Playtest(Model):
+    """Where a script's game comes from when people played it at a table (``workbench record`` writes it)."""
+
+    date: datetime.date | None = Field(None, description="The day it was played (YYYY-MM-DD).")
+    table: tuple[Annotated[str, Field(min_length=1, max_length=40)], ...] = Field(
+        (), description="The players' names or initials, one per seat from seat 0 (or none)."
+    )
+    notes: str | None = Field(None, description="Anything worth remembering about the game.")
+    unfinished: bool = Field(
+        False, description="The game was stopped before its end: the script holds the rounds entered so far."
+    )
+
+
+class ScenarioModel(RulesModel):
+    """What every game's scenario script starts with: what it shows, the variant it plays, the keys it changes and,
+    for a game played by people, its ``playtest`` header."""
 
     description: str | None = Field(None, description="What this scenario shows.")
     variant: str = Field(description="Path of the variant file, relative to this file.")
     overrides: dict[str, Any] | None = Field(None, description="Merged onto the variant like `extends`.")
+    playtest: Playtest | None = Field(None, description="A game played by people at a table: when, who, notes.")
+
+    def rule_problems(self) -> Iterator[tuple[KeyPath, str]]:
+        """A playtest's table names every seat, or none."""
+        players = getattr(self, "players", None)
+        if self.playtest is not None and self.playtest.table and players is not None and len(self.playtest.table) != players:
+            yield ("playtest", "table"), f"names {len(self.playtest.table)} players for a game of {players}: one per seat"
 
 
 def rules_error(problems: list[tuple[KeyPath, str]]) -> PydanticCustomError:

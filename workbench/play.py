@@ -1,4 +1,5 @@
-"""People at the table: the decisions a game asks of a person's seat, in words, and who answers them. Family-agnostic.
+"""People at the table: the decisions a game asks of a person's seat, in words, and who answers them; and, for a game
+played with real dice and cards (``workbench record``), what chance brought, entered as it happens. Family-agnostic.
 
 A family's engine asks every seat's decider; a person's seat gets the family's own
 decider for people (``Family.play(..., people=...)``), which turns each call into a
@@ -87,6 +88,76 @@ class Asking:
         if not (isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(options)):
             raise ValueError(f"an answer is an option's index, from 0 to {len(options) - 1}, not {choice!r}")
         return choice
+
+
+@dataclass(frozen=True)
+class Chance:
+    """What chance brought at a table, for the person recording the game to enter: dice (``count`` faces of 1 to
+    ``sides``, in any order) or one card turned up (one of ``options``; a card is named by its number, its name or
+    its id, as ``names`` give them)."""
+
+    round: int
+    kind: str  #: the family's name of the chance point (``roll``, ``reroll``, ``test``, ``card``, ...)
+    prompt: str  #: what to enter, in a sentence
+    count: int = 0  #: dice to enter (none for a card)
+    sides: int = 0
+    options: tuple[str, ...] = ()  #: the cards that may come up, in words
+    names: tuple[tuple[str, ...], ...] = ()  #: for each option, the words that name it (its name, its id)
+
+    def read(self, text: str) -> tuple[int, ...]:
+        """An entry checked as it is made: the faces of the dice, or the index of the card (from 0); a
+        :class:`ValueError` saying what is wrong with any other entry.
+
+        >>> Chance(1, "roll", "the dice", count=2, sides=6).read("6, 1")
+        (6, 1)
+        >>> Chance(1, "roll", "the dice", count=2, sides=6).read("6 7")
+        Traceback (most recent call last):
+        ...
+        ValueError: 7 is not a face of a 6-sided die
+        """
+        words = text.replace(",", " ").split()
+        if self.options:
+            return (self._card(" ".join(words)),)
+        if not all(word.isascii() and word.isdigit() and len(word) <= 3 for word in words):
+            raise ValueError(f"type the {self._dice} as numbers from 1 to {self.sides}, separated by spaces")
+        faces = tuple(int(word) for word in words)
+        if len(faces) != self.count:
+            raise ValueError(f"the {self._dice} are {self.count}, and {len(faces)} {'was' if len(faces) == 1 else 'were'} typed")
+        for face in faces:
+            if not 1 <= face <= self.sides:
+                raise ValueError(f"{face} is not a face of a {self.sides}-sided die")
+        return faces
+
+    @property
+    def _dice(self) -> str:
+        return "die" if self.count == 1 else "dice"
+
+    def _card(self, text: str) -> int:
+        count = len(self.options)
+        if text.isascii() and text.isdigit() and len(text) <= 9 and 1 <= int(text) <= count:
+            return int(text) - 1
+        wanted = text.casefold()
+        for index, names in enumerate(self.names):
+            if wanted in (name.casefold() for name in names):
+                return index
+        raise ValueError(f"{text[:40]!r} is not one of the cards that may come up: type a number from 1 to {count}, or its name")
+
+
+#: Who enters what chance brought at a table: the entry of :meth:`Chance.read` (or :class:`Left` raised).
+Enter = Callable[[Chance], tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A game played by people with real dice and cards, entered as it happens: every seat's decisions through
+    ``answer``, what chance brought through ``enter``."""
+
+    answer: Answer
+    enter: Enter
+
+    def asked(self, question: Question) -> int:
+        """``answer``, except for a question of one option (a seat forced IN): it is taken without asking."""
+        return 0 if len(question.options) == 1 else self.answer(question)
 
 
 def check_seats(people: Sequence[int], players: int) -> None:

@@ -21,7 +21,7 @@ SCRIPT_NAME = re.compile(r"game-(\d+)p-(\d+)\.yaml")
 #: The schema files of a source checkout, for the editor line of recorded scripts (absent when installed).
 SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 SCHEMA_LINE = "# yaml-language-server: $schema={schema}\n"
-RECORDED = f"# recorded by {GENERATOR} simulate --record-scenarios\n"
+RECORDED = "# recorded by {generator} {command}\n"
 
 
 def script_name(players: int, index: int) -> str:
@@ -33,8 +33,10 @@ def script_name(players: int, index: int) -> str:
     return f"game-{players}p-{index:06d}.yaml"
 
 
-def script_text(script: dict[str, Any], folder: Path, game: str) -> str:
-    """A scenario file's text for ``folder``, with the editor schema line when the game's schema file is at hand."""
+def script_text(script: dict[str, Any], folder: Path, game: str, command: str = "simulate --record-scenarios") -> str:
+    """A scenario file's text for ``folder``, with the editor schema line when the game's schema file is at hand and
+    the command that wrote it."""
     schema = SCHEMAS / f"{game}.scenario.schema.json"
     line = SCHEMA_LINE.format(schema=os.path.relpath(schema, folder)) if schema.is_file() else ""
-    return line + RECORDED + yaml.safe_dump(script, sort_keys=False, default_flow_style=None, width=120)
+    made = RECORDED.format(generator=GENERATOR, command=command)
+    return line + made + yaml.safe_dump(script, sort_keys=False, default_flow_style=None, width=120)

@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # only named in signatures: a command imports what it runs
     from pydantic import BaseModel
 
     from workbench.expect import Replay
-    from workbench.play import Answer
+    from workbench.play import Answer, Table
     from workbench.render.report import Figures
     from workbench.sim.compiled import CompiledEngine
     from workbench.sim.paired import Measure
@@ -141,6 +141,10 @@ class Family(Protocol):
         """Its stakes sheets the tuner can propose (``tune-stakes``)."""
 
     @property
+    def recordable(self) -> Recordable | None:
+        """Its games entered as people play them at a table (``record``)."""
+
+    @property
     def notated(self) -> Notated | None:
         """Its games' standard notation (``--pgn``)."""
 
@@ -169,6 +173,17 @@ class Batched(Family, Protocol):
 
     def replay_batch(self, doc: Document, variant: Any) -> Replay:
         """Replay a scenario with the batch engine (to check it ends as the interpreter does)."""
+
+
+class Recordable(Family, Protocol):
+    """A family whose games people play at a table can be entered as they happen (``workbench record``)."""
+
+    def record(
+        self, variant: Any, players: int, table: Table, resumed: Document | None = None
+    ) -> Iterator[tuple[dict[str, Any], bool]]:
+        """Play a game at a table, every decision and what chance brought entered through ``table``: after the setup
+        and after every round (or turn), the scenario script so far (without ``variant``) and whether the game has
+        ended. ``resumed``: an unfinished script of the game, replayed first (its players are the table's)."""
 
 
 class Printable(Family, Protocol):
@@ -451,15 +466,9 @@ def overrides_of(doc: Document, at: Key, variant: Path, error: type[WorkbenchErr
     return sub
 
 
-def replay_scenario(
-    path: Path, engine: str = "interpreter", notice: Callable[[str], None] | None = None
-) -> tuple[Family, Replay] | None:
-    """Load a scenario, its variant and overrides; replay it with the variant's family.
-
-    Returns the family and its replay result, or None for a variant file (scenario
-    folders keep their variants beside the scripts, so a glob names both).
-    """
-    path = Path(path)
+def load_scenario(path: Path) -> tuple[Document, Loaded] | None:
+    """A scenario script and its variant, with the script's overrides merged; None for a variant file (scenario
+    folders keep their variants beside the scripts, so a glob names both)."""
     doc = read_yaml(path, ScenarioError)
     if isinstance(doc.data, dict) and "game" in doc.data and "variant" not in doc.data:
         return None
@@ -472,7 +481,20 @@ def replay_scenario(
     if overrides is not None and not isinstance(overrides, dict):
         raise ScenarioError([doc.problem(("overrides",), "expected a mapping of variant keys")])
     sub = overrides_of(doc, ("overrides",), path.parent / ref, ScenarioError) if overrides else None
-    loaded = load_variant(path.parent / ref, sub)
+    return doc, load_variant(path.parent / ref, sub)
+
+
+def replay_scenario(
+    path: Path, engine: str = "interpreter", notice: Callable[[str], None] | None = None
+) -> tuple[Family, Replay] | None:
+    """Load a scenario, its variant and overrides (:func:`load_scenario`); replay it with the variant's family.
+
+    Returns the family and its replay result, or None for a variant file.
+    """
+    found = load_scenario(Path(path))
+    if found is None:
+        return None
+    doc, loaded = found
     family = loaded.family
     if engine == "batch":
         batched = family.batched

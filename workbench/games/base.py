@@ -32,7 +32,7 @@ from workbench.sim.seeding import stream
 
 if TYPE_CHECKING:
     from workbench.expect import Replay
-    from workbench.games import Batched, Notated, Studied, Tunable
+    from workbench.games import Batched, Notated, Recordable, Studied, Tunable
     from workbench.play import Answer
     from workbench.render.report import Figures
     from workbench.sim.paired import Measure
@@ -269,6 +269,11 @@ class FamilyParts:
     @property
     def notated(self) -> Notated | None:
         """None: no standard notation."""
+        return None
+
+    @property
+    def recordable(self) -> Recordable | None:
+        """None: its games cannot be entered at a table yet."""
         return None
 
     @property

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
@@ -21,7 +21,7 @@ from workbench.sim.compiled import CompiledEngine
 
 if TYPE_CHECKING:
     from workbench.expect import Replay
-    from workbench.play import Answer
+    from workbench.play import Answer, Table
     from workbench.sim.paired import Measure
 
 # Only the variant's model and what validating a file needs are imported here: the engine, the bots, the
@@ -54,6 +54,21 @@ class ChanceIt(FamilyParts):
     def studied(self) -> Self:
         """Chance It's cards can be measured (``cards``)."""
         return self
+
+    @property
+    def recordable(self) -> Self:
+        """Chance It's games can be entered at a table (:mod:`.table`)."""
+        return self
+
+    def record(
+        self, variant: Variant, players: int, table: Table, resumed: Document | None = None
+    ) -> Iterator[tuple[dict[str, Any], bool]]:
+        from workbench.games.chance_it.scenario import Scenario
+        from workbench.games.chance_it.table import record
+
+        if resumed is None:
+            return record(variant, players, table)
+        return record(variant, players, table, (validate(Scenario, resumed, ScenarioError), resumed))
 
     def player_range(self, variant: Variant) -> tuple[int, int]:
         """The fewest and most players the variant is for."""

@@ -21,6 +21,10 @@ class ChanceSource(Protocol):
     def reshuffle(self, pile: list[CardDef]) -> None:
         """Shuffle the old discard pile in place into a new market pile."""
 
+    def lay_out(self, pile: list[CardDef], count: int) -> list[CardDef]:
+        """The ``count`` cards turned face up from the pile, taken out of it: its top ones (:func:`top`), or, for a
+        game recorded at the table, the ones the person recording says came up."""
+
     def roll(self, count: int, sides: int) -> list[int]:
         """The starting player's roll of ``count`` dice."""
 
@@ -36,6 +40,11 @@ class ChanceSource(Protocol):
 POINTS = ("deal", "roll", "reroll", "test", "reshuffle")
 DEAL, ROLL, REROLL, TEST, RESHUFFLE = range(len(POINTS))
 BOTS = len(POINTS)
+
+
+def top(pile: list[CardDef], count: int) -> list[CardDef]:
+    """The ``count`` top cards of the pile, taken off it, the top one first (what a shuffled pile lays out)."""
+    return [pile.pop() for _ in range(count)]
 
 
 def game_streams(seed: int, index: int, players: int) -> Streams:
@@ -82,6 +91,10 @@ class RandomChance:
     def reshuffle(self, pile: list[CardDef]) -> None:
         """Shuffle the old discard pile in place into a new market pile."""
         self._streams.shuffle(RESHUFFLE, pile)
+
+    def lay_out(self, pile: list[CardDef], count: int) -> list[CardDef]:
+        """The top cards of the pile."""
+        return top(pile, count)
 
     def roll(self, count: int, sides: int) -> list[int]:
         """``count`` dice."""

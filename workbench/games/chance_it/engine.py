@@ -265,7 +265,7 @@ class Game(EventLog):
         self.dry = [False] * len(RESOURCES)  # whether each limited supply ever ran out
         self.trajectory: list[tuple[int, ...]] = []  # per round: coins, hearts, stars of the living, and their number
         self.views = self._make_views()
-        self._lay_out()
+        self._lay_out(chance)
 
     def _make_views(self) -> tuple[View, ...]:
         players = tuple(PlayerView(p) for p in self.players)
@@ -444,7 +444,7 @@ class Game(EventLog):
                 chance.reshuffle(self.pile)
                 self.log("reshuffle", cards=len(self.pile))
             if self.pile:
-                self._lay_out()
+                self._lay_out(chance)
 
     def market_moves(self, player: Player) -> tuple[MarketMove, ...]:
         """The legal market moves: buy what the player can afford, or discard any face-up card."""
@@ -481,9 +481,8 @@ class Game(EventLog):
         rnd.participants = [p for p in self.turn_order(self.alive()) if p.guide != OUT]
         rnd.apply(effects, player)
 
-    def _lay_out(self) -> None:
-        pile = self.pile
-        self.market = [pile.pop() for _ in range(min(self.rules.face_up, len(pile)))]
+    def _lay_out(self, chance: ChanceSource) -> None:
+        self.market = chance.lay_out(self.pile, min(self.rules.face_up, len(self.pile)))
         if self.events is not None:
             self.log("market", cards=[card.id for card in self.market])
 

@@ -35,6 +35,9 @@ class Recorder:
         """The market pile as dealt, from the top."""
         self.market = market
 
+    def laid_out(self, cards: list[str]) -> None:
+        """Cards turned face up from the pile (a game's script gives the whole pile as dealt: nothing to add)."""
+
     def rolled(self, roll: list[int]) -> None:
         """A new round's roll, as the dice fell."""
         self.rounds.append({"roll": roll, "rerolls": [], "chance": [], "guides": {}, "choices": [], "reshuffles": []})
@@ -97,6 +100,11 @@ class _RecordingChance:
     def reshuffle(self, pile: list[CardDef]) -> None:
         self.inner.reshuffle(pile)
         self.recorder.reshuffled([card.id for card in reversed(pile)])
+
+    def lay_out(self, pile: list[CardDef], count: int) -> list[CardDef]:
+        cards = self.inner.lay_out(pile, count)
+        self.recorder.laid_out([card.id for card in cards])
+        return cards
 
     def roll(self, count: int, sides: int) -> list[int]:
         roll = self.inner.roll(count, sides)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, Strict, model_validator
@@ -17,6 +18,7 @@ from workbench.errors import IllegalDecision, ScenarioError
 from workbench.expect import Key, Replay, judged
 from workbench.games.base import ScriptCursor, traced
 from workbench.games.chance_it.basics import Resource
+from workbench.games.chance_it.chance import top
 from workbench.games.chance_it.engine import BUY, DISCARD, Game, MarketMove, View
 from workbench.games.chance_it.rules import CardDef, Effects, Rules
 from workbench.games.chance_it.schema import Guide
@@ -77,7 +79,10 @@ class ScriptRound(Model):
     choices: tuple[Choice, ...] = Field((), description="Decisions in the order the engine asks for them.")
     reshuffles: tuple[tuple[str, ...], ...] = Field(
         (),
-        description="New pile orders (card ids from the top) for each reshuffle of the discard, in order; seed-shuffled when left out.",
+        description=(
+            "For each reshuffle of the discard into a new pile, in order: its top cards (ids, the top one first), the "
+            "rest shuffled below them by the seed; all of it seed-shuffled when left out."
+        ),
     )
 
 
@@ -194,46 +199,47 @@ class ScriptedChance:
     def deal(self, pile: list[CardDef]) -> None:
         """Put the scripted cards on top, in order, and shuffle the rest below them with the seed."""
         script = self.script
-        rest = Counter(card.id for card in pile)
-        top: list[CardDef] = []
         for index, card_id in enumerate(script.scenario.market):
             if card_id not in script.rules.by_id:
                 hint = did_you_mean(card_id, script.rules.by_id)
                 raise ScenarioError([script.doc.problem(("market", index), f"no card with id '{card_id}' in the variant{hint}")])
-            if not rest[card_id]:
-                copies = sum(1 for c in script.rules.deck if c.id == card_id)
-                times = "copy" if copies == 1 else "copies"
-                raise ScenarioError(
-                    [
-                        script.doc.problem(
-                            ("market", index), f"'{card_id}' is listed more often than the variant has {times} ({copies})"
-                        )
-                    ]
-                )
-            rest[card_id] -= 1
-            top.append(script.rules.by_id[card_id])
-        below: list[CardDef] = []
-        for card in script.rules.deck:
-            if rest[card.id]:
-                rest[card.id] -= 1
-                below.append(card)
-        self.rng.shuffle(below)
-        pile[:] = below + top[::-1]
+        self._stack(pile, script.scenario.market, ("market",), "the variant has")
 
     def reshuffle(self, pile: list[CardDef]) -> None:
-        """The scripted order of the new pile, if the round gives one; else a shuffle by the seed."""
+        """The scripted order of the new pile's top cards, if the round gives one (the rest shuffled below them by the
+        seed); else a shuffle by the seed."""
         script = self.script
         if not script.reshuffles:
             self.rng.shuffle(pile)
             return
         position = len(script.round.reshuffles) - len(script.reshuffles)
-        order = script.reshuffles.pop(0)
-        if sorted(order) != sorted(card.id for card in pile):
-            raise script.error(
-                ("rounds", script.index, "reshuffles", position),
-                f"the discard pile holds {', '.join(sorted(card.id for card in pile))}, not the cards listed",
-            )
-        pile[:] = [script.rules.by_id[card_id] for card_id in reversed(order)]
+        self._stack(pile, script.reshuffles.pop(0), ("rounds", script.index, "reshuffles", position), "the discard pile holds")
+
+    def _stack(self, pile: list[CardDef], order: Sequence[str], key: Key, holds: str) -> None:
+        """Put the cards ``order`` names on top of ``pile``, the first on top, and shuffle the rest below them with the
+        seed; a card named more often than the pile holds it is an error at ``key`` (its index added)."""
+        script = self.script
+        rest = Counter(card.id for card in pile)
+        for index, card_id in enumerate(order):
+            if not rest[card_id]:
+                copies = sum(1 for card in pile if card.id == card_id)
+                times = "copy" if copies == 1 else "copies"
+                said = (
+                    f"is listed more often than {holds} {times} ({copies})" if copies else f"is not in {holds.rsplit(' ', 1)[0]}"
+                )
+                raise ScenarioError([script.doc.problem((*key, index), f"'{card_id}' {said}")])
+            rest[card_id] -= 1
+        below: list[CardDef] = []
+        for card in pile:
+            if rest[card.id]:
+                rest[card.id] -= 1
+                below.append(card)
+        self.rng.shuffle(below)
+        pile[:] = below + [script.rules.by_id[card_id] for card_id in reversed(order)]
+
+    def lay_out(self, pile: list[CardDef], count: int) -> list[CardDef]:
+        """The top cards of the pile (as the script stacked it)."""
+        return top(pile, count)
 
     def roll(self, count: int, sides: int) -> list[int]:
         script = self.script
@@ -332,8 +338,8 @@ def check_players(scenario: Scenario, doc: Document, rules: Rules) -> None:
         )
 
 
-def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
-    """Play the scripted rounds of ``scenario`` (read from ``doc``) under ``rules`` and check ``expect``."""
+def scripted_game(scenario: Scenario, doc: Document, rules: Rules) -> Game:
+    """The game after the scripted rounds of ``scenario`` (read from ``doc``) under ``rules``, with its event log."""
     check_players(scenario, doc, rules)
     script = Script(scenario, doc, rules)
     chance = ScriptedChance(script)
@@ -347,7 +353,12 @@ def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
             with script.deciding():
                 game.play_round(chance, deciders)
             script.leftovers()
-    return judged(doc, game.snapshot())
+    return game
+
+
+def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
+    """Play the scripted rounds of ``scenario`` (read from ``doc``) under ``rules`` and check ``expect``."""
+    return judged(doc, scripted_game(scenario, doc, rules).snapshot())
 
 
 def _check_guides(script: Script, game: Game, scripted: ScriptRound) -> None:

@@ -1,0 +1,139 @@
+"""Games people played at a table, entered as they happened: the scenario scripts ``workbench record`` writes.
+Family-agnostic.
+
+A recording is a scenario script like any other (``replay`` checks it) with a ``playtest:`` header: the day, the
+players' names, notes, and ``unfinished: true`` until the game has ended. It is written again, atomically, after
+the setup and after every round, so a game stopped midway (the input ended, Ctrl-C, a closed terminal) keeps every
+round entered before the one in play; ``resume`` replays it and goes on from there.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from workbench.errors import ScenarioError, UsageError, display_path
+from workbench.games import Family, Loaded, load_scenario, load_variant
+from workbench.loading import Document
+from workbench.outputs import check_writable, write_atomic
+from workbench.play import Table
+from workbench.recording import script_text
+from workbench.runs import one_count, player_counts
+
+
+@dataclass(frozen=True)
+class Recording:
+    """A game entered at a table: where it is, its script as last written, and whether it has ended."""
+
+    family: Family
+    path: Path
+    script: dict[str, Any]
+    finished: bool
+
+    @property
+    def rounds(self) -> int:
+        """Rounds (or turns) entered."""
+        return len(self.script.get("rounds", ()))
+
+
+def record(
+    variant: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    table: Table,
+    players: int | None = None,
+    *,
+    resume: bool = False,
+    force: bool = False,
+    names: Sequence[str] = (),
+    notes: str | None = None,
+    date: datetime.date | None = None,
+    saved: list[Recording] | None = None,
+) -> Recording:
+    """Enter a game played at a table into the scenario script ``out``, written after the setup and after every round.
+
+    ``names`` names the players from seat 0 (or none), ``date`` is the day (today by default). ``resume`` goes on with
+    the unfinished game in ``out`` (its players, names, notes and day); otherwise ``out`` must not exist, or ``force``
+    replaces it. Each version written is appended to ``saved`` as it is written (so a caller stopped by
+    :class:`~workbench.play.Left` or Ctrl-C knows what was kept).
+    """
+    path, target = Path(variant), Path(out)
+    loaded = load_variant(path)
+    family = loaded.family.recordable
+    if family is None:
+        raise UsageError(None, f"games of {loaded.family.title} cannot be entered at the table yet")
+    resumed = _resumable(target, loaded) if resume else None
+    if resumed is None:
+        _check_new(target, path, force)
+        count = one_count(player_counts(loaded, players, path))
+        if names and len(names) != count:
+            raise UsageError("names", f"name every player, one per seat from seat 0: {len(names)} names for {count} players")
+        header: dict[str, Any] = {"date": date or datetime.date.today(), "table": list(names), "notes": notes}
+    else:
+        doc, _ = resumed
+        count = doc.data["players"]
+        if players is not None and players != count:
+            raise UsageError("players", f"the game in {display_path(target)} is for {count} players", str(players))
+        header = dict(doc.data.get("playtest") or {})
+        if isinstance(header.get("date"), str):  # the file's loader keeps a day as text: the script writes it as a day
+            try:
+                header["date"] = datetime.date.fromisoformat(header["date"])
+            except ValueError:
+                raise ScenarioError([doc.problem(("playtest", "date"), "expected a day as YYYY-MM-DD")]) from None
+    reference = os.path.relpath(path, target.parent)
+    description = f"{loaded.variant.name} at {count} players, played at the table"
+    last: Recording | None = None
+    for body, over in family.record(loaded.variant, count, table, resumed[0] if resumed is not None else None):
+        playtest = {key: value for key, value in header.items() if value not in (None, [], False) and key != "unfinished"}
+        if not over:
+            playtest["unfinished"] = True
+        script = {"description": description, "variant": reference, "playtest": playtest, **body}
+        write_atomic(target, script_text(script, target.parent, family.game, "record"))
+        last = Recording(loaded.family, target, script, over)
+        if saved is not None:
+            saved.append(last)
+    assert last is not None  # the setup is written before the first round
+    return last
+
+
+def _check_new(target: Path, variant: Path, force: bool) -> None:
+    """Refuse, before anything is asked, a file that cannot be written or that holds something of the user's."""
+    if target.is_dir():
+        raise UsageError("out", "this is a folder: name the file to write the game to", display_path(target))
+    if target.exists() and target.resolve() == variant.resolve():
+        raise UsageError("out", "this is the variant file itself: name another file", display_path(target))
+    if target.exists() and not force:
+        raise UsageError(
+            "out",
+            lambda name: f"this file exists: {name('resume')} goes on with the game in it, {name('force')} replaces it",
+            display_path(target),
+        )
+    folder = target.parent
+    if not folder.is_dir():
+        raise UsageError("out", "its folder does not exist", display_path(target))
+    check_writable(folder, "out")
+
+
+def _resumable(target: Path, loaded: Loaded) -> tuple[Document, Loaded]:
+    """The unfinished game in ``target``, of the variant ``loaded``."""
+    if not target.is_file():
+        raise UsageError("out", "there is no game to resume in this file", display_path(target))
+    found = load_scenario(target)
+    if found is None:
+        raise UsageError("out", "this is a variant file, not a recorded game", display_path(target))
+    doc, played = found
+    if played.variant != loaded.variant:
+        raise ScenarioError([doc.problem(("variant",), "the game was recorded on another variant than the one named")])
+    header = doc.data.get("playtest")
+    if not (isinstance(header, dict) and header.get("unfinished") is True):
+        raise ScenarioError(
+            [
+                doc.problem(
+                    ("playtest",) if header else (), "this game has ended (or was not entered at a table): nothing to resume"
+                )
+            ]
+        )
+    return doc, played
