@@ -774,6 +774,68 @@ def compare(
 
 
 @app.command()
+def playtests(
+    variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
+    logs: Annotated[
+        list[Path],
+        typer.Argument(help="Games played at a table: scenario scripts of the variant (workbench record).", show_default=False),
+    ],
+    games: Annotated[int, typer.Option("--games", "-g", help="Bot games per player count of the logs.", min=1)] = 2000,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the bots' games.")] = 1,
+    bots: Bots = None,
+    workers: Workers = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Folder for playtests.json and playtests.html [default: reports/playtests-<variant>]."),
+    ] = None,
+    personas: Personas = None,
+    every: Annotated[bool, typer.Option("--all", help="List every figure, not only those where people and bots differ.")] = False,
+    force: Force = False,
+    engine: EngineOption = "auto",
+) -> None:
+    """Set the figures of games people played at a table beside the bots' on the same variant: where they differ,
+    with intervals honest for a few dozen games, and how many more games would tell."""
+    from workbench import playtests as study
+    from workbench.sim import backends
+
+    default = Path("reports") / f"playtests-{variant.stem[:40]}"
+    with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
+        found = study.playtests(
+            variant,
+            logs,
+            games=games,
+            seed=seed,
+            bots=bots,
+            backend=runner,
+            personas=personas,
+            out=out_dir or default,
+            create_out=out_dir is None,
+            force=force,
+            engine=engine,
+            progress=progress,
+            notice=say,
+        )
+    if not found.tables:
+        _stopped_before_any_game()
+    for title, headers, rows in found.terminal_tables(every):
+        if rows:
+            _print_table(title, headers, rows)
+        else:
+            say(f"{title}: no figure differs beyond chance", wrap=True)
+    for line in found.lines():
+        say(line, wrap=True)
+    say(f"significance: {found.to_dict()['correction']['about']}", wrap=True)
+    say(
+        "note: a difference is between these people and these bots (their policy and parameters), not people in "
+        "general; `workbench calibrate` fits bots that decide more like this group",
+        wrap=True,
+    )
+    _wrote(found.written, any(t.interrupted for t in found.tables), f"{found.tables[-1].bot_games:,} bot games at the last count")
+
+
+@app.command()
 def sweep(
     path: Annotated[Path, typer.Argument(help="Sweep file (see sweeps/).", show_default=False)],
     out_dir: Annotated[

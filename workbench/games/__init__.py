@@ -80,6 +80,10 @@ class Family(Protocol):
     def replay(self, doc: Document, variant: Any) -> Replay:
         """Replay a scenario document against its (merged) variant, its ``expect:`` checked."""
 
+    def played(self, doc: Document, variant: Any) -> tuple[int, bool, Any]:
+        """A scenario document replayed as a game people played (``playtests``, ``calibrate``): its players, whether
+        it ended, and the game as :meth:`table_measure`'s values read a finished one."""
+
     def describe(self, event: dict[str, Any]) -> str:
         """One event of the log as a line of text."""
 

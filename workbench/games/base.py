@@ -337,6 +337,14 @@ class FamilyParts:
         scenario = self.part("scenario")
         return cast("Replay", scenario.replay(validate(scenario.Scenario, doc, ScenarioError), doc, self.rules(variant)))
 
+    def played(self, doc: Document, variant: Any) -> tuple[int, bool, Any]:
+        """A scenario document replayed as a game people played: its players, whether it ended, and the game as the
+        family's per-game measure (:meth:`table_measure`) reads a finished one."""
+        scenario = self.part("scenario")
+        script = validate(scenario.Scenario, doc, ScenarioError)
+        game = scenario.scripted_game(script, doc, self.rules(variant))
+        return script.players, game.is_over, self.part("sim").played(game)
+
     def rules(self, variant: Any) -> Any:
         """The variant compiled for the engine."""
         return self.part("engine").compile_variant(variant)

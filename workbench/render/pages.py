@@ -401,3 +401,73 @@ def render_sweep(data: dict[str, Any], game_title: str) -> str:
         runs=runs,
         footer=f"Reproduce with: workbench sweep {data['sweep_file']} (the result is the same on any backend and number of workers).",
     )
+
+
+def render_playtests(data: dict[str, Any], game_title: str) -> str:
+    """``playtests.html`` from the body of ``playtests.json``."""
+    tables = []
+    for table in data["tables"]:
+        rows, rates = [], []
+        for f in table["figures"]:
+            percent, people = f["percent"], f["people"]
+            rows.append(
+                {
+                    "label": f["label"],
+                    "strong": f["differs"],
+                    "people": number(people["value"], percent),
+                    "interval": interval(people["low"], people["high"], percent) if people["low"] is not None else "–",
+                    "bots": number(f["bots"], percent),
+                    "difference": number(f["difference"], percent, signed=True),
+                    "p": p_value(f["p_adjusted"]),
+                    "tell": _games_to_tell(f),
+                }
+            )
+            if percent and people["low"] is not None and f["bots"] is not None:
+                shifted = {"value": f["difference"], "low": people["low"] - f["bots"], "high": people["high"] - f["bots"]}
+                rates.append(_interval(f["label"], {**shifted, "significant": f["differs"]}, 1.0))
+        differing = [row["label"] for row in rows if row["strong"]]
+        headline = (
+            f"People and bots differ on {len(differing)} of {len(rows)} figures: {', '.join(differing)}."
+            if differing
+            else f"No figure of these {table['people_games']} games differs from the bots' beyond chance."
+        )
+        tables.append(
+            {
+                **table,
+                "headline": headline,
+                "rows": rows,
+                "rates_chart": Markup(
+                    forest(rates, x_label="people minus bots (percentage points)", percent=True, unit=" pp",
+                           legend=("differs", "within chance"))
+                ),
+            }
+        )  # fmt: skip
+    meta = [
+        ("Variant", f"{data['variant']['name']} ({data['variant']['file']})" if data["variant"]["file"] else data["variant"]["name"]),
+        ("Games at the table", f"{len(data['logs'])}" + (f" (and {len(data['unfinished'])} unfinished, left out)" if data["unfinished"] else "")),
+        ("Bots", ", ".join(data["bots"])),
+        ("Seed", str(data["seed"])),
+    ]  # fmt: skip
+    return _page(
+        "playtests.html.j2",
+        kind="playtests",
+        game_title=game_title,
+        title=f"People against {', '.join(data['bots'])} bots",
+        meta=meta,
+        warnings=[],
+        correction=data["correction"]["about"],
+        tables=tables,
+        footer="Reproduce with the same variant, logs, options and seed; the bots' games are the same for any number of workers.",
+    )
+
+
+def _games_to_tell(figure: dict[str, Any]) -> str:
+    """What more games at a table would tell of a figure where people and bots are not shown to differ."""
+    if figure["differs"]:
+        return "differs"
+    if figure["p"] is None:
+        return str(figure["method"])
+    more = figure["games_to_tell"]
+    if more is None:
+        return "the same"
+    return f"about {more:,} games would show this difference, were it real"

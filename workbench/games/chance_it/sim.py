@@ -132,6 +132,11 @@ class _Run(RunFrame):
         )
 
 
+def played(game: Game) -> Result:
+    """A game played outside a run (replayed from a script) as a run's result, for the per-game measure."""
+    return Result({}, game, Moments())
+
+
 class Simulator(_Run):
     """Plays game ``index`` of a run (with a seat's :class:`Gift` when given)."""
 
