@@ -1,5 +1,6 @@
 """Bots only ever return legal choices, see only their view, and are deterministic for their stream."""
 
+import math
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -196,9 +197,9 @@ def test_outcome_weighs_a_chance_test_by_its_odds() -> None:
 def test_personas_are_validated() -> None:
     with pytest.raises(ValueError, match="random policy takes no parameters"):
         Persona(policy="random", min_hearts=3)
-    with pytest.raises(ValueError, match="playouts only apply to the search or equilibrium policy"):
+    with pytest.raises(ValueError, match="playouts only applies to the search or equilibrium policy"):
         Persona(policy="heuristic", playouts=3)
-    with pytest.raises(ValueError, match="samples only apply to the equilibrium policy"):
+    with pytest.raises(ValueError, match="samples only applies to the equilibrium policy"):
         Persona(policy="search", samples=3)
     for field, bad in (("samples", 0), ("iterations", 0), ("samples", 1001), ("iterations", 100_001), ("samples", 2.5)):
         with pytest.raises(ValueError, match=field):
@@ -451,3 +452,29 @@ def test_the_heuristic_values_an_option_as_it_would_apply_now() -> None:
     # ... but not when seat 2 played OUT: it is not in the round
     out = in_round(position(COMFORTABLE, (0, 5, 1), (9, 5, 1), (0, 5, 1)), ("in", "in", "out", "in"), (1, 2, 3, 4, 6))
     assert bot.choose(out, compiled(steal, [{"gain": {"coins": 1}}])) == 1
+
+
+def test_a_heuristic_with_a_temperature_draws_its_choice_by_exp_of_value_over_temperature() -> None:
+    """A quantal-response player: option i with chance exp(v_i / T) / sum_j exp(v_j / T), one draw of its stream; at
+    temperature 0 the option worth most, as always."""
+    view = position(COMFORTABLE)
+    options = compiled(TWO_COINS, HEART, LOSE_THREE_STARS)
+    cold = HeuristicBot(BUILTIN["heuristic"], bot_stream(0, 0, 0))
+    values = cold.choose_values(view, options)
+    assert values == pytest.approx([2.9, 2.8, -0.6])  # the six hearts held count too (6 x 0.4)
+    assert {cold.choose(view, options) for _ in range(50)} == {0}
+    warm = HeuristicBot(Persona(policy="heuristic", temperature=0.25), bot_stream(0, 0, 0))
+    draws = Counter(warm.choose(view, options) for _ in range(4000))
+    expected = [math.exp(v / 0.25) for v in values]
+    shares = [e / sum(expected) for e in expected]  # 0.599, 0.401, 0.000002
+    for option, share in enumerate(shares):
+        assert abs(draws[option] / 4000 - share) < 4 * math.sqrt(share * (1 - share) / 4000) + 1e-3
+    assert draws[2] == 0  # a third of a millionth: not in 4,000 draws
+    with pytest.raises(ValueError, match="temperature only applies to the heuristic policy"):
+        Persona(policy="search", temperature=0.5)
+    family = load_variant(ROOT / "variants" / "chance-it.yaml").family
+    assert family.batched is not None
+    reason = family.batched.batch_blocker(load_variant(ROOT / "variants" / "chance-it.yaml").variant, [warm.persona])
+    assert (
+        reason == "a heuristic bot with a temperature (it draws among its options by their values) plays only in the interpreter"
+    )

@@ -149,7 +149,8 @@ class PolicyPersona(Model):
         stray = given - reads
         if stray:
             owners = [name for name, policy in known.items() if stray & set(policy.parameters)]
-            raise ValueError(f"{', '.join(sorted(stray))} only apply to the {said(owners)} policy")
+            verb = "applies" if len(stray) == 1 else "apply"
+            raise ValueError(f"{', '.join(sorted(stray))} only {verb} to the {said(owners)} policy")
         return self
 
     @model_serializer(mode="wrap")

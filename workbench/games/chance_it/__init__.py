@@ -165,6 +165,8 @@ class ChanceIt(FamilyParts):
         for persona in personas:
             if policies(self.game)[persona.policy].batch is None:
                 return f"the {persona.policy} bot plays only in the interpreter"
+            if persona.temperature:
+                return "a heuristic bot with a temperature (it draws among its options by their values) plays only in the interpreter"
         try:
             compile_program(compile_variant(variant))
         except NoBatchForm as exc:

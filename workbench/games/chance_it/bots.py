@@ -350,12 +350,21 @@ class HeuristicBot:
             self._model = model_for(self.persona, rules)
         return self._model
 
+    def pick(self, values: Sequence[float]) -> int:
+        """The option to take by its value: the first worth most, or with a ``temperature``, one drawn with a chance
+        that grows as exp(value / temperature) (a quantal response; one draw of the bot's stream)."""
+        best = max(range(len(values)), key=values.__getitem__)
+        temperature = self.persona.temperature
+        if not temperature or len(values) == 1:
+            return best
+        return drawn(quantal(values, temperature), self.rng.bits())
+
     def guide(self, view: View, options: tuple[str, ...]) -> str:
         if len(options) == 1:
             return options[0]
         values = self.guide_values(view)
         self.gaps.add(round(1000 * abs(values[IN] - values[OUT])))
-        return max(options, key=lambda g: values[g])
+        return options[self.pick([values[g] for g in options])]
 
     def guide_values(self, view: View) -> dict[str, float]:
         """What each guide is worth to this seat, with this round's dice and the others' holdings (level 1)."""
@@ -367,7 +376,7 @@ class HeuristicBot:
         return model.guide_values(view.dice, me.coins, me.hearts, me.stars, me.tableau, alive, chances)
 
     def market(self, view: View, options: tuple[MarketMove, ...]) -> MarketMove:
-        return max(options, key=lambda move: self.move_value(view, move))
+        return options[self.pick([self.move_value(view, move) for move in options])]
 
     def move_value(self, view: View, move: MarketMove) -> float:
         """What a market move is worth: a card's worth to this seat now, less its price, or denying it to others.
@@ -396,13 +405,20 @@ class HeuristicBot:
         return (worth + heart * hearts + knife * knives) * model.often[card_id] - p.coin * card.cost
 
     def use(self, view: View, options: tuple[CardDef, ...]) -> CardDef:
+        return options[self.pick(self.use_values(view, options))]
+
+    def use_values(self, view: View, options: tuple[CardDef, ...]) -> list[float]:
+        """What each eligible card is worth used now."""
         model = self.model(view.rules)
-        return max(options, key=lambda card: model.card_now[card.id])
+        return [model.card_now[card.id] for card in options]
 
     def choose(self, view: View, options: tuple[Effects, ...], texts: tuple[str, ...] = ()) -> int:
-        """The option worth most now: valued as it would apply at this moment (what the bot and the others in
-        the round hold, the dice as they show, its chance bonus); hearts count more when it is low on them
-        (the first of equals)."""
+        """The option worth most now (the first of equals; see :meth:`choose_values`)."""
+        return self.pick(self.choose_values(view, options))
+
+    def choose_values(self, view: View, options: tuple[Effects, ...]) -> list[float]:
+        """What each option of a ``choose`` is worth: valued as it would apply at this moment (what the bot and the
+        others in the round hold, the dice as they show, its chance bonus); hearts count more when it is low on them."""
         model, me, p = self.model(view.rules), view.me, self.persona
         holding = p.star * me.stars + p.coin * me.coins
         guides, count = view.guides, len(view.players)
@@ -421,10 +437,14 @@ class HeuristicBot:
             value, hearts, knives = model.split(valuer.of(options[index]))
             return value + model.hearts_worth(me.hearts + hearts, holding) + model.knife * knives
 
-        return max(range(len(options)), key=worth)
+        return [worth(index) for index in range(len(options))]
 
     def target(self, view: View, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> int:
-        """The victim giving most: what it can give by the persona's values, more for knocking it out or for a leader."""
+        """The victim giving most (see :meth:`target_values`)."""
+        return options[self.pick(self.target_values(view, options, taking))]
+
+    def target_values(self, view: View, options: tuple[int, ...], taking: tuple[tuple[int, int], ...]) -> list[float]:
+        """What each victim gives: what it can give by the persona's values, more for knocking it out or for a leader."""
         p = self.persona
         weights = (p.coin, p.heart, p.star)
 
@@ -435,7 +455,19 @@ class HeuristicBot:
             knocked = any(r == HEARTS and n >= victim.hearts for r, n in taking)
             return value + (2.0 * p.star if knocked else 0.0) + 0.1 * p.star * victim.stars
 
-        return max(options, key=gain)
+        return [gain(seat) for seat in options]
+
+
+def quantal(values: Sequence[float], temperature: float) -> list[float]:
+    """The chance of each option of a quantal-response player: proportional to exp(value / temperature).
+
+    >>> [round(x, 3) for x in quantal([1.0, 0.0, -1e9], 0.5)]
+    [0.881, 0.119, 0.0]
+    """
+    top = max(values)
+    weights = [math.exp(lead) if (lead := (value - top) / temperature) > -700.0 else 0.0 for value in values]
+    total = sum(weights)
+    return [weight / total for weight in weights]
 
 
 def _pull(lead: float) -> float:

@@ -16,8 +16,8 @@ GAME = "chance-it"
 Weight = Annotated[float, Field(ge=-100, le=100)]
 
 
-class Heuristic(Model):
-    """What the heuristic bot weighs (see the README's "Bots")."""
+class Weights(Model):
+    """What the heuristic bot weighs (see the README's "Bots"), and with it the search bot's playouts' players."""
 
     star: Weight = Field(1.0, description="Value of a star.")
     heart: Weight = Field(0.4, description="Value of a heart at or above min_hearts.")
@@ -33,7 +33,20 @@ class Heuristic(Model):
     reserve: Annotated[int, Strict(), Field(ge=0, le=100)] = Field(0, description="Coins never spent on cards.")
 
 
-class Search(Heuristic):
+class Heuristic(Weights):
+    """What the heuristic bot reads: its weights, and how far its choices stray from the best by its values."""
+
+    temperature: Annotated[float, Field(ge=0, le=100)] = Field(
+        0.0,
+        description=(
+            "0: always the option worth most; more: an option is taken with a chance that grows as exp(value / "
+            "temperature), so options within about a temperature of the best are taken now and then (in stars: a "
+            "quantal-response player, as `calibrate` fits one to a group's recorded games). Interpreter only."
+        ),
+    )
+
+
+class Search(Weights):
     """What the search bot reads: the heuristic's weights (its playouts' bots), its playouts and their depth."""
 
     playouts: Annotated[int, Strict(), Field(ge=1, le=10_000)] = Field(16, description="search: playouts per option.")
@@ -61,4 +74,4 @@ register_policy(GAME, "heuristic", Heuristic, "workbench.games.chance_it.bots:He
 register_policy(GAME, "search", Search, "workbench.games.chance_it.bots:SearchBot", batch="SEARCH_BOT")
 register_policy(GAME, "equilibrium", Equilibrium, "workbench.games.chance_it.bots:EquilibriumBot", batch="EQUILIBRIUM_BOT")
 
-__all__ = ["GAME", "SEARCH_LEVEL", "Equilibrium", "Heuristic", "Search"]
+__all__ = ["GAME", "SEARCH_LEVEL", "Equilibrium", "Heuristic", "Search", "Weights"]

@@ -28,7 +28,7 @@ from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only 
 
 from workbench.games.chance_it.basics import RESOURCES, Resource
 from workbench.games.chance_it.effects import REGISTRY, DieEffect, Effect, Site, kind_of, with_effects
-from workbench.games.chance_it.policies import GAME, Equilibrium
+from workbench.games.chance_it.policies import GAME, Equilibrium, Heuristic
 from workbench.loading import did_you_mean
 from workbench.models import REMOVES, Count, KeyPath, Model, Positive, RulesModel, file_schema
 from workbench.personas import PersonaFileModel, PersonaName
@@ -215,7 +215,7 @@ class Tuning(Model):
 # --- bot personas ----------------------------------------------------------------------------------------------
 
 
-class Persona(Equilibrium, PolicyPersona):
+class Persona(Equilibrium, Heuristic, PolicyPersona):
     """A bot for simulations: a policy and its parameters (see the README's "Bots")."""
 
     game = GAME
