@@ -549,6 +549,9 @@ def test_a_capture_after_either_free_move_of_a_chain_is_counted() -> None:
 
         def turnover(self, deck: list[str]) -> None: ...
 
+        def draw(self, deck: list[str]) -> str:
+            return deck.pop()
+
     class Moves:
         def __init__(self, *moves: str) -> None:
             self.moves = [chess.Move.from_uci(move) for move in moves]

@@ -389,13 +389,14 @@ def record(
     midway is kept, marked unfinished, and --resume goes on with it."""
     import datetime
 
-    from workbench import playtest
+    from workbench import api, playtest
     from workbench.games import game_length
 
     terminal = _Terminal(console())
     saved: list[playtest.Recording] = []
     try:
         with _reported(renamed={"names": "--names"}):
+            terminal.unit = api.load_variant(variant).family.figures.length[0]
             day = None
             if date is not None:
                 try:
@@ -413,8 +414,9 @@ def record(
         if saved:
             kept = saved[-1]
             warn(
-                f"kept unfinished in {display_path(kept.path)}, {kept.rounds} round(s) entered: go on with "
-                f"workbench record {variant} --out {display_path(kept.path)} --resume"
+                f"kept unfinished in {display_path(kept.path)}, {kept.length} "
+                f"entered (not the one in play): go on with workbench record {variant} --out {display_path(kept.path)} "
+                "--resume"
             )
         raise
     output, family = recording.script["expect"], recording.family
@@ -468,8 +470,9 @@ class _Terminal:
         """What chance brought at the table, typed in: the dice's faces, or a card by its number or name."""
         self.show(chance.prompt)
         for number, option in enumerate(chance.options, 1):
-            self.show(f"  {number}. {option}")
-        ask = "card (number or name): " if chance.options else f"{'die' if chance.count == 1 else 'dice'} (1-{chance.sides}): "
+            self.show(f"  {number}. {option}" if chance.numbered else f"  - {option}")
+        card = "card (number or name): " if chance.numbered else "card (its name): "
+        ask = card if chance.options else f"{'die' if chance.count == 1 else 'dice'} (1-{chance.sides}): "
         return self._read(ask, chance.read, f"{self.unit} {chance.round}" if chance.round else "the setup")
 
     def _read(self, ask: str, read: Callable[[str], tuple[int, ...]], where: str) -> tuple[int, ...]:

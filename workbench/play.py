@@ -103,6 +103,7 @@ class Chance:
     sides: int = 0
     options: tuple[str, ...] = ()  #: the cards that may come up, in words
     names: tuple[tuple[str, ...], ...] = ()  #: for each option, the words that name it (its name, its id)
+    numbered: bool = True  #: a card may be named by its place in the list (not where cards are numbers themselves)
 
     def read(self, text: str) -> tuple[int, ...]:
         """An entry checked as it is made: the faces of the dice, or the index of the card (from 0); a
@@ -122,7 +123,8 @@ class Chance:
             raise ValueError(f"type the {self._dice} as numbers from 1 to {self.sides}, separated by spaces")
         faces = tuple(int(word) for word in words)
         if len(faces) != self.count:
-            raise ValueError(f"the {self._dice} are {self.count}, and {len(faces)} {'was' if len(faces) == 1 else 'were'} typed")
+            asked = "one die is asked for" if self.count == 1 else f"the dice are {self.count}"
+            raise ValueError(f"{asked}, and {len(faces)} {'was' if len(faces) == 1 else 'were'} typed")
         for face in faces:
             if not 1 <= face <= self.sides:
                 raise ValueError(f"{face} is not a face of a {self.sides}-sided die")
@@ -134,13 +136,14 @@ class Chance:
 
     def _card(self, text: str) -> int:
         count = len(self.options)
-        if text.isascii() and text.isdigit() and len(text) <= 9 and 1 <= int(text) <= count:
+        if self.numbered and text.isascii() and text.isdigit() and len(text) <= 9 and 1 <= int(text) <= count:
             return int(text) - 1
         wanted = text.casefold()
         for index, names in enumerate(self.names):
             if wanted in (name.casefold() for name in names):
                 return index
-        raise ValueError(f"{text[:40]!r} is not one of the cards that may come up: type a number from 1 to {count}, or its name")
+        how = f"type a number from 1 to {count}, or its name" if self.numbered else "type its name as listed"
+        raise ValueError(f"{text[:40]!r} is not one of the cards that may come up: {how}")
 
 
 #: Who enters what chance brought at a table: the entry of :meth:`Chance.read` (or :class:`Left` raised).

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import ScenarioError, UsageError, display_path
-from workbench.games import Family, Loaded, load_scenario, load_variant
+from workbench.games import Family, Loaded, game_length, load_scenario, load_variant
 from workbench.loading import Document
 from workbench.outputs import check_writable, write_atomic
 from workbench.play import Table
@@ -35,9 +35,9 @@ class Recording:
     finished: bool
 
     @property
-    def rounds(self) -> int:
-        """Rounds (or turns) entered."""
-        return len(self.script.get("rounds", ()))
+    def length(self) -> str:
+        """How much of the game was entered, in the family's unit: ``5 rounds``, ``12 plies``."""
+        return game_length(self.family, self.script["expect"])
 
 
 def record(
@@ -74,7 +74,7 @@ def record(
         header: dict[str, Any] = {"date": date or datetime.date.today(), "table": list(names), "notes": notes}
     else:
         doc, _ = resumed
-        count = doc.data["players"]
+        count = doc.data.get("players") or one_count(player_counts(loaded, None, path))
         if players is not None and players != count:
             raise UsageError("players", f"the game in {display_path(target)} is for {count} players", str(players))
         header = dict(doc.data.get("playtest") or {})

@@ -30,6 +30,7 @@ import numpy as np
 from workbench import GENERATOR
 from workbench.errors import ScenarioError, UsageError, display_path
 from workbench.games import Family, Loaded, load_scenario
+from workbench.loading import Document
 from workbench.runs import (
     Notice,
     Progress,
@@ -57,6 +58,7 @@ class Log:
     """One scenario script read as a game people played: where it is, its table, and the game as replayed."""
 
     path: Path
+    doc: Document
     players: int
     finished: bool
     result: Any  #: the finished game as the family's per-game measure reads it
@@ -235,7 +237,7 @@ def read_logs(loaded: Loaded, paths: Sequence[str | os.PathLike[str]]) -> list[L
             what = display_path(loaded.path) if loaded.path else repr(loaded.variant.name)
             raise ScenarioError([doc.problem(("variant",), f"this game was played on another variant than {what}")])
         players, finished, result = family.played(doc, played.variant)
-        logs.append(Log(given, players, finished, result))
+        logs.append(Log(given, doc, players, finished, result))
     return logs
 
 

@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # only named in signatures: a command imports what it runs
     from workbench.expect import Replay
     from workbench.play import Answer, Table
     from workbench.render.report import Figures
+    from workbench.sim.calibrating import Parameter
     from workbench.sim.compiled import CompiledEngine
     from workbench.sim.paired import Measure
 
@@ -149,6 +150,10 @@ class Family(Protocol):
         """Its games entered as people play them at a table (``record``)."""
 
     @property
+    def calibratable(self) -> Calibratable | None:
+        """Its bots fitted to the decisions of recorded games (``calibrate``)."""
+
+    @property
     def notated(self) -> Notated | None:
         """Its games' standard notation (``--pgn``)."""
 
@@ -188,6 +193,23 @@ class Recordable(Family, Protocol):
         """Play a game at a table, every decision and what chance brought entered through ``table``: after the setup
         and after every round (or turn), the scenario script so far (without ``variant``) and whether the game has
         ended. ``resumed``: an unfinished script of the game, replayed first (its players are the table's)."""
+
+
+class Calibratable(Family, Protocol):
+    """A family whose bots can be fitted to the decisions of recorded games (``calibrate``)."""
+
+    @property
+    def calibrated_policy(self) -> str:
+        """The policy fitted (a quantal-response form of it: its ``temperature``)."""
+
+    def calibration_parameters(self) -> Sequence[Parameter]:
+        """The parameters of that policy a fit may move (the temperature besides)."""
+
+    def decisions(self, docs: Sequence[Document], variant: Any) -> list[list[Any]]:
+        """Every decision of two or more options of each recorded game, each with the index of the option ``chosen``."""
+
+    def values(self, decisions: Sequence[Any], persona: Any) -> list[list[float]]:
+        """What a bot of ``persona`` values each option of each decision at."""
 
 
 class Printable(Family, Protocol):

@@ -32,7 +32,7 @@ from workbench.sim.seeding import stream
 
 if TYPE_CHECKING:
     from workbench.expect import Replay
-    from workbench.games import Batched, Notated, Recordable, Studied, Tunable
+    from workbench.games import Batched, Calibratable, Notated, Recordable, Studied, Tunable
     from workbench.play import Answer
     from workbench.render.report import Figures
     from workbench.sim.paired import Measure
@@ -277,6 +277,11 @@ class FamilyParts:
         return None
 
     @property
+    def calibratable(self) -> Calibratable | None:
+        """None: its bots cannot be fitted to recorded games yet."""
+        return None
+
+    @property
     def studied(self) -> Studied | None:
         """None: no cards to measure."""
         return None
@@ -343,7 +348,7 @@ class FamilyParts:
         scenario = self.part("scenario")
         script = validate(scenario.Scenario, doc, ScenarioError)
         game = scenario.scripted_game(script, doc, self.rules(variant))
-        return script.players, game.is_over, self.part("sim").played(game)
+        return script.players, game.is_over, self.part("sim").Result({}, game)
 
     def rules(self, variant: Any) -> Any:
         """The variant compiled for the engine."""

@@ -1,8 +1,7 @@
 """The Chance Chess rules interpreter: chess positions, moves and legality from python-chess, the cards from here.
 
-Every shuffle comes from a :class:`ChanceSource` and every choice from a :class:`Decider` per seat (seat 0 plays
-white, seat 1 black), both passed in: a replay is a scripted source with scripted deciders, a simulation seeded
-RNGs with bots; the same code.
+Every shuffle and every card drawn comes from a :class:`ChanceSource` and every choice from a :class:`Decider` per seat (seat 0 plays white, seat 1 black), both passed in: a replay is a scripted
+source with scripted deciders, a simulation seeded RNGs with bots; the same code.
 
 The normative reading of the published rules:
 
@@ -66,7 +65,7 @@ def compile_variant(variant: Variant) -> Rules:
 
 
 class ChanceSource(Protocol):
-    """Every shuffle of a game, at its named point (the top of a deck is its last item)."""
+    """Every shuffle of a game, at its named point (the top of a deck is its last item), and every draw."""
 
     def deal(self, deck: list[str]) -> None:
         """Shuffle the deck in place at setup."""
@@ -76,6 +75,15 @@ class ChanceSource(Protocol):
 
     def turnover(self, deck: list[str]) -> None:
         """The deck ran out: shuffle the old discard pile in place into a new deck."""
+
+    def draw(self, deck: list[str]) -> str:
+        """The card that comes up, taken out of ``deck``: its top one (:func:`top`), or, for a game entered at a
+        table, the one the person recording says came up."""
+
+
+def top(deck: list[str]) -> str:
+    """The top card of the deck, taken off it: what a draw from a shuffled deck gives."""
+    return deck.pop()
 
 
 class RandomChance:
@@ -105,6 +113,9 @@ class RandomChance:
 
     def turnover(self, deck: list[str]) -> None:
         self._turnover.shuffle(deck)
+
+    def draw(self, deck: list[str]) -> str:
+        return top(deck)
 
 
 class Decider(Protocol):
@@ -335,7 +346,7 @@ class Game(EventLog):
                 self.chance.turnover(self.deck)
                 self.turnovers += 1
                 self.log("turnover", cards=len(self.deck))
-            card = self.deck.pop()
+            card = self.chance.draw(self.deck)
             if card != "reshuffle":
                 if self.events is not None:
                     self.log("draw", seat=seat, card=card)
@@ -453,4 +464,5 @@ __all__ = [
     "position_key",
     "seat_colour",
     "seat_of",
+    "top",
 ]

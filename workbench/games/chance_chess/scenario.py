@@ -14,6 +14,9 @@ of ``plies`` is one of:
   does not list lie below, in the variant's order); the same side then draws again, in the next entry.
 
 A turn whose deck has run out carries ``shuffled`` too: the order of the new deck made from the discard pile.
+
+A game entered at a table (``workbench record``) writes ``players: 2`` too, as every family's script names its
+players; the cards it lists are those that came up, in order, which is the deck's order from the top.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from pydantic import BeforeValidator, Field, Strict, model_validator
 
 from workbench.expect import Key, Replay, judged
 from workbench.games.base import ScriptCursor, traced
-from workbench.games.chance_chess.engine import Game, Rules, View
+from workbench.games.chance_chess.engine import Game, Rules, View, top
 from workbench.games.chance_chess.schema import SIDES, Card
 from workbench.games.chance_chess.text import describe
 from workbench.loading import Document
@@ -103,6 +106,7 @@ class Expect(Model):
 class Scenario(ScenarioModel):
     """A scripted game of a Chance Chess variant, with optional expectations."""
 
+    players: Literal[2] = Field(2, description="Number of players: two, white (seat 0) and black (seat 1).")
     deck: tuple[Card, ...] = Field((), description="The deck's cards from the top (the rest below, in the variant's order).")
     plies: tuple[Ply, ...] = Field((), description="The plies in order: turns, free moves and reshuffle cards.")
     expect: Expect | None = Field(None, description="Any subset of the replay output.")
@@ -193,6 +197,10 @@ class ScriptedChance:
         script.turned = True
         script.arrange(deck, plies[following].shuffled or (), ("plies", following, "shuffled"))
 
+    def draw(self, deck: list[str]) -> str:
+        """The top card of the deck (as the script stacked it)."""
+        return top(deck)
+
 
 def _card_key(index: int, ply: Ply) -> Key:
     return ("plies", index, "card") if ply.card is not None else ("plies", index)
@@ -258,8 +266,8 @@ class ScriptedDecider:
         return chess.Move.from_uci(ply.free)
 
 
-def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
-    """Play the scripted plies of ``scenario`` (read from ``doc``) under ``rules`` and check ``expect``."""
+def scripted_game(scenario: Scenario, doc: Document, rules: Rules) -> Game:
+    """The game after the scripted plies of ``scenario`` (read from ``doc``) under ``rules``, with its event log."""
     script = _Script(scenario, doc, rules)
     deciders = [ScriptedDecider(script, seat) for seat in range(2)]
     game = script.game = Game(rules, ScriptedChance(script))
@@ -277,7 +285,12 @@ def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
             for event in (game.events or ())[seen:]:
                 if event["type"] == "pass" and event["forced"]:
                     deciders[event["seat"]].forced(event["card"])
-    return judged(doc, game.snapshot())
+    return game
 
 
-__all__ = ["Expect", "Ply", "Scenario", "ScriptedChance", "ScriptedDecider", "replay"]
+def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
+    """Play the scripted plies of ``scenario`` (read from ``doc``) under ``rules`` and check ``expect``."""
+    return judged(doc, scripted_game(scenario, doc, rules).snapshot())
+
+
+__all__ = ["Expect", "Ply", "Scenario", "ScriptedChance", "ScriptedDecider", "replay", "scripted_game"]

@@ -22,6 +22,7 @@ from workbench.sim.compiled import CompiledEngine
 if TYPE_CHECKING:
     from workbench.expect import Replay
     from workbench.play import Answer, Table
+    from workbench.sim.calibrating import Parameter
     from workbench.sim.paired import Measure
 
 # Only the variant's model and what validating a file needs are imported here: the engine, the bots, the
@@ -59,6 +60,28 @@ class ChanceIt(FamilyParts):
     def recordable(self) -> Self:
         """Chance It's games can be entered at a table (:mod:`.table`)."""
         return self
+
+    @property
+    def calibratable(self) -> Self:
+        """Chance It's heuristic bot can be fitted to recorded games (:mod:`.calibration`)."""
+        return self
+
+    calibrated_policy = "heuristic"
+
+    def calibration_parameters(self) -> Sequence[Parameter]:
+        from workbench.games.chance_it.calibration import PARAMETERS
+
+        return PARAMETERS
+
+    def decisions(self, docs: Sequence[Document], variant: Variant) -> list[list[Any]]:
+        from workbench.games.chance_it.calibration import decisions
+
+        return list(decisions(docs, variant))
+
+    def values(self, decisions: Sequence[Any], persona: Persona) -> list[list[float]]:
+        from workbench.games.chance_it.calibration import values
+
+        return values(decisions, persona)
 
     def record(
         self, variant: Variant, players: int, table: Table, resumed: Document | None = None

@@ -323,13 +323,20 @@ class _Model:
         cost = self._forced.get(alive)
         if cost is None:
             self._forced[alive] = 0.0  # the CHANCE IT value below needs a cost: none while it is being measured
-            rng, rules, total = random.Random(0), self.rules, 0.0
-            for _ in range(samples):
-                dice = sorted(rng.randint(1, rules.sides) for _ in range(rules.dice_count))
+            total = 0.0
+            for dice in fixed_rolls(self.rules.sides, self.rules.dice_count, samples):
                 values = self.guide_values(dice, 5, max(self.p.min_hearts + 1, 4), 5, (), alive)
                 total += max(values[IN], values[OUT]) - values[IN]
             cost = self._forced[alive] = total / samples
         return cost
+
+
+@lru_cache(maxsize=16)
+def fixed_rolls(sides: int, count: int, samples: int) -> tuple[list[int], ...]:
+    """``samples`` rolls of ``count`` dice, each sorted, the same every time (a generator seeded with 0): the rolls
+    over which :meth:`_Model.forced_cost` averages, drawn once for every persona of these dice."""
+    rng = random.Random(0)
+    return tuple(sorted(rng.randint(1, sides) for _ in range(count)) for _ in range(samples))
 
 
 class HeuristicBot:

@@ -219,6 +219,12 @@ class View(TableView["Game"]):
         """The face-up market cards."""
         return tuple(self._game.market)
 
+    def kept(self) -> View:
+        """This seat's view of a copy of the game as it stands, to value the decision again later (``calibrate``):
+        what the seat sees does not change as the game goes on. (During a guide choice the copy is rewound to the
+        round's start, as :meth:`sample`'s is; the dice and the holdings are the same.)"""
+        return self._game.copy().views[self.seat]
+
     def sample(self, chance: ChanceSource) -> Game:
         """A copy of the game for lookahead, its face-down pile dealt anew by ``chance`` (no peeking at its order).
 

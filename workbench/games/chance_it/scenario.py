@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, Strict, model_validator
@@ -19,7 +19,7 @@ from workbench.expect import Key, Replay, judged
 from workbench.games.base import ScriptCursor, traced
 from workbench.games.chance_it.basics import Resource
 from workbench.games.chance_it.chance import top
-from workbench.games.chance_it.engine import BUY, DISCARD, Game, MarketMove, View
+from workbench.games.chance_it.engine import BUY, DISCARD, Decider, Game, MarketMove, View
 from workbench.games.chance_it.rules import CardDef, Effects, Rules
 from workbench.games.chance_it.schema import Guide
 from workbench.games.chance_it.text import describe
@@ -338,12 +338,16 @@ def check_players(scenario: Scenario, doc: Document, rules: Rules) -> None:
         )
 
 
-def scripted_game(scenario: Scenario, doc: Document, rules: Rules) -> Game:
-    """The game after the scripted rounds of ``scenario`` (read from ``doc``) under ``rules``, with its event log."""
+def scripted_game(
+    scenario: Scenario, doc: Document, rules: Rules, watch: Callable[[ScriptedDecider], Decider] | None = None
+) -> Game:
+    """The game after the scripted rounds of ``scenario`` (read from ``doc``) under ``rules``, with its event log;
+    ``watch`` wraps each seat's scripted decider (to see every decision as it is made)."""
     check_players(scenario, doc, rules)
     script = Script(scenario, doc, rules)
     chance = ScriptedChance(script)
-    deciders = [ScriptedDecider(script, seat) for seat in range(scenario.players)]
+    seats = [ScriptedDecider(script, seat) for seat in range(scenario.players)]
+    deciders: list[Decider] = [watch(seat) for seat in seats] if watch is not None else list(seats)
     game = script.game = Game(rules, scenario.players, chance)
     with traced(game, describe):
         for index, scripted in enumerate(scenario.rounds):

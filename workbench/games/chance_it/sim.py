@@ -43,7 +43,7 @@ class Result:
 
     record: dict[str, Any]
     game: Game
-    gaps: Moments
+    gaps: Moments = field(default_factory=Moments)  #: none for a game played outside a run (a recorded one)
     script: tuple[str, str] | None = None
 
 
@@ -130,11 +130,6 @@ class _Run(RunFrame):
         return self.recorded(
             index, lambda path, description: recorder.script(expect, self.players, path, self.seed, description=description)
         )
-
-
-def played(game: Game) -> Result:
-    """A game played outside a run (replayed from a script) as a run's result, for the per-game measure."""
-    return Result({}, game, Moments())
 
 
 class Simulator(_Run):

@@ -373,8 +373,8 @@ class ScriptedDecider:
         return self.script.current().reroll is not None
 
 
-def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
-    """Play the scripted rounds of ``scenario`` (read from ``doc``) under ``rules`` and check ``expect``."""
+def scripted_game(scenario: Scenario, doc: Document, rules: Rules) -> Game:
+    """The game after the scripted rounds of ``scenario`` (read from ``doc``) under ``rules``, with its event log."""
     if not rules.min_players <= scenario.players <= rules.max_players:
         message = f"the variant is for {rules.min_players} to {rules.max_players} players, not {scenario.players}"
         raise ScenarioError([doc.problem(("players",), message)])
@@ -392,7 +392,12 @@ def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
             with script.deciding():
                 game.play_round(deciders)
             script.leftovers()
-    return judged(doc, game.snapshot())
+    return game
 
 
-__all__ = ["Expect", "Scenario", "ScriptRound", "ScriptedChance", "ScriptedDecider", "Turn", "replay"]
+def replay(scenario: Scenario, doc: Document, rules: Rules) -> Replay:
+    """Play the scripted rounds of ``scenario`` (read from ``doc``) under ``rules`` and check ``expect``."""
+    return judged(doc, scripted_game(scenario, doc, rules).snapshot())
+
+
+__all__ = ["Expect", "Scenario", "ScriptRound", "ScriptedChance", "ScriptedDecider", "Turn", "replay", "scripted_game"]
