@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +28,7 @@ from workbench.games import Family, Loaded
 from workbench.loading import did_you_mean
 from workbench.outputs import check_writable, write_atomic
 from workbench.playtests import read_logs
-from workbench.runs import as_loaded
+from workbench.runs import Notice, as_loaded
 from workbench.sim.calibrating import TEMPERATURE, Decisions, Estimate, Fit, fit
 
 #: Held-out games: this share of the games, when there are at least :data:`HOLD_OUT_GAMES` of them.
@@ -188,7 +189,7 @@ def calibrate(
     personas: str | os.PathLike[str] | None = None,
     seed: int = 1,
     force: bool = False,
-    command: str = "",
+    notice: Notice | None = None,
 ) -> Calibration:
     """Fit a persona to the decisions of ``logs`` (scenario scripts of ``variant``) and write it to the personas file
     ``out`` as ``name``. ``start`` names the persona the fit starts from, whose parameters it does not fit stay (the
@@ -209,7 +210,7 @@ def calibrate(
     if name in known:
         raise UsageError("name", "a bot of this name exists already (built in, or in the variant): choose another", name)
     offered = {p.name: p for p in calibrating.calibration_parameters()}
-    chosen = list(offered) if fitted is None else list(fitted)
+    chosen = list(calibrating.calibration_defaults) if fitted is None else list(fitted)
     for wanted in chosen:
         if wanted not in offered:
             raise UsageError(
@@ -220,6 +221,19 @@ def calibrate(
     if target is not None:
         _check_out(target, force, [path, *map(Path, logs)])
     played = read_logs(loaded, logs)
+    command = " ".join(
+        [
+            "workbench calibrate",
+            display_path(path) if path else repr(loaded.variant.name),
+            *(display_path(log.path) for log in played),
+            *([f"--out {display_path(target)}"] if target is not None else []),
+            *([f"--name {name}"] if name != "calibrated" else []),
+            *([f"--start {start}"] if start else []),
+            *([f"--fit {','.join(p.name for p in parameters)}"] if fitted is not None else []),
+            *([f"--personas {display_path(Path(personas))}"] if personas is not None else []),
+            *([f"--seed {seed}"] if seed != 1 else []),
+        ]
+    )
     per_game = calibrating.decisions([log.doc for log in played], loaded.variant)
     kept = [decision for game in per_game for decision in game]
     if not kept:
@@ -230,9 +244,16 @@ def calibrate(
     def valuation(subset: list[Any]) -> Any:
         return lambda weights: calibrating.values(subset, base.model_copy(update=weights))
 
+    clock = time.perf_counter()
+    matrix, options = everything.matrix(calibrating.values(kept, base))
+    if notice is not None:
+        each = time.perf_counter() - clock
+        notice(
+            f"fitting {', '.join(p.name for p in parameters)} and the temperature to {len(kept):,} decisions of "
+            f"{len(played)} games: about {_duration(each * evaluations(len(parameters)))}"
+        )
     start_weights = {p.name: float(getattr(base, p.name)) for p in parameters}
     found = fit(everything, valuation(kept), parameters, start_weights, games=len(played))
-    matrix, options = everything.matrix(calibrating.values(kept, base))
     start_temperature, start_likelihood = everything.best_temperature(matrix)
     fitted_matrix, _ = everything.matrix(calibrating.values(kept, base.model_copy(update=found.weights)))
     uniform_likelihood, uniform_accuracy = everything.uniform(options)
@@ -258,6 +279,19 @@ def calibrate(
         write_atomic(target, result.personas_yaml())
         result.written.append(target)
     return result
+
+
+def evaluations(weights: int) -> int:
+    """About how many times the bot values every decision for a fit of ``weights`` weights, its profile intervals and
+    the held-out fit (measured on the base game's recorded games: each weight more roughly doubles it)."""
+    return int(120 * 2**weights)
+
+
+def _duration(seconds: float) -> str:
+    """A duration as people say it: ``40 seconds``, ``3 minutes``."""
+    if seconds < 90:
+        return f"{max(5, round(seconds / 5) * 5)} seconds"
+    return f"{round(seconds / 60)} minutes"
 
 
 def _rounded(value: Any) -> Any:

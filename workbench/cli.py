@@ -839,6 +839,68 @@ def playtests(
 
 
 @app.command()
+def calibrate(
+    variant: Annotated[Path, typer.Argument(help="Variant file.", show_default=False)],
+    logs: Annotated[
+        list[Path],
+        typer.Argument(help="Games played at a table: scenario scripts of the variant (workbench record).", show_default=False),
+    ],
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Personas file to write the fitted bot to (for --personas).", show_default=False)
+    ],
+    name: Annotated[str, typer.Option("--name", help="The fitted bot's name in the file.")] = "calibrated",
+    start: Annotated[
+        str | None,
+        typer.Option(
+            "--start",
+            help="The bot the fit starts from; what it does not fit stays as this bot has it [default: heuristic].",
+            show_default=False,
+        ),
+    ] = None,
+    fit: Annotated[
+        str | None,
+        typer.Option(
+            "--fit",
+            help="The parameters to fit, comma-separated [default: chance_it,danger]; the temperature always.",
+            show_default=False,
+        ),
+    ] = None,
+    personas: Personas = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the choice of held-out games.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the fit and its evidence as JSON.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace --out if it exists.")] = False,
+) -> None:
+    """Fit a bot to the decisions of games played at a table: how the group values hearts, coins and gambles, and how
+    often it strays from the best choice; written as a persona every command takes with --personas."""
+    from workbench import calibrate as calibrating
+
+    with _reported():
+        found = calibrating.calibrate(
+            variant,
+            logs,
+            out,
+            name=name,
+            start=start,
+            fitted=[part.strip() for part in fit.split(",")] if fit else None,
+            personas=personas,
+            seed=seed,
+            force=force,
+            notice=say if not as_json else warn,
+        )
+    if as_json:
+        say_json(found.to_dict(), indent=2)
+        return
+    for line in found.lines():
+        say(line, wrap=True)
+    say(
+        f"note: a bot fitted to these games, not the people; it plays on the interpreter (its temperature draws among "
+        f"its options). Use it with --personas {display_path(out)} --bots {name}",
+        wrap=True,
+    )
+    say(f"wrote {display_path(out)}")
+
+
+@app.command()
 def sweep(
     path: Annotated[Path, typer.Argument(help="Sweep file (see sweeps/).", show_default=False)],
     out_dir: Annotated[

@@ -205,6 +205,10 @@ class Calibratable(Family, Protocol):
     def calibration_parameters(self) -> Sequence[Parameter]:
         """The parameters of that policy a fit may move (the temperature besides)."""
 
+    @property
+    def calibration_defaults(self) -> tuple[str, ...]:
+        """The few of them fitted unless told otherwise."""
+
     def decisions(self, docs: Sequence[Document], variant: Any) -> list[list[Any]]:
         """Every decision of two or more options of each recorded game, each with the index of the option ``chosen``."""
 

@@ -67,6 +67,8 @@ class ChanceIt(FamilyParts):
         return self
 
     calibrated_policy = "heuristic"
+    #: What sets a group apart at the table: its taste for CHANCE IT and its fear for its last hearts.
+    calibration_defaults = ("chance_it", "danger")
 
     def calibration_parameters(self) -> Sequence[Parameter]:
         from workbench.games.chance_it.calibration import PARAMETERS
