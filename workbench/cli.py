@@ -861,7 +861,7 @@ def calibrate(
         str | None,
         typer.Option(
             "--fit",
-            help="The parameters to fit, comma-separated [default: chance_it,danger]; the temperature always.",
+            help="The parameters to fit, comma-separated [default: the few that set a group apart; the output names them]; the temperature always.",
             show_default=False,
         ),
     ] = None,
