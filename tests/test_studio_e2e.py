@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import os
+import random
 import re
 import shutil
 import signal
@@ -300,6 +301,70 @@ def test_a_person_plays_a_whole_game_against_three_bots(page: Page, studio: Serv
         [str(cell) for cell in row] for row in rows
     ]
     expect(page.locator("#play-table tr.you td").first).to_have_text("0")  # the person's seat is marked
+
+
+# --- a playtest at the table -----------------------------------------------------------------------------------
+
+
+def enter_rounds(page: Page, rounds: int, rng: random.Random) -> None:
+    """Enter the game at the table until ``rounds`` rounds are saved: dice from ``rng`` (the first roll refused once as
+    impossible, with the reason shown), the first card or option every time."""
+    entry, option = page.locator("#playtest-entry:visible"), page.locator("#playtest-options button:enabled").first
+    saved = page.locator("#playtest-saved")
+    refused = False
+    while f"with {rounds} rounds" not in saved.inner_text():
+        expect(entry.or_(option).first).to_be_visible()
+        if entry.is_visible():
+            label = page.locator("#playtest-entry-label").inner_text()
+            count = 1 if label.startswith("The die") else int(label.split()[0])
+            if not refused:
+                page.locator("#playtest-faces").fill(" ".join(["7"] * count))
+                page.locator("#playtest-enter").click()
+                expect(page.locator("#playtest-message")).to_have_text("7 is not a face of a 6-sided die")
+                refused = True
+            page.locator("#playtest-faces").fill(" ".join(str(rng.randint(1, 6)) for _ in range(count)))
+            page.locator("#playtest-enter").click()
+        else:
+            option.click()
+        page.wait_for_function("() => !document.querySelector('#playtest-enter').disabled")
+
+
+def saved_rows(page: Page) -> list[list[str]]:
+    return [row.locator("td").all_text_contents() for row in page.locator("#playtest-saved-table tbody tr").all()]
+
+
+def test_a_playtest_entered_in_the_page_replays_to_the_state_it_showed(page: Page, studio: Served) -> None:
+    open_page(page, studio)
+    page.locator("#tab-playtest").click()
+    page.locator("#playtest-players").fill("3")
+    page.locator("#playtest-names").fill("Ann, Bo, Cy")
+    page.locator("#playtest-start").click()
+    expect(page.locator("#playtest-question")).to_contain_text("Setup: which card comes up (1 of 4)?")
+    enter_rounds(page, 2, random.Random(3))
+    page.locator("#playtest-stop").click()
+    expect(page.locator("#playtest-message")).to_contain_text("kept unfinished in")
+    expect(page.locator("#playtest-saved-table tbody tr")).to_have_count(3)
+    shown = saved_rows(page)
+
+    (recorded,) = (studio.path.parent / "playtests").glob(f"{studio.path.stem}-*.yaml")
+    found = api.replay(recorded)
+    assert found is not None
+    family, result = found
+    assert result.passed and result.output["rounds"] == 2 and result.output["end_reason"] is None
+    _, rows = family.state_table(result.output)
+    assert shown == [[str(cell) for cell in row] for row in rows]  # replay ends where the page showed the game
+    script = recorded.read_text()
+    assert "table: [Ann, Bo, Cy]" in script and "unfinished: true" in script
+
+    # the unfinished game is offered, and resumed where it stopped
+    expect(page.locator("#playtest-resume option")).to_have_count(1)
+    page.locator("#playtest-resume-start").click()
+    expect(page.locator("#playtest-question")).to_contain_text("Round 3: seat 2 rolls 5 dice")
+    enter_rounds(page, 3, random.Random(4))
+    page.locator("#playtest-stop").click()
+    expect(page.locator("#playtest-message")).to_contain_text("3 rounds entered")
+    again = api.replay(recorded)
+    assert again is not None and again[1].passed and again[1].output["rounds"] == 3
 
 
 # --- simulating -------------------------------------------------------------------------------------------------

@@ -443,8 +443,7 @@ class _Terminal:
         self.console.print(printable(text), markup=False)
 
     def __call__(self, question: Question) -> int:
-        fresh = max(0, question.seen - self.seen)  # several people's seats: what one was told is not told again
-        for line in question.said[len(question.said) - fresh :]:
+        for line in question.fresh(self.seen):  # several people's seats: what one was told is not told again
             self.show(line)
         self.seen = max(self.seen, question.seen)
         if (question.round, question.table) != self.table:  # several people's seats: an unchanged table is not shown again

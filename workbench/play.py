@@ -32,6 +32,11 @@ class Question:
     said: tuple[str, ...]  #: what happened since this seat's last question, one line per event
     seen: int = 0  #: events of the game's log the person has been told of, with this question
 
+    def fresh(self, told: int) -> tuple[str, ...]:
+        """The lines of :attr:`said` after the first ``told`` events of the game's log: what a table of several
+        people's seats has not been told yet (one seat's question tells what another's already did)."""
+        return self.said[len(self.said) - max(0, self.seen - told) :] if self.seen > told else ()
+
     def to_dict(self) -> dict[str, Any]:
         """The question as plain data (the studio's play panel)."""
         headers, rows = self.table
@@ -129,6 +134,18 @@ class Chance:
             if not 1 <= face <= self.sides:
                 raise ValueError(f"{face} is not a face of a {self.sides}-sided die")
         return faces
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as plain data (the studio's playtest panel)."""
+        return {
+            "round": self.round,
+            "kind": self.kind,
+            "prompt": self.prompt,
+            "count": self.count,
+            "sides": self.sides,
+            "options": list(self.options),
+            "numbered": self.numbered,
+        }
 
     @property
     def _dice(self) -> str:

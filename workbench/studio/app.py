@@ -1,7 +1,7 @@
 """The studio's web application (Starlette): one page and the JSON endpoints it calls. Family-agnostic.
 
 Every endpoint works on the one variant file the studio was opened with, and on nothing
-outside its folder. Each request is checked before it is served: its ``Host`` must be one
+outside its folder; it writes that file, and the games entered at a table as new files of ``playtests/`` beside it. Each request is checked before it is served: its ``Host`` must be one
 the server listens as (no DNS rebinding), an ``Origin`` must be the page's own, and every
 ``/api`` request carries the per-run token of the page's URL (header ``X-Studio-Token``).
 
@@ -13,13 +13,18 @@ Endpoints (JSON in and out unless said):
 - ``POST /api/pdf {text}``: the PDF (``application/pdf``), or 422 with ``problems``
 - ``POST /api/save {text, version}``: writes the file (atomically); 409 with the disk's text, its version and a diff
   when the file changed since ``version`` (saving again with the disk's version overwrites what the diff showed)
-- ``POST /api/play {players, seed, bots, seat}``, ``GET /api/play/ID``, ``POST /api/play/ID/answer {choice}``
+- ``POST /api/play {players, seed, bots, seat}``, ``GET /api/play/ID``, ``POST /api/play/ID/answer {choice}`` (or
+  ``{entry}``, the text of an entry at a table), ``POST /api/play/ID/stop``
+- ``POST /api/playtest {players, names, notes}`` or ``{resume}``: a game played at a table, entered as it happens
+  into a new file of ``playtests/`` beside the variant (or the unfinished one named); then as ``/api/play/ID``;
+  ``GET /api/playtests``: the unfinished ones
 - ``POST /api/run {kind, games, players, seed, bots, against}``, ``GET /api/run/ID``, ``GET /api/run/ID/report``
   (HTML), ``POST /api/run/ID/cancel``
 """
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import hashlib
 import hmac
@@ -43,11 +48,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from workbench import api
-from workbench.errors import Problem, WorkbenchError, display_path
+from workbench.errors import Problem, ScenarioError, WorkbenchError, display_path
 from workbench.games import family_of_file
-from workbench.loading import MAX_BYTES, readable_only
+from workbench.loading import MAX_BYTES, read_yaml, readable_only
 from workbench.outputs import FileChanged, write_atomic
-from workbench.studio.sessions import Job, Table, said
+from workbench.studio.sessions import Asking, Job, Recording, Table, said
 
 #: The header that carries the page's token on every ``/api`` request.
 TOKEN_HEADER = "X-Studio-Token"
@@ -56,6 +61,8 @@ MAX_BODY = 3 * MAX_BYTES
 #: Games a studio run may play at most (a larger study belongs in the terminal or on a cluster).
 MAX_GAMES = 200_000
 RUN_KINDS = ("simulate", "compare")
+#: The folder beside the variant where the studio writes the games entered at a table.
+PLAYTESTS = "playtests"
 
 
 class Refused(Exception):
@@ -79,7 +86,7 @@ class Studio:
         self.path = variant.resolve()
         self.folder = self.path.parent
         self.token = token or secrets.token_urlsafe(24)
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, Asking] = {}  #: the game being played or entered (one at a time)
         self.jobs: dict[str, Job] = {}
         self._saving = threading.Lock()  # a save compares the version and writes as one step
         self._starting = threading.Lock()  # one game, one run at a time
@@ -262,7 +269,64 @@ class Studio:
             self.tables[key] = Table(loaded, players, seed, bots, seat)
         return self.tables[key].to_dict(key)
 
-    def game(self, key: str) -> Table:
+    def start_playtest(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Start entering a game played at a table, into a new file of the ``playtests`` folder beside the variant (or
+        go on with the unfinished one ``resume`` names there)."""
+        names = [part.strip() for part in _text(body, "names", "").split(",") if part.strip()]
+        notes = _text(body, "notes", "").strip() or None
+        resume = body.get("resume")
+        with self._starting:
+            for table in self.tables.values():  # one game at a time: a new one leaves the last
+                table.close()
+            self.tables.clear()
+            loaded = api.load_variant(self.path)
+            path = self._new_playtest() if resume is None else self.playtest_file(resume)
+            key = secrets.token_hex(8)
+            players = _given(body, "players", int) if resume is None else None
+            self.tables[key] = Recording(loaded, path, players, names, notes, resume is not None)
+        return self.tables[key].to_dict(key)
+
+    @property
+    def playtests(self) -> Path:
+        """Where the studio writes the games entered at a table: the ``playtests`` folder beside the variant."""
+        return self.folder / PLAYTESTS
+
+    def _new_playtest(self) -> Path:
+        """A file name not taken yet: ``<variant>-<day>-<n>.yaml`` in :attr:`playtests` (created if need be)."""
+        if self.playtests.is_symlink() or (self.playtests.exists() and not self.playtests.is_dir()):
+            raise Refused(
+                409, f"{display_path(self.playtests)} is not a folder of its own: the studio writes playtests only there"
+            )
+        self.playtests.mkdir(exist_ok=True)
+        stem = f"{self.path.stem}-{datetime.date.today().isoformat()}"
+        number = 1
+        while (self.playtests / f"{stem}-{number}.yaml").exists():
+            number += 1
+        return self.playtests / f"{stem}-{number}.yaml"
+
+    def playtest_file(self, name: Any) -> Path:
+        """An unfinished game of :attr:`playtests` by its file name."""
+        found = {entry["file"]: entry for entry in self.unfinished()}
+        if not isinstance(name, str) or name not in found:
+            raise Refused(404, f"no unfinished playtest {name!r} in {display_path(self.playtests)}")
+        return self.playtests / name
+
+    def unfinished(self) -> list[dict[str, Any]]:
+        """The unfinished games of :attr:`playtests`, newest first: each file's name and what it holds."""
+        found = []
+        folder = self.playtests
+        for path in sorted(folder.glob("*.yaml"), key=lambda path: path.stat().st_mtime, reverse=True) if folder.is_dir() else []:
+            try:
+                data = read_yaml(path, ScenarioError).data
+            except WorkbenchError:  # not a script the studio may read: not offered
+                continue
+            header = data.get("playtest") if isinstance(data, dict) else None
+            if isinstance(header, dict) and header.get("unfinished") is True:
+                table = ", ".join(map(str, header.get("table") or ()))
+                found.append({"file": path.name, "players": data.get("players"), "table": table})
+        return found
+
+    def game(self, key: str) -> Asking:
         if key not in self.tables:
             raise Refused(404, "no such game (it was left for a newer one): start a new game")
         return self.tables[key]
@@ -421,7 +485,13 @@ def create_app(studio: Studio, hosts: set[str] | None) -> Starlette:
     def answer(body: dict[str, Any], key: str) -> dict[str, Any]:
         table = studio.game(key)
         number = body.get("number")
-        table.answer(_whole(body, "choice", -1), _whole(body, "number", 0) if number is not None else None)
+        given = _text(body, "entry", "") if "entry" in body else _whole(body, "choice", -1)
+        table.answer(given, _whole(body, "number", 0) if number is not None else None)
+        return table.to_dict(key)
+
+    def stop(body: dict[str, Any], key: str) -> dict[str, Any]:
+        table = studio.game(key)
+        table.close()
         return table.to_dict(key)
 
     def run(body: dict[str, Any], key: str) -> dict[str, Any]:
@@ -449,6 +519,9 @@ def create_app(studio: Studio, hosts: set[str] | None) -> Starlette:
         Route("/api/play", served(studio.start_game), methods=post),
         Route("/api/play/{key}", served(game)),
         Route("/api/play/{key}/answer", served(answer), methods=post),
+        Route("/api/play/{key}/stop", served(stop), methods=post),
+        Route("/api/playtest", served(studio.start_playtest), methods=post),
+        Route("/api/playtests", served(lambda body: {"unfinished": studio.unfinished()})),
         Route("/api/run", served(studio.start_run), methods=post),
         Route("/api/run/{key}", served(run)),
         Route("/api/run/{key}/report", served(report)),

@@ -12,10 +12,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from workbench import api, studies
+from workbench import api, playtest, studies
 from workbench.errors import UsageError, WorkbenchError
 from workbench.games import Loaded, game_length
-from workbench.play import Left, Question
+from workbench.play import Chance, Left, Question
+from workbench.play import Table as PlayTable
 from workbench.sim.runner import Stop
 
 #: The form fields of the play and run panels, by the library parameter each sets: a refusal names the field.
@@ -34,72 +35,93 @@ def said(exc: WorkbenchError, fields: dict[str, str] | None = None) -> str:
 SETTLE_SECONDS = 10.0
 
 
-class Table:
-    """A game with one person's seat, played in a thread: each question waits for the page's answer."""
+class Asking:
+    """What a game in a thread shares with the page: each thing it asks waits for the page's answer, and the page
+    sees the state (asking, playing, over, stopped or failed) whenever it asks. A subclass plays the game in
+    :meth:`_play` and says what its answers are (:meth:`_taken`)."""
 
-    def __init__(self, loaded: Loaded, players: int | None, seed: int, bots: str | None, seat: int):
+    def __init__(self, loaded: Loaded, seat: int = 0):
         self.loaded = loaded
-        self.seat = seat
+        self.seat = seat  #: the seat whose question is open (the person's, in a game against bots)
         self.state = "playing"  #: playing, asking, over, stopped or failed
-        self.question: Question | None = None
+        self.question: Question | Chance | None = None
+        self.table: dict[str, Any] | None = None  #: every player's holdings as last shown
         self.log: list[str] = []
         self.result: dict[str, Any] | None = None
         self.message: str | None = None
-        self._answer: int | None = None
+        self._answer: Any = None
         self._closed = False
         self._changed = threading.Condition()
         self.asked = 0  #: questions asked so far: an answer names the one it answers
-        play = contextvars.copy_context().run  # the thread reads files as the request that started it may
-        self._thread = threading.Thread(target=play, args=(self._play, players, seed, bots), name="studio-game", daemon=True)
-        self._thread.start()
+        self.told = 0  #: events of the game's log in :attr:`log`
 
-    def _play(self, players: int | None, seed: int, bots: str | None) -> None:
+    def start(self) -> None:
+        play = contextvars.copy_context().run  # the thread reads files as the request that started it may
+        threading.Thread(target=play, args=(self._played,), name="studio-game", daemon=True).start()
+
+    def _play(self) -> dict[str, Any]:
+        """Play the game (asking through :meth:`_ask`); its final state."""
+        raise NotImplementedError
+
+    def _played(self) -> None:
         try:
-            output = api.play(
-                self.loaded, players, seed, bots=bots or self.loaded.family.default_bot, people={self.seat: self._ask}
-            )
+            output = self._play()
         except Left as left:
-            self._finish("stopped", None, left.problems[0].message)
+            self._finish("stopped", None, self._stopped(left.problems[0].message))
         except WorkbenchError as exc:
             self._finish("failed", None, said(exc, PLAY_FIELDS))
         else:
             self._finish("over", output, None)
 
+    def _stopped(self, message: str) -> str:
+        """What the page says of a game that stopped before its end."""
+        return message
+
     def _finish(self, state: str, output: dict[str, Any] | None, message: str | None) -> None:
         with self._changed:
             self.state, self.result, self.message, self.question = state, output, message, None
-            if output is not None:
+            if output is not None and "events" in output:
                 self.log = [self.loaded.family.describe(event) for event in output["events"]]
             self._changed.notify_all()
 
-    def _ask(self, question: Question) -> int:
+    def _ask(self, question: Question | Chance) -> Any:
         with self._changed:
             self.question = question
             self.asked += 1
-            self.log.extend(question.said)
+            if isinstance(question, Question):
+                self.seat = question.seat
+                self.log.extend(question.fresh(self.told))
+                self.told = max(self.told, question.seen)
+                headers, rows = question.table
+                self.table = {"headers": headers, "rows": rows}
             self.state = "asking"
             self._changed.notify_all()
             while self._answer is None and not self._closed:
                 self._changed.wait()
             if self._closed:
                 raise Left("the game was left for another")
-            choice = self._answer
-            assert choice is not None
+            answer = self._answer
             self._answer = None  # answer() has set the state: playing, no question
-            return choice
+            return answer
 
-    def answer(self, choice: int, number: int | None = None) -> None:
-        """Answer the open question (the ``number``-th asked, when given) with the index of an option, and wait until
-        the game asks again or ends."""
+    def _taken(self, answer: Any) -> Any:
+        """The page's answer to the open question, checked (a :class:`ValueError` says why it cannot be taken)."""
+        if not isinstance(self.question, Question):
+            raise ValueError("the game is waiting for an entry, not a choice")
+        if not (isinstance(answer, int) and not isinstance(answer, bool) and 0 <= answer < len(self.question.options)):
+            raise ValueError(f"choose an option from 0 to {len(self.question.options) - 1}")
+        return answer
+
+    def answer(self, answer: Any, number: int | None = None) -> None:
+        """Answer the open question (the ``number``-th asked, when given), and wait until the game asks again or
+        ends; an answer that cannot be taken is refused at once, the question still open."""
         with self._changed:
             self._settle()
             if self.state != "asking" or self.question is None:
                 raise ValueError("the game is not waiting for an answer")
             if number is not None and number != self.asked:
                 raise ValueError("that question was answered already (in another tab?): here is the game as it is now")
-            if not 0 <= choice < len(self.question.options):
-                raise ValueError(f"choose an option from 0 to {len(self.question.options) - 1}")
-            self._answer = choice
+            self._answer = self._taken(answer)
             self.state, self.question = "playing", None
             self._changed.notify_all()
             self._settle()
@@ -113,30 +135,96 @@ class Table:
         """Leave the game (its thread ends at its next question)."""
         with self._changed:
             self._closed = True
+            if self.state == "asking":  # the thread stops at the open question: the page waits for it to say so
+                self.state, self.question = "playing", None
             self._changed.notify_all()
+
+    def _result(self) -> dict[str, Any] | None:
+        if self.result is None:
+            return None
+        family = self.loaded.family
+        headers, rows = family.state_table(self.result)
+        return {
+            "winners": self.result["winners"],
+            "end_reason": self.result["end_reason"],
+            "ending": family.figures.end_reasons.get(self.result["end_reason"], self.result["end_reason"]),
+            "length": game_length(family, self.result),
+            "table": {"headers": headers, "rows": rows},
+        }
 
     def to_dict(self, key: str) -> dict[str, Any]:
         """The game's state for the page (after waiting a moment for a game that is still playing)."""
         with self._changed:
             self._settle()
-            result = None
-            if self.result is not None:
-                headers, rows = self.loaded.family.state_table(self.result)
-                result = {
-                    "winners": self.result["winners"],
-                    "end_reason": self.result["end_reason"],
-                    "ending": self.loaded.family.figures.end_reasons.get(self.result["end_reason"], self.result["end_reason"]),
-                    "length": game_length(self.loaded.family, self.result),
-                    "table": {"headers": headers, "rows": rows},
-                }
+            question = self.question
             return {
                 "id": key,
                 "state": self.state,
-                "question": {**self.question.to_dict(), "number": self.asked} if self.question is not None else None,
+                "question": {**question.to_dict(), "number": self.asked} if isinstance(question, Question) else None,
+                "entry": {**question.to_dict(), "number": self.asked} if isinstance(question, Chance) else None,
+                "table": self.table,
                 "log": list(self.log),
-                "result": result,
+                "result": self._result(),
                 "message": self.message,
             }
+
+
+class Table(Asking):
+    """A game with one person's seat, the bots at the others, played in a thread."""
+
+    def __init__(self, loaded: Loaded, players: int | None, seed: int, bots: str | None, seat: int):
+        super().__init__(loaded, seat)
+        self._arguments = (players, seed, bots)
+        self.start()
+
+    def _play(self) -> dict[str, Any]:
+        players, seed, bots = self._arguments
+        return api.play(self.loaded, players, seed, bots=bots or self.loaded.family.default_bot, people={self.seat: self._ask})
+
+
+class Recording(Asking):
+    """A game people play at a table, entered in the page as it happens (``workbench record``): every seat's
+    decisions as buttons, the dice typed in and the cards that come up as buttons, each checked as it is made (an
+    entry that cannot be is refused at once, saying why); the script written to ``path`` after every round."""
+
+    def __init__(self, loaded: Loaded, path: Path, players: int | None, names: list[str], notes: str | None, resume: bool):
+        super().__init__(loaded)
+        self.path = path
+        self.saved: list[playtest.Recording] = []
+        self._arguments = (players, names, notes, resume)
+        self.start()
+
+    def _play(self) -> dict[str, Any]:
+        players, names, notes, resume = self._arguments
+        assert self.loaded.path is not None
+        done = playtest.record(
+            self.loaded.path, self.path, PlayTable(self._ask, self._ask), players, resume=resume, names=names,
+            notes=notes, saved=self.saved,
+        )  # fmt: skip
+        return dict(done.script["expect"])
+
+    def _taken(self, answer: Any) -> Any:
+        if isinstance(self.question, Chance):
+            if not isinstance(answer, str):
+                raise ValueError("type what chance brought: the dice's faces, or the card's name")
+            return self.question.read(answer)
+        return super()._taken(answer)
+
+    def _stopped(self, message: str) -> str:
+        if not self.saved:
+            return "stopped before the setup was entered: nothing was kept"
+        kept = self.saved[-1]
+        return f"kept unfinished in {kept.path.name} ({kept.length} entered): resume it to go on"
+
+    def to_dict(self, key: str) -> dict[str, Any]:
+        out = super().to_dict(key)
+        kept = self.saved[-1] if self.saved else None
+        if kept is not None:
+            headers, rows = self.loaded.family.state_table(kept.script["expect"])
+            out["saved"] = {"file": kept.path.name, "length": kept.length, "table": {"headers": headers, "rows": rows}}
+        else:
+            out["saved"] = None
+        return out
 
 
 class Job:

@@ -12,6 +12,8 @@ const $ = (id) => document.getElementById(id);
 const studio = { name: "", folder: "", version: "", savedText: "", saving: false };
 /** The game in the Play panel. */
 const play = { id: null, seat: 0 };
+/** The game entered in the Playtest panel. */
+const recording = { id: null };
 /** The simulation in the Simulate & compare panel. */
 const run = { id: null, timer: null };
 
@@ -388,6 +390,103 @@ function showGame(game) {
   if (game.state === "playing") setTimeout(() => playStep(`/api/play/${game.id}`), 500);
 }
 
+// ---------- Playtest: a game at the table, entered as it happens ----------
+
+async function startRecording(event) {
+  event.preventDefault();
+  await recordStep("/api/playtest", {
+    players: Number($("playtest-players").value),
+    names: $("playtest-names").value,
+    notes: $("playtest-notes").value,
+  });
+}
+
+async function resumeRecording(event) {
+  event.preventDefault();
+  await recordStep("/api/playtest", { resume: $("playtest-resume").value });
+}
+
+async function recordStep(path, body) {
+  setRecordBusy(true);
+  try {
+    showRecording(await api(path, body));
+  } catch (error) {
+    // an entry that cannot be taken is refused at once: say why, and ask again
+    if (error.status === 400 && recording.id) {
+      $("playtest-message").textContent = error.message;
+      $("playtest-message").hidden = false;
+    } else {
+      showError(error);
+    }
+  } finally {
+    setRecordBusy(false);
+  }
+}
+
+function setRecordBusy(busy) {
+  for (const id of ["playtest-start", "playtest-enter", "playtest-resume-start"]) $(id).disabled = busy;
+  for (const button of $("playtest-options").querySelectorAll("button")) button.disabled = busy;
+}
+
+function showRecording(game) {
+  recording.id = game.id;
+  const asking = game.state === "asking";
+  const question = asking ? game.question : null;
+  const entry = asking ? game.entry : null;
+  $("playtest-message").textContent = game.message || "";
+  $("playtest-message").hidden = !game.message;
+  $("playtest-question").replaceChildren();
+  if (question) {
+    $("playtest-question").append(el("strong", `Seat ${question.seat}: `), question.prompt, " ", ...diceOf(question.dice || []));
+  } else if (entry) {
+    $("playtest-question").append(entry.prompt);
+  }
+  const answer = (body) => recordStep(`/api/play/${recording.id}/answer`, body);
+  const choices = question ? question.options : entry && entry.options.length ? entry.options : [];
+  $("playtest-options").replaceChildren(...choices.map((option, index) => {
+    const button = el("button", String(option));
+    button.type = "button";
+    const card = entry && entry.numbered ? String(index + 1) : String(option).replace(/ \(\d+ in the \w+\)$/, "");
+    button.addEventListener("click", () => answer(question ? { choice: index, number: question.number } : { entry: card, number: entry.number }));
+    return button;
+  }));
+  const dice = entry && !entry.options.length;
+  $("playtest-entry").hidden = !dice;
+  if (dice) {
+    $("playtest-entry-label").textContent = entry.count === 1 ? `The die (1 to ${entry.sides})` : `${entry.count} dice (1 to ${entry.sides}, with spaces)`;
+    $("playtest-faces").value = "";
+    $("playtest-faces").focus();
+    $("playtest-entry").onsubmit = (event) => {
+      event.preventDefault();
+      answer({ entry: $("playtest-faces").value, number: entry.number });
+    };
+  }
+  $("playtest-stop").disabled = !["asking", "playing"].includes(game.state);
+  drawTable($("playtest-table"), game.table || (game.result && game.result.table), question ? question.seat : null);
+  const saved = game.saved;
+  $("playtest-saved").textContent = saved ? `Saved in playtests/${saved.file} with ${saved.length}${game.state === "over" ? ": the game is over" : ""}.` : "";
+  drawTable($("playtest-saved-table"), saved && game.state !== "asking" && game.state !== "playing" ? saved.table : null, null);
+  drawLog(game.log || [], $("playtest-log"), null);
+  if (game.state === "playing") setTimeout(() => recordStep(`/api/play/${game.id}`), 500);
+  if (!["asking", "playing"].includes(game.state)) listUnfinished();
+}
+
+async function stopRecording() {
+  if (recording.id) await recordStep(`/api/play/${recording.id}/stop`, {});
+}
+
+/** Offers the unfinished games of playtests/ to resume. */
+async function listUnfinished() {
+  try {
+    const { unfinished } = await api("/api/playtests");
+    const labels = unfinished.map((game) => `${game.file}${game.table ? ` (${game.table})` : ""}`);
+    $("playtest-resume").replaceChildren(...unfinished.map((game, index) => new Option(labels[index], game.file)));
+    $("playtest-resume-form").hidden = unfinished.length === 0;
+  } catch (error) {
+    showError(error);
+  }
+}
+
 const PIPS = {
   1: [[2, 2]],
   2: [[1, 1], [3, 3]],
@@ -399,14 +498,18 @@ const PIPS = {
 
 /** Draws dice: pips for 1 to 6, the number for anything else. */
 function drawDice(values) {
-  $("play-dice").replaceChildren(...values.map((value) => {
+  $("play-dice").replaceChildren(...diceOf(values));
+}
+
+function diceOf(values) {
+  return values.map((value) => {
     const pips = PIPS[value];
     if (!pips) return el("span", String(value), "die plain");
     const svg = svgElement("svg", { class: "die", viewBox: "0 0 40 40", role: "img", "aria-label": `die showing ${value}` });
     svg.append(svgElement("rect", { x: 1, y: 1, width: 38, height: 38, rx: 7 }));
     for (const [x, y] of pips) svg.append(svgElement("circle", { cx: x * 10, cy: y * 10, r: 3.6 }));
     return svg;
-  }));
+  });
 }
 
 function svgElement(tag, attributes) {
@@ -415,8 +518,8 @@ function svgElement(tag, attributes) {
   return element;
 }
 
-/** An HTML table from {headers, rows}; the human's seat row is highlighted. */
-function drawTable(table, data) {
+/** An HTML table from {headers, rows}; the human's seat row is highlighted (none: `mine` null). */
+function drawTable(table, data, mine = play.seat) {
   table.replaceChildren();
   if (!data) return;
   const seatColumn = Math.max(0, data.headers.findIndex((header) => String(header).toLowerCase() === "seat"));
@@ -429,7 +532,7 @@ function drawTable(table, data) {
   const body = table.createTBody();
   for (const cells of data.rows) {
     const tr = row(cells, "td");
-    if (String(cells[seatColumn]) === String(play.seat)) {
+    if (mine !== null && String(cells[seatColumn]) === String(mine)) {
       tr.className = "you";
       tr.title = "Your seat";
     }
@@ -438,11 +541,11 @@ function drawTable(table, data) {
 }
 
 /** The event lines, newest at the bottom; a rule between rounds, the human's lines in colour. */
-function drawLog(lines) {
-  const mine = new RegExp(`\\bseat ${play.seat}\\b`);
+function drawLog(lines, log = $("play-log"), seat = play.seat) {
+  const mine = seat === null ? null : new RegExp(`\\bseat ${seat}\\b`);
   let round = null;
-  $("play-log").replaceChildren(...lines.map((line) => {
-    const div = el("div", line, mine.test(line) ? "mine" : "");
+  log.replaceChildren(...lines.map((line) => {
+    const div = el("div", line, mine && mine.test(line) ? "mine" : "");
     const match = /^round (\d+)/i.exec(line);
     if (match && match[1] !== round) {
       if (round !== null) div.classList.add("new-round");
@@ -450,7 +553,7 @@ function drawLog(lines) {
     }
     return div;
   }));
-  $("play-log").scrollTop = $("play-log").scrollHeight;
+  log.scrollTop = log.scrollHeight;
 }
 
 function drawResult(game) {
@@ -570,7 +673,7 @@ function fillSelect(select, values, chosen) {
 function fillChoices(variant) {
   if (variant.players === null) return;
   const { min, max } = variant.players;
-  for (const id of ["play-players", "run-players"]) Object.assign($(id), { min, max, value: variant.players.default });
+  for (const id of ["play-players", "playtest-players", "run-players"]) Object.assign($(id), { min, max, value: variant.players.default });
   $("play-seat").max = variant.players.default - 1;
   const bot = variant.default_bot;
   fillSelect($("play-bots"), variant.bots, bot);
@@ -591,6 +694,7 @@ async function load() {
     $("variant-file").textContent = `${variant.folder}/${variant.name}`;
     document.title = `${variant.variant ?? variant.name} · Studio`;
     fillChoices(variant);
+    listUnfinished();
     const kept = recallEdits();
     const restored = kept !== null && kept.text !== variant.text;
     // Edits made on an older version of the file keep that version: saving them shows the changes made on disk since.
@@ -629,6 +733,9 @@ function wire() {
   $("download-pdf").addEventListener("click", downloadPdf);
   $("play-form").addEventListener("submit", startGame);
   $("play-players").addEventListener("input", () => { $("play-seat").max = Number($("play-players").value) - 1; });
+  $("playtest-form").addEventListener("submit", startRecording);
+  $("playtest-resume-form").addEventListener("submit", resumeRecording);
+  $("playtest-stop").addEventListener("click", stopRecording);
   $("run-form").addEventListener("submit", startRun);
   $("run-cancel").addEventListener("click", cancelRun);
   $("run-kind").addEventListener("change", () => { $("run-against-field").hidden = $("run-kind").value !== "compare"; });
