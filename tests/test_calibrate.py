@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from workbench import api, calibrate, playtests
 from workbench.cli import app
 from workbench.errors import UsageError
+from workbench.sim.backends import Local
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = ROOT / "variants" / "chance-it.yaml"
@@ -80,6 +81,11 @@ def test_the_personas_file_is_one_every_command_takes(hidden_logs: list[Path], t
     assert "# 95 % interval" in text
     summary = api.simulate(BASE, players=[4], games=20, bots="our-group", personas=out, engine="auto")
     assert summary.runs[0].engine == "interpreter"  # a temperature: only the interpreter plays it
+    tuned = api.tune_stakes(
+        BASE, [3], bots="our-group", personas=out, budget=100, exploit_games=0, backend=Local(1), out=tmp_path / "p.yaml"
+    )  # fmt: skip
+    assert f"--bots our-group --budget 100 --seed 1 --engine interpreter --personas {out}" in tuned.command
+    assert tuned.written == [tmp_path / "p.yaml", tmp_path / "p.html"]
     shown = CliRunner().invoke(app, [*arguments, "--json", "--force"])
     body = json.loads(shown.stdout)
     assert [p["name"] for p in body["parameters"]] == ["chance_it", "temperature"]

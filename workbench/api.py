@@ -525,6 +525,7 @@ def tune_stakes(
     players: Sequence[int],
     *,
     bots: str | None = None,
+    personas: str | os.PathLike[str] | None = None,
     budget: int | None = None,
     seed: int = 1,
     backend: Backend = LOCAL,
@@ -545,6 +546,7 @@ def tune_stakes(
     ``exploit_bot`` (default: the top of the family's skill ladder) then plays a rotating seat on each proposed and
     printed sheet against the tuning bots, ``exploit_games`` games each (default: ``budget / 20``, at most 2,000; 0
     measures nothing): what it gains there says how exploitable each sheet is.
+    ``personas`` is a personas file whose bots ``bots`` and ``exploit_bot`` may name (those ``calibrate`` fits, say).
     ``out`` is the proposal file (YAML; the comparison page goes beside it as .html).
     ``write`` also puts the proposals into the variant file, changing only their lines;
     a printed sheet is replaced only with ``replace_printed``, and never when the file
@@ -566,7 +568,8 @@ def tune_stakes(
         )
     counts = sorted(set(players))
     tuned = family.tuning_variant(path, counts)
-    known = family.personas(tuned)
+    given = Path(personas) if personas is not None else None
+    known = family.personas(tuned, given)
     bots = family.default_bot if bots is None else bots
     ranked = found.ranked
     strong = exploit_bot if exploit_bot is not None else ranked.ladder()[-1] if ranked is not None else None
@@ -579,6 +582,7 @@ def tune_stakes(
             f"workbench tune-stakes {path}",  # as typed: run from the same folder, the command reproduces the proposal
             *(f"--players {n}" for n in counts),
             f"--bots {bots} --budget {budget} --seed {seed} --engine {engine}",
+            *([f"--personas {display_path(given)}"] if given is not None else []),
             *([f"--exploit-bot {exploit_bot}"] if exploit_bot is not None else []),
             *([f"--exploit-games {exploit_games}"] if exploit_games is not None else []),
             *(["--write"] if write else []),
@@ -586,7 +590,7 @@ def tune_stakes(
         ]
     )
     options = RunOptions(backend, engine, force, create_folders, progress, notice, stop)
-    with job(family, choice, options, sources) as work:
+    with job(family, choice, options, [*sources, given]) as work:
         proposal = page = None
         if out is not None:
             if Path(out).suffix.lower() in (".html", ".htm"):
@@ -602,6 +606,7 @@ def tune_stakes(
                 path,
                 counts,
                 bots=bots,
+                personas=known,
                 seed=seed,
                 budget=budget,
                 backend=backend,
