@@ -117,3 +117,35 @@ def test_the_chance_chess_tuned_deck_is_the_sweeps_best() -> None:
     names = [load_variant(path).variant.name for path in decks]
     assert [v["name"] for v in compared["variants"]] == names
     assert [run["games"] for run in compared["runs"]] == [300] and compared["bots"] == ["search"]
+
+
+@pytest.mark.slow
+def test_the_readme_figures_of_the_playtest_walk_through_reproduce() -> None:
+    """The figures quoted under "Playtests with people" come out of the current code and the shipped evening."""
+    from workbench import calibrate, playtests
+
+    logs = sorted((ROOT / "examples" / "playtests").glob("game-*.yaml"))
+    assert len(logs) == 12
+    found = playtests.playtests(VARIANTS / "chance-it.yaml", logs, games=2000, seed=1, backend=Local(2))
+    (table,) = found.tables
+    assert [f.name for f in table.differing] == [
+        "guides.forced_in.rate", "guides.chance-it.rate", "components.coins.most_held_per_game.mean",
+    ]  # fmt: skip
+    chance_it = next(f for f in table.figures if f.name == "guides.chance-it.rate")
+    assert [round(100 * x, 1) for x in (chance_it.people, chance_it.low, chance_it.high, chance_it.bots)] == [
+        29.1,
+        25.4,
+        32.9,
+        10.7,
+    ]
+    fitted = calibrate.calibrate(VARIANTS / "chance-it.yaml", logs)
+    assert [(e.parameter.name, round(e.value, 3), round(e.low, 3), round(e.high, 3)) for e in fitted.estimates] == [
+        ("chance_it", 0.838, 0.728, 0.885), ("danger", 2.449, 2.121, 2.746), ("temperature", 0.313, 0.275, 0.362),
+    ]  # fmt: skip
+    assert (fitted.decisions, round(fitted.fitted.likelihood, 3), round(fitted.start_check.likelihood, 3)) == (
+        822,
+        -0.618,
+        -0.732,
+    )
+    shipped = (ROOT / "examples" / "playtests" / "our-group.yaml").read_text(encoding="utf-8")
+    assert "danger: 2.4488  # 95 % interval 2.12 to 2.75" in shipped  # the shipped file is this fit's

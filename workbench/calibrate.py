@@ -150,7 +150,8 @@ class Calibration:
             more = e.games_to_settle
             settle = (
                 "" if e.settled
-                else f"; about {more:,} games would settle it to ±{e.parameter.settle:g}" if more is not None
+                else f"; about {more - self.games:,} more games ({more:,} in all) would settle it to ±{e.parameter.settle:g}"
+                if more is not None
                 else "; these games do not tell it"
             )  # fmt: skip
             out.append(f"  {e.parameter.name} {e.value:.3g} ({_interval(e)}): {e.parameter.about}{settle}")

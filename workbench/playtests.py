@@ -78,7 +78,7 @@ class Figure:
     method: str  #: how the people's interval and the test were made
     p: float = math.nan  #: two-sided p-value of "people play like the bots" on this figure (NaN: not tested)
     adjusted: float = math.nan  #: Holm-adjusted
-    games_to_tell: int | None = None  #: for a difference not shown: games at a table that would show it, were it real
+    games_to_tell: int | None = None  #: for a difference not shown: games at a table (in all) that would show it
 
     @property
     def differs(self) -> bool:
@@ -208,10 +208,10 @@ class Playtests:
         for table in self.tables:
             close = sorted((f for f in table.figures if f.games_to_tell), key=lambda f: f.games_to_tell or 0)[:3]
             if close:
-                tell = "; ".join(f"{f.label}: about {f.games_to_tell:,} games" for f in close)
+                tell = "; ".join(f"{f.label}: about {f.games_to_tell:,}" for f in close)
                 said.append(
-                    f"{table.players} players, not shown to differ yet, the closest calls (games at a table that would "
-                    f"show the difference seen, were it real): {tell}"
+                    f"{table.players} players, too few games to tell yet, the closest calls (games at a table in all that "
+                    f"would show the difference seen, were it real): {tell}"
                 )
         return said
 
@@ -328,7 +328,6 @@ def _figure(statistic: Statistic, rows: list[list[int]], people: Sums, bots: Sum
         if theirs.value in (0.0, 1.0) and successes == round(theirs.value * n):
             return replace(shown, low=low, high=high, method="not tested: the same in every game, people's and bots'")
         p = stats.binomtest(successes, n, theirs.value).pvalue if 0 < theirs.value < 1 else 0.0
-        spread = math.sqrt(theirs.value * (1 - theirs.value) / n)
         figure = replace(shown, low=low, high=high, method="Wilson interval; exact binomial test", p=float(p))
     else:
         t = float(stats.t.ppf(0.975, n - 1)) if n > 1 else math.nan
@@ -342,16 +341,20 @@ def _figure(statistic: Statistic, rows: list[list[int]], people: Sums, bots: Sum
         else:
             p = float(2 * stats.t.sf(abs(ours.value - theirs.value) / spread, n - 1))
         figure = replace(shown, low=low, high=high, method="Student t interval; t test against the bots' spread", p=p)
-    return replace(figure, games_to_tell=_games_to_tell(ours.value - theirs.value, spread, n))
+    return figure
 
 
-def _games_to_tell(difference: float, spread: float, n: int) -> int | None:
-    """Games at a table that would show ``difference`` at about the 5 % level, were it real (None: no difference to
-    tell, or none seen)."""
-    if not (math.isfinite(spread) and spread > 0) or difference == 0:
+def _games_to_tell(p: float, n: int, tests: int) -> int | None:
+    """Games at a table (in all) that would show the difference seen, were it real: 80 % of the time, surviving Holm's
+    correction over ``tests`` tests (at worst its first, Bonferroni's level). A test's z grows as the square root of
+    the games; None when no difference was seen (p = 1)."""
+    from scipy.stats import norm
+
+    seen = float(norm.isf(p / 2)) if p < 1 else 0.0
+    if seen <= 0:
         return None
-    z = abs(difference) / spread
-    return max(n, math.ceil(n * (2.8 / z) ** 2))  # 2.8: a 5 % two-sided test with 80 % power
+    needed = float(norm.isf(ALPHA / (2 * tests))) + float(norm.isf(0.2))
+    return max(n + 1, math.ceil(n * (needed / seen) ** 2))
 
 
 def _corrected(tables: list[Table]) -> list[Table]:
@@ -363,6 +366,11 @@ def _corrected(tables: list[Table]) -> list[Table]:
     out = []
     for t in tables:
         figures = [replace(f, adjusted=next(adjusted)) if math.isfinite(f.p) else f for f in t.figures]
-        figures = [replace(f, games_to_tell=None) if f.differs else f for f in figures]
+        figures = [
+            replace(f, games_to_tell=_games_to_tell(f.p, t.people_games, len(tested)))
+            if not f.differs and math.isfinite(f.p)
+            else f
+            for f in figures
+        ]
         out.append(replace(t, figures=figures))
     return out

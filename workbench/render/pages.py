@@ -470,4 +470,4 @@ def _games_to_tell(figure: dict[str, Any]) -> str:
     more = figure["games_to_tell"]
     if more is None:
         return "the same"
-    return f"about {more:,} games would show this difference, were it real"
+    return f"about {more:,} games in all would show this difference, were it real"
