@@ -215,7 +215,7 @@ def test_an_impossible_chance_chess_entry_is_refused_saying_why(tmp_path: Path) 
         playtest.record(CHANCE_CHESS.variant, tmp_path / "game.yaml", typist.table)
     ((chance, _),) = typist.chances
     assert chance.kind == "card" and chance.round == 1 and chance.prompt == "Ply 1: white draws a card: which one comes up?"
-    assert [names[0] for names in chance.names] == ["pawn", "knight", "bishop", "rook", "queen", "king", "any", "reshuffle"]
+    assert [names[-1] for names in chance.names] == ["pawn", "knight", "bishop", "rook", "queen", "king", "any", "reshuffle"]
     assert chance.options[0] == "pawn (13 in the deck)" and chance.read("Any piece") == chance.read("7") == (6,)
     for entry in ("joker", "9", "0", ""):
         with pytest.raises(ValueError, match="is not one of the cards that may come up: type a number from 1 to 8, or its name"):

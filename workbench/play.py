@@ -11,9 +11,9 @@ checks the chosen option as it checks a bot's; the game is the same code path.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from workbench.errors import Problem, UsageError, WorkbenchError
 
@@ -50,6 +50,9 @@ class Question:
             "table": {"headers": headers, "rows": rows},
         }
 
+
+#: A card as a family names it (an id, a number).
+T = TypeVar("T")
 
 #: Who answers a person's questions: the index of the chosen option (from 0), or :class:`Left` raised.
 Answer = Callable[[Question], int]
@@ -178,6 +181,27 @@ class Table:
     def asked(self, question: Question) -> int:
         """``answer``, except for a question of one option (a seat forced IN): it is taken without asking."""
         return 0 if len(question.options) == 1 else self.answer(question)
+
+    def card(
+        self,
+        round_: int,
+        prompt: str,
+        left: Mapping[T, int],
+        names: Callable[[T], tuple[str, ...]],
+        *,
+        held: str = "the deck",
+        numbered: bool = True,
+    ) -> T:
+        """The card that came up, asked through ``enter`` when more than one kind may: ``left`` holds each kind still
+        there with its count, in the order to offer them; ``names`` gives the words that name a kind, the first as
+        it is offered (``held``: where the cards are, as the offer says it)."""
+        kinds = list(left)
+        if len(kinds) == 1:
+            return kinds[0]
+        options = tuple(f"{names(kind)[0]} ({left[kind]} in {held})" for kind in kinds)
+        chance = Chance(round_, "card", prompt, options=options, names=tuple(map(names, kinds)), numbered=numbered)
+        (index,) = self.enter(chance)
+        return kinds[index]
 
 
 def check_seats(people: Sequence[int], players: int) -> None:

@@ -32,8 +32,8 @@ from workbench.sim.seeding import stream
 
 if TYPE_CHECKING:
     from workbench.expect import Replay
-    from workbench.games import Batched, Calibratable, Notated, Recordable, Studied, Tunable
-    from workbench.play import Answer
+    from workbench.games import Batched, Calibratable, Notated, Studied, Tunable
+    from workbench.play import Answer, Table
     from workbench.render.report import Figures
     from workbench.sim.paired import Measure
 
@@ -148,6 +148,20 @@ class ScriptCursor(Generic[S, RulesT]):
             raise ScenarioError([self.doc.problem(("rounds", index), message)])
 
 
+def entered(
+    game: Any, people: Sequence[Any], script: Callable[[], dict[str, Any]], step: Callable[[], None]
+) -> Iterator[tuple[dict[str, Any], bool]]:
+    """A game entered at a table, as a family's ``table.record`` yields it: after the setup and after each ``step``
+    (a round, a ply), the ``script`` so far and whether the game has ended. ``people`` are the table's seats (each a
+    family's person, with its ``asking``): what the game's log holds already (a resumed script) is not told again."""
+    for person in people:
+        person.asking.shown = len(game.events or ())
+    yield script(), game.is_over
+    while not game.is_over:
+        step()
+        yield script(), game.is_over
+
+
 @contextmanager
 def traced(game: Any, describe: Callable[[Event], str]) -> Iterator[None]:
     """A replay's problem carries the events up to it, in words (``--trace`` shows them)."""
@@ -246,8 +260,8 @@ class FamilyParts:
     """The members of a family (:class:`workbench.games.Family`) that every game fills the same way, each from one
     module of the family's package, imported when first used (validating a file imports none of them):
     ``text`` (summary, describe, state_table), ``engine`` (compile_variant), ``scenario``
-    (Scenario, replay), ``sim`` (Simulator, table_measure, SEAT_MEASURE), ``report`` (FIGURES), ``printing``
-    (render_html) and ``odds`` (odds, odds_tables). A family overrides what it does otherwise."""
+    (Scenario, replay, scripted_game), ``table`` (record: a game entered at a table), ``sim`` (Simulator, Result,
+    table_measure, SEAT_MEASURE), ``report`` (FIGURES), ``printing`` (render_html) and ``odds`` (odds, odds_tables). A family overrides what it does otherwise."""
 
     #: The family's package, whose modules hold its parts.
     package: ClassVar[str]
@@ -272,9 +286,9 @@ class FamilyParts:
         return None
 
     @property
-    def recordable(self) -> Recordable | None:
-        """None: its games cannot be entered at a table yet."""
-        return None
+    def recordable(self) -> Self:
+        """Every family here enters games played at a table (its ``table`` module's ``record``)."""
+        return self
 
     @property
     def calibratable(self) -> Calibratable | None:
@@ -341,6 +355,15 @@ class FamilyParts:
         """Replay a scenario document with the interpreter."""
         scenario = self.part("scenario")
         return cast("Replay", scenario.replay(validate(scenario.Scenario, doc, ScenarioError), doc, self.rules(variant)))
+
+    def record(
+        self, variant: Any, players: int, table: Table, resumed: Document | None = None
+    ) -> Iterator[tuple[dict[str, Any], bool]]:
+        """A game entered at a table (the ``table`` module's ``record``), after the unfinished script ``resumed`` (checked
+        by the family's scenario model) if given."""
+        scenario = self.part("scenario")
+        found = None if resumed is None else (validate(scenario.Scenario, resumed, ScenarioError), resumed)
+        return cast(Iterator[tuple[dict[str, Any], bool]], self.part("table").record(variant, players, table, found))
 
     def played(self, doc: Document, variant: Any) -> tuple[int, bool, Any]:
         """A scenario document replayed as a game people played: its players, whether it ended, and the game as the

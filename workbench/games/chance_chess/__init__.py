@@ -6,17 +6,12 @@ plays. The deck (cards per piece type, ``any`` and ``reshuffle``) is the design 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Self
+from collections.abc import Sequence
+from typing import Any, Self
 
-from workbench.errors import ScenarioError
 from workbench.games import Family
 from workbench.games.base import FamilyParts
 from workbench.games.chance_chess.schema import PersonaFile, Variant, variant_file_schema
-from workbench.loading import Document, validate
-
-if TYPE_CHECKING:
-    from workbench.play import Table
 
 # Only the variant's model and what validating a file needs are imported here: the engine, the bots, the
 # simulators, the odds and the reports are imported by the methods that use them (a command imports what it runs).
@@ -38,22 +33,6 @@ class ChanceChess(FamilyParts):
     def notated(self) -> Self:
         """Chance Chess games are written in PGN."""
         return self
-
-    @property
-    def recordable(self) -> Self:
-        """Chance Chess games can be entered at a table (:mod:`.table`)."""
-        return self
-
-    def record(
-        self, variant: Variant, players: int, table: Table, resumed: Document | None = None
-    ) -> Iterator[tuple[dict[str, Any], bool]]:
-        """A game entered at a table (:func:`.table.record`), after the unfinished script ``resumed`` if given."""
-        from workbench.games.chance_chess.scenario import Scenario
-        from workbench.games.chance_chess.table import record
-
-        if resumed is None:
-            return record(variant, players, table)
-        return record(variant, players, table, (validate(Scenario, resumed, ScenarioError), resumed))
 
     def player_range(self, variant: Variant) -> tuple[int, int]:
         """Two players: white and black."""

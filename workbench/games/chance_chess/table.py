@@ -14,13 +14,14 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from workbench.games.base import entered
 from workbench.games.chance_chess.engine import Game, Rules, compile_variant
 from workbench.games.chance_chess.person import Person
 from workbench.games.chance_chess.record import script as event_script
 from workbench.games.chance_chess.scenario import Scenario, scripted_game
 from workbench.games.chance_chess.schema import SIDES, Variant
 from workbench.loading import Document
-from workbench.play import Chance, Table
+from workbench.play import Table
 
 #: Players at a Chance Chess table: white (seat 0) and black (seat 1).
 PLAYERS = 2
@@ -58,17 +59,12 @@ class TableChance:
     def draw(self, deck: list[str]) -> str:
         """The card that comes up, taken out of the deck."""
         left = Counter(deck)
-        kinds = sorted(left, key=self.order.__getitem__)
-        card = kinds[0]
-        if len(kinds) > 1:
-            game = self.game
-            ply, side = (game.ply, SIDES[game.next_seat]) if game is not None else (0, SIDES[0])
-            draws = "draws again after the reshuffle" if self.again else "draws a card"
-            prompt = f"Ply {ply}: {side} {draws}: which one comes up?"
-            options = tuple(f"{card_words(kind)} ({left[kind]} in the deck)" for kind in kinds)
-            names = tuple(tuple(dict.fromkeys((kind, card_words(kind)))) for kind in kinds)
-            (index,) = self.table.enter(Chance(ply, "card", prompt, options=options, names=names))
-            card = kinds[index]
+        game = self.game
+        ply, side = (game.ply, SIDES[game.next_seat]) if game is not None else (0, SIDES[0])
+        draws = "draws again after the reshuffle" if self.again else "draws a card"
+        prompt = f"Ply {ply}: {side} {draws}: which one comes up?"
+        kinds = {kind: left[kind] for kind in sorted(left, key=self.order.__getitem__)}
+        card = self.table.card(ply, prompt, kinds, lambda kind: tuple(dict.fromkeys((card_words(kind), kind))))
         self.again = False
         deck.remove(card)
         return card
@@ -91,8 +87,6 @@ def record(
         game.chance = chance
     chance.game = game
     people = [Person(seat, game, table.asked) for seat in range(PLAYERS)]
-    for person in people:  # what the script already holds is not told again
-        person.asking.shown = len(game.events or ())
 
     def script() -> dict[str, Any]:
         body = event_script(game, "", description="")
@@ -100,7 +94,4 @@ def record(
         body["expect"] = {key: value for key, value in state.items() if key != "deck"}
         return {"players": PLAYERS, **{key: value for key, value in body.items() if key not in ("description", "variant")}}
 
-    yield script(), game.is_over
-    while not game.is_over:
-        game.step(people)
-        yield script(), game.is_over
+    return entered(game, people, script, lambda: game.step(people))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
@@ -21,7 +21,7 @@ from workbench.sim.compiled import CompiledEngine
 
 if TYPE_CHECKING:
     from workbench.expect import Replay
-    from workbench.play import Answer, Table
+    from workbench.play import Answer
     from workbench.sim.calibrating import Parameter
     from workbench.sim.paired import Measure
 
@@ -57,11 +57,6 @@ class ChanceIt(FamilyParts):
         return self
 
     @property
-    def recordable(self) -> Self:
-        """Chance It's games can be entered at a table (:mod:`.table`)."""
-        return self
-
-    @property
     def calibratable(self) -> Self:
         """Chance It's heuristic bot can be fitted to recorded games (:mod:`.calibration`)."""
         return self
@@ -84,16 +79,6 @@ class ChanceIt(FamilyParts):
         from workbench.games.chance_it.calibration import values
 
         return values(decisions, persona)
-
-    def record(
-        self, variant: Variant, players: int, table: Table, resumed: Document | None = None
-    ) -> Iterator[tuple[dict[str, Any], bool]]:
-        from workbench.games.chance_it.scenario import Scenario
-        from workbench.games.chance_it.table import record
-
-        if resumed is None:
-            return record(variant, players, table)
-        return record(variant, players, table, (validate(Scenario, resumed, ScenarioError), resumed))
 
     def player_range(self, variant: Variant) -> tuple[int, int]:
         """The fewest and most players the variant is for."""

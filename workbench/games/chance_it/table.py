@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from workbench.games.base import entered
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.person import Person
 from workbench.games.chance_it.record import Recorder
@@ -47,14 +48,13 @@ class TableChance:
         for turned in range(count):
             kinds = sorted(dict.fromkeys(card.id for card in pile), key=lambda card_id: (self.names[card_id], card_id))
             card_id = kinds[0]
-            if len(kinds) > 1 and len(pile) > count - turned:  # more than one kind left, and not all of them come up
+            if len(pile) > count - turned:  # not all of them come up: which one did?
                 left = {card_id: sum(1 for card in pile if card.id == card_id) for card_id in kinds}
                 when = f"round {self.round}" if self.round else "setup"
                 prompt = f"{when.capitalize()}: which card comes up ({turned + 1} of {count})?"
-                options = tuple(f"{self.names[card_id]} ({left[card_id]} in the pile)" for card_id in kinds)
-                names = tuple((self.names[card_id], card_id) for card_id in kinds)
-                (index,) = self.table.enter(Chance(self.round, "card", prompt, options=options, names=names))
-                card_id = kinds[index]
+                card_id = self.table.card(
+                    self.round, prompt, left, lambda card_id: (self.names[card_id], card_id), held="the pile"
+                )
             at = max(i for i, card in enumerate(pile) if card.id == card_id)
             cards.append(pile.pop(at))
         return cards
@@ -119,8 +119,6 @@ def record(
         scenario, doc = resumed
         game = scripted_game(scenario, doc, rules)
     people = [Person(seat, game, table.asked, variant) for seat in range(players)]
-    for person in people:  # what the script already holds is not told again
-        person.asking.shown = len(game.events or ())
     recorder = TableRecorder(chance, people, scenario)
     if resumed is None:  # the market laid out at the setup came up at the table: written down
         recorder.market[:] = [card.id for card in game.market]
@@ -131,7 +129,4 @@ def record(
         body = recorder.script(game.snapshot(events=False), players, "", 0, description="")
         return {key: value for key, value in body.items() if key not in ("description", "variant")}
 
-    yield script(), game.is_over
-    while not game.is_over:
-        game.play_round(recorder.chance, recorder.deciders)
-        yield script(), game.is_over
+    return entered(game, people, script, lambda: game.play_round(recorder.chance, recorder.deciders))

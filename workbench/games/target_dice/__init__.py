@@ -6,17 +6,11 @@ reading the workbench plays (the optional falling-dice rule is left out).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any
 
-from workbench.errors import ScenarioError
 from workbench.games import Family
 from workbench.games.base import FamilyParts
 from workbench.games.target_dice.schema import PersonaFile, Variant, variant_file_schema
-from workbench.loading import Document, validate
-
-if TYPE_CHECKING:
-    from workbench.play import Table
 
 # Only the variant's model and what validating a file needs are imported here: the engine, the bots, the
 # simulators, the odds and the reports are imported by the methods that use them (a command imports what it runs).
@@ -32,22 +26,6 @@ class TargetDice(FamilyParts):
     default_bot = "greedy"
     package = __name__
     persona_file = PersonaFile
-
-    @property
-    def recordable(self) -> Self:
-        """Target-dice games can be entered at a table (:mod:`.table`)."""
-        return self
-
-    def record(
-        self, variant: Variant, players: int, table: Table, resumed: Document | None = None
-    ) -> Iterator[tuple[dict[str, Any], bool]]:
-        """A game entered at a table (:func:`.table.record`), after the unfinished script ``resumed`` if given."""
-        from workbench.games.target_dice.scenario import Scenario
-        from workbench.games.target_dice.table import record
-
-        if resumed is None:
-            return record(variant, players, table)
-        return record(variant, players, table, (validate(Scenario, resumed, ScenarioError), resumed))
 
     def player_range(self, variant: Variant) -> tuple[int, int]:
         """The fewest and most players the variant is for."""

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from workbench.games.base import entered
 from workbench.games.target_dice.chance import Card
 from workbench.games.target_dice.engine import Game, Rules, compile_variant
 from workbench.games.target_dice.person import Person
@@ -76,16 +77,10 @@ class TableChance:
     def draw(self, deck: list[Card]) -> Card:
         """The card that comes up, taken out of the deck."""
         left = Counter(deck)
-        kinds = sorted(left, key=self.order.__getitem__)
-        card = kinds[0]
-        if len(kinds) > 1:
-            seat = self.game.starting_player if self.game is not None else 0
-            prompt = f"Round {self.round}: seat {seat} draws a card: which one comes up? (its number, or red, ...)"
-            options = tuple(f"{card_words(kind)} ({left[kind]} in the deck)" for kind in kinds)
-            names = tuple((card_words(kind), str(kind)) for kind in kinds)
-            chance = Chance(self.round, "card", prompt, options=options, names=names, numbered=False)
-            (index,) = self.table.enter(chance)
-            card = kinds[index]
+        seat = self.game.starting_player if self.game is not None else 0
+        prompt = f"Round {self.round}: seat {seat} draws a card: which one comes up? (its number, or red, ...)"
+        kinds = {kind: left[kind] for kind in sorted(left, key=self.order.__getitem__)}
+        card = self.table.card(self.round, prompt, kinds, lambda kind: (card_words(kind), str(kind)), numbered=False)
         deck.remove(card)
         return card
 
@@ -123,14 +118,9 @@ def record(
         game.chance = chance
     chance.game = game
     people = [Person(seat, game, table.asked) for seat in range(players)]
-    for person in people:  # what the script already holds is not told again
-        person.asking.shown = len(game.events or ())
 
     def script() -> dict[str, Any]:  # its expect: the state, but for the deck's order (never known at a table)
         body = event_script(game, "", description="")
         return {key: value for key, value in body.items() if key not in ("description", "variant")}
 
-    yield script(), game.is_over
-    while not game.is_over:
-        game.play_round(people)
-        yield script(), game.is_over
+    return entered(game, people, script, lambda: game.play_round(people))
