@@ -1,8 +1,8 @@
 """``playtests``: the figures of games played at a table beside the bots', with intervals for a few dozen games.
 
 The "people" here are bots whose games were recorded as scenario scripts: games of the default heuristic must show
-no difference from the heuristic's own, and games of the base game's gambler persona (a heuristic with a taste for CHANCE IT) must show
-the guide shares it changes."""
+no difference from the heuristic's own, and games of a noisy gambler (a heuristic with a taste for CHANCE IT and a
+temperature) must show the guide shares it changes."""
 
 from __future__ import annotations
 
@@ -46,8 +46,12 @@ def test_games_of_the_default_heuristic_differ_in_nothing_from_the_heuristic(tmp
     assert not any(name.startswith("wins.by_bot.") for name in by_name)
 
 
-def test_a_gambler_table_is_told_apart_on_its_guides(tmp_path: Path) -> None:
-    logs = logs_of(tmp_path, "gambler", seed=5)  # the base game's gambler: chance_it 1.5, min_hearts 2, danger 1
+def test_a_noisy_gambler_table_is_told_apart_on_its_guides(tmp_path: Path) -> None:
+    """Twenty games of bots that like CHANCE IT, fear for their last hearts and stray from their best choices (a
+    quantal-response heuristic of temperature 0.3): the guide shares they change are named, first."""
+    personas = tmp_path / "hidden.yaml"
+    personas.write_text("bots:\n  hidden: {policy: heuristic, chance_it: 0.8, danger: 2.5, temperature: 0.3}\n")
+    logs = logs_of(tmp_path, "hidden", seed=5, personas=personas)
     found = playtests.playtests(BASE, logs, games=1000, seed=1, engine="interpreter")
     (table,) = found.tables
     differing = [f.name for f in table.differing]
