@@ -75,7 +75,7 @@ def test_the_personas_file_is_one_every_command_takes(hidden_logs: list[Path], t
     assert ran.exit_code == 0, ran.output
     assert "fitting chance_it and the temperature to" in ran.output and "decisions of 6 games: about" in ran.output
     assert "no held-out check: fewer than 8 games" in ran.output
-    assert f"Use it with --personas {out} --bots our-group" in " ".join(ran.output.split())
+    assert f"Use it with\n  --personas {out} --bots our-group\n" in ran.output
     text = out.read_text()
     assert text.startswith("# made by chance-workbench: workbench calibrate") and "chance_it: " in text
     assert "# 95 % interval" in text

@@ -134,7 +134,7 @@ def test_the_terminal_takes_the_same_game_and_refuses_an_impossible_entry_saying
     result = CliRunner().invoke(app, ["record", str(BASE), "--out", str(by_terminal)], input="\n".join(lines) + "\n")
     assert result.exit_code == 0, result.output
     assert "7 is not a face of a 6-sided die" in result.output
-    assert "the dice are 5, and 2 were typed" in result.output
+    assert "5 dice are asked for, and 2 were typed" in result.output
     assert "'the moon' is not one of the cards that may come up" in result.output
     assert "'9' is not one of the options: type a number from 1 to 3" in result.output
     assert by_terminal.read_text() == by_library.read_text().replace("library.yaml", "terminal.yaml")
@@ -160,7 +160,8 @@ def test_the_terminal_keeps_a_stopped_game_and_says_how_to_go_on(tmp_path: Path)
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["--names", "Ann,Bo"], "--names: name every player, one per seat from seat 0: 2 names for 4 players"),
+        (["--players", "4", "--names", "Ann,Bo"], "--names: name every player, one per seat from seat 0: 2 names for 4 players"),
+        (["--names", "Ann,Bo"], "--names: 2 names, 2 players: the variant is for 3 to 6 players"),
         (["--date", "yesterday"], "--date yesterday: expected a day as YYYY-MM-DD"),
         (["--resume"], "there is no game to resume in this file"),
     ],

@@ -87,6 +87,7 @@ class Calibration:
     uniform: Check
     held_out: HeldOut | None
     command: str
+    unfinished: int = 0  #: logs of games stopped before their end (their decisions count)
     written: list[Path] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -117,6 +118,8 @@ class Calibration:
             ],
             "fit": {"fitted": self.fitted.to_dict(), "start": self.start_check.to_dict(), "uniform": self.uniform.to_dict()},
             "held_out": self.held_out.to_dict() if self.held_out else None,
+            "unfinished": self.unfinished,
+            "warnings": self.warnings,
             "command": self.command,
         }
 
@@ -124,8 +127,9 @@ class Calibration:
         """The personas file: the fitted persona, each fitted parameter's interval and the evidence in comments."""
         lines = [
             f"# made by {GENERATOR}: {self.command}",
-            f"# {self.games} games, {self.decisions:,} decisions of {self.variant['name']}; the bots are fitted to them,",
+            f"# {_games(self.games)}, {self.decisions:,} decisions of {self.variant['name']}; the bots are fitted to them,",
             "# they are not the people: see how well they predict below.",
+            *(f"# warning: {line}" for line in self.warnings),
             f"# log-likelihood per decision: {self.fitted.likelihood:.3f} fitted, {self.start_check.likelihood:.3f} for "
             f"{self.start} at its best temperature, {self.uniform.likelihood:.3f} choosing uniformly",
         ]
@@ -143,9 +147,31 @@ class Calibration:
             lines.append(f"{line}  # {_interval(e)}" if e is not None and line.startswith("    ") else line)
         return "\n".join(lines) + "\n"
 
+    @property
+    def warnings(self) -> list[str]:
+        """What makes this fit one not to trust: a parameter at the end of its range, a fit no better than chance,
+        a held-out check it fails."""
+        said = [
+            f"{e.parameter.name} {e.value:.3g} is at the end of the range it is fitted in ({e.parameter.low:g} to "
+            f"{e.parameter.high:g}): these games do not tell it"
+            for e in self.estimates
+            if min(abs(e.value - e.parameter.low), abs(e.value - e.parameter.high)) <= 1e-3 * (e.parameter.high - e.parameter.low)
+        ]
+        if self.fitted.likelihood <= self.uniform.likelihood:
+            said.append(
+                f"the fit explains these choices no better than choosing at random: {_games(self.games)} are too few to "
+                "fit a bot to; do not use it"
+            )
+        held = self.held_out
+        if held is not None and held.fitted.likelihood < held.start.likelihood:
+            said.append(f"on the games held out it predicts worse than {self.start}: it may describe these games only")
+        return said
+
     def lines(self) -> list[str]:
         """What the terminal says: the parameters, the fit against the start persona and uniform choice, the check."""
-        out = [f"{self.name}: fitted to {self.games} games, {self.decisions:,} decisions (start: {self.start})"]
+        out = [f"{self.name}: fitted to {_games(self.games)}, {self.decisions:,} decisions (start: {self.start})"]
+        if self.unfinished:
+            out.append(f"  ({self.unfinished} of them unfinished: their decisions count as well)")
         for e in self.estimates:
             more = e.games_to_settle
             settle = (
@@ -171,6 +197,10 @@ class Calibration:
                 f"{h.fitted.likelihood:.3f}, {h.start.likelihood:.3f} and {h.uniform.likelihood:.3f}"
             )
         return out
+
+
+def _games(count: int) -> str:
+    return f"{count} game" if count == 1 else f"{count} games"
 
 
 def _interval(e: Estimate) -> str:
@@ -275,6 +305,7 @@ def calibrate(
         Check(uniform_likelihood, uniform_accuracy),
         _held_out(per_game, calibrating, base, parameters, found, seed),
         command,
+        sum(not log.finished for log in played),
     )
     if target is not None:
         write_atomic(target, result.personas_yaml())

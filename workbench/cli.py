@@ -409,7 +409,7 @@ def record(
                 variant, out, table, players, resume=resume, force=force, names=listed, notes=notes, date=day, saved=saved
             )
     except typer.Exit:
-        if not saved and not resume:
+        if not saved and not resume and terminal.seen + terminal.entries:
             warn("nothing was kept: the game stopped before its setup was entered")
         if saved:
             kept = saved[-1]
@@ -425,6 +425,16 @@ def record(
     say(f"wrote {display_path(recording.path)}: check it with workbench replay {display_path(recording.path)}")
 
 
+def _option_names(words: str) -> set[str]:
+    """What an option may be typed as besides its number: its words, or those before a colon or a bracket.
+
+    >>> sorted(_option_names("CHANCE IT: take part, and take the CHANCE IT action (+2 coins)"))[0]
+    'chance it'
+    """
+    text = words.casefold()
+    return {text, text.split(":")[0].strip(), text.split(" (")[0].strip(), text.split(" [")[0].strip()}
+
+
 #: Entries that are not options, one after another, before answers that do not come from a person (a pipe) stop.
 MAX_WRONG_ENTRIES = 100
 
@@ -438,6 +448,7 @@ class _Terminal:
         self.seen = 0  #: events of the log told so far
         self.unit = "round"  #: what the game counts its steps in (its length's unit: a ply for chess)
         self.table: tuple[int, object] | None = None  #: the holdings last shown, with their round
+        self.entries = 0  #: entries asked of the person (questions and what chance brought)
 
     def show(self, text: str) -> None:
         self.console.print(printable(text), markup=False)
@@ -451,7 +462,8 @@ class _Terminal:
             self.table = (question.round, question.table)
         if question.dice:
             self.show(f"dice: {' '.join(str(d) for d in question.dice)}")
-        self.show(f"seat {question.seat}: {question.prompt}")
+        who = f"seat {question.seat} ({question.name})" if question.name else f"seat {question.seat}"
+        self.show(f"{who}: {question.prompt}")
         count = len(question.options)
         for number, words in enumerate(question.options, 1):
             self.show(f"  {number}. {words}")
@@ -459,6 +471,9 @@ class _Terminal:
         def option(entry: str) -> int:
             if entry.isascii() and entry.isdigit() and len(entry) <= 9 and 1 <= int(entry) <= count:
                 return int(entry) - 1
+            named = [i for i, words in enumerate(question.options) if entry.casefold() in _option_names(words)]
+            if len(named) == 1:  # an option's own words: IN, out, chance it, e4
+                return named[0]
             raise ValueError(f"{entry[:40]!r} is not one of the options: type a number from 1 to {count}")
 
         where = f"{self.unit} {question.round}, seat {question.seat}"
@@ -467,6 +482,9 @@ class _Terminal:
 
     def enter(self, chance: Chance) -> tuple[int, ...]:
         """What chance brought at the table, typed in: the dice's faces, or a card by its number or name."""
+        for line in chance.fresh(self.seen):  # what happened since the last question or entry
+            self.show(line)
+        self.seen = max(self.seen, chance.seen)
         self.show(chance.prompt)
         for number, option in enumerate(chance.options, 1):
             self.show(f"  {number}. {option}" if chance.numbered else f"  - {option}")
@@ -476,6 +494,7 @@ class _Terminal:
 
     def _read(self, ask: str, read: Callable[[str], tuple[int, ...]], where: str) -> tuple[int, ...]:
         """An entry read from standard input and checked by ``read`` (asked again, saying why, until it passes)."""
+        self.entries += 1
         for _ in range(MAX_WRONG_ENTRIES if not sys.stdin.isatty() else sys.maxsize):
             self.console.print(ask, end="", markup=False)
             self.console.file.flush()
@@ -891,11 +910,14 @@ def calibrate(
         return
     for line in found.lines():
         say(line, wrap=True)
+    for line in found.warnings:
+        warn(f"warning: {line}")
     say(
-        f"note: a bot fitted to these games, not the people; it plays on the interpreter (its temperature draws among "
-        f"its options). Use it with --personas {display_path(out)} --bots {name}",
+        "note: a bot fitted to these games, not the people; it plays on the interpreter (its temperature draws among "
+        "its options). Use it with",
         wrap=True,
     )
+    say(f"  --personas {display_path(out)} --bots {name}")
     say(f"wrote {display_path(out)}")
 
 

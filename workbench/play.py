@@ -12,7 +12,7 @@ checks the chosen option as it checks a bot's; the game is the same code path.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from workbench.errors import Problem, UsageError, WorkbenchError
@@ -31,17 +31,19 @@ class Question:
     table: tuple[list[str], list[list[str]]]  #: every player's holdings: headers and rows
     said: tuple[str, ...]  #: what happened since this seat's last question, one line per event
     seen: int = 0  #: events of the game's log the person has been told of, with this question
+    name: str = ""  #: who sits at the seat, when the table has names (a game entered at a table)
 
     def fresh(self, told: int) -> tuple[str, ...]:
         """The lines of :attr:`said` after the first ``told`` events of the game's log: what a table of several
         people's seats has not been told yet (one seat's question tells what another's already did)."""
-        return self.said[len(self.said) - max(0, self.seen - told) :] if self.seen > told else ()
+        return fresh(self.said, self.seen, told)
 
     def to_dict(self) -> dict[str, Any]:
         """The question as plain data (the studio's play panel)."""
         headers, rows = self.table
         return {
             "seat": self.seat,
+            "name": self.name,
             "round": self.round,
             "kind": self.kind,
             "prompt": self.prompt,
@@ -49,6 +51,11 @@ class Question:
             "dice": list(self.dice),
             "table": {"headers": headers, "rows": rows},
         }
+
+
+def fresh(said: tuple[str, ...], seen: int, told: int) -> tuple[str, ...]:
+    """The lines of ``said`` (the last events of a log of ``seen``) after its first ``told`` events."""
+    return said[len(said) - max(0, seen - told) :] if seen > told else ()
 
 
 #: A card as a family names it (an id, a number).
@@ -112,6 +119,12 @@ class Chance:
     options: tuple[str, ...] = ()  #: the cards that may come up, in words
     names: tuple[tuple[str, ...], ...] = ()  #: for each option, the words that name it (its name, its id)
     numbered: bool = True  #: a card may be named by its place in the list (not where cards are numbers themselves)
+    said: tuple[str, ...] = ()  #: what happened since the last entry, one line per event
+    seen: int = 0  #: events of the game's log told, with this entry
+
+    def fresh(self, told: int) -> tuple[str, ...]:
+        """The lines of :attr:`said` after the first ``told`` events of the game's log (see :meth:`Question.fresh`)."""
+        return fresh(self.said, self.seen, told)
 
     def read(self, text: str) -> tuple[int, ...]:
         """An entry checked as it is made: the faces of the dice, or the index of the card (from 0); a
@@ -131,7 +144,7 @@ class Chance:
             raise ValueError(f"type the {self._dice} as numbers from 1 to {self.sides}, separated by spaces")
         faces = tuple(int(word) for word in words)
         if len(faces) != self.count:
-            asked = "one die is asked for" if self.count == 1 else f"the dice are {self.count}"
+            asked = "one die is asked for" if self.count == 1 else f"{self.count} dice are asked for"
             raise ValueError(f"{asked}, and {len(faces)} {'was' if len(faces) == 1 else 'were'} typed")
         for face in faces:
             if not 1 <= face <= self.sides:
@@ -178,9 +191,15 @@ class Table:
     answer: Answer
     enter: Enter
 
+    names: tuple[str, ...] = ()  #: who sits at each seat, from seat 0 (or none)
+
     def asked(self, question: Question) -> int:
-        """``answer``, except for a question of one option (a seat forced IN): it is taken without asking."""
-        return 0 if len(question.options) == 1 else self.answer(question)
+        """``answer``, except for a question of one option (a seat forced IN): it is taken without asking. The
+        question names who sits at the seat, when the table has names."""
+        if len(question.options) == 1:
+            return 0
+        name = self.names[question.seat] if question.seat < len(self.names) else ""
+        return self.answer(replace(question, name=name) if name else question)
 
     def card(
         self,
@@ -191,15 +210,20 @@ class Table:
         *,
         held: str = "the deck",
         numbered: bool = True,
+        news: tuple[tuple[str, ...], int] = ((), 0),
     ) -> T:
         """The card that came up, asked through ``enter`` when more than one kind may: ``left`` holds each kind still
         there with its count, in the order to offer them; ``names`` gives the words that name a kind, the first as
-        it is offered (``held``: where the cards are, as the offer says it)."""
+        it is offered (``held``: where the cards are, as the offer says it; ``news``: what happened since the last
+        entry, and the events of the log told with it)."""
         kinds = list(left)
         if len(kinds) == 1:
             return kinds[0]
         options = tuple(f"{names(kind)[0]} ({left[kind]} in {held})" for kind in kinds)
-        chance = Chance(round_, "card", prompt, options=options, names=tuple(map(names, kinds)), numbered=numbered)
+        said, seen = news
+        chance = Chance(
+            round_, "card", prompt, options=options, names=tuple(map(names, kinds)), numbered=numbered, said=said, seen=seen
+        )
         (index,) = self.enter(chance)
         return kinds[index]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,8 @@ def record(
 ) -> Recording:
     """Enter a game played at a table into the scenario script ``out``, written after the setup and after every round.
 
-    ``names`` names the players from seat 0 (or none), ``date`` is the day (today by default). ``resume`` goes on with
+    ``names`` names the players from seat 0 (or none; given, they also set the number of players), ``date`` is the
+    day (today by default); a missing folder of ``out`` is made. ``resume`` goes on with
     the unfinished game in ``out`` (its players, names, notes and day); otherwise ``out`` must not exist, or ``force``
     replaces it. Each version written is appended to ``saved`` as it is written (so a caller stopped by
     :class:`~workbench.play.Left` or Ctrl-C knows what was kept).
@@ -68,7 +69,11 @@ def record(
     resumed = _resumable(target, loaded) if resume else None
     if resumed is None:
         _check_new(target, path, force)
-        count = one_count(player_counts(loaded, players, path))
+        if players is None and names:  # the names say how many play
+            low, high = loaded.family.player_range(loaded.variant)
+            if not low <= len(names) <= high:
+                raise UsageError("names", f"{len(names)} names, {len(names)} players: the variant is for {low} to {high} players")
+        count = one_count(player_counts(loaded, players if players is not None or not names else len(names), path))
         if names and len(names) != count:
             raise UsageError("names", f"name every player, one per seat from seat 0: {len(names)} names for {count} players")
         header: dict[str, Any] = {"date": date or datetime.date.today(), "table": list(names), "notes": notes}
@@ -86,7 +91,8 @@ def record(
     reference = os.path.relpath(path, target.parent)
     description = f"{loaded.variant.name} at {count} players, played at the table"
     last: Recording | None = None
-    for body, over in family.record(loaded.variant, count, table, resumed[0] if resumed is not None else None):
+    seated = replace(table, names=tuple(header.get("table") or ()))
+    for body, over in family.record(loaded.variant, count, seated, resumed[0] if resumed is not None else None):
         playtest = {key: value for key, value in header.items() if value not in (None, [], False) and key != "unfinished"}
         if not over:
             playtest["unfinished"] = True
@@ -113,7 +119,10 @@ def _check_new(target: Path, variant: Path, force: bool) -> None:
         )
     folder = target.parent
     if not folder.is_dir():
-        raise UsageError("out", "its folder does not exist", display_path(target))
+        try:  # a new folder for the evening's games: made now, before the first question
+            folder.mkdir(parents=True)
+        except OSError as exc:
+            raise UsageError("out", f"its folder cannot be made ({exc.strerror or exc})", display_path(target)) from None
     check_writable(folder, "out")
 
 

@@ -79,6 +79,7 @@ class Figure:
     p: float = math.nan  #: two-sided p-value of "people play like the bots" on this figure (NaN: not tested)
     adjusted: float = math.nan  #: Holm-adjusted
     games_to_tell: int | None = None  #: for a difference not shown: games at a table (in all) that would show it
+    z: float = math.nan  #: the difference seen, in standard errors of a table of people playing like the bots
 
     @property
     def differs(self) -> bool:
@@ -328,10 +329,13 @@ def _figure(statistic: Statistic, rows: list[list[int]], people: Sums, bots: Sum
         if theirs.value in (0.0, 1.0) and successes == round(theirs.value * n):
             return replace(shown, low=low, high=high, method="not tested: the same in every game, people's and bots'")
         p = stats.binomtest(successes, n, theirs.value).pvalue if 0 < theirs.value < 1 else 0.0
+        spread = math.sqrt(theirs.value * (1 - theirs.value) / n)
         figure = replace(shown, low=low, high=high, method="Wilson interval; exact binomial test", p=float(p))
     else:
         t = float(stats.t.ppf(0.975, n - 1)) if n > 1 else math.nan
         low, high = (ours.value - t * ours.se, ours.value + t * ours.se) if n > 1 and math.isfinite(ours.se) else (math.nan,) * 2
+        if min(each) >= 0:  # a count or a share cannot be negative: the interval stops at 0
+            low = max(0.0, low)
         # were people playing like the bots, their games would spread as the bots' do: the bots' spread, scaled
         spread = theirs.se * math.sqrt(bots.n / n + 1) if math.isfinite(theirs.se) else math.nan
         if not (math.isfinite(spread) and n > 1):
@@ -341,17 +345,16 @@ def _figure(statistic: Statistic, rows: list[list[int]], people: Sums, bots: Sum
         else:
             p = float(2 * stats.t.sf(abs(ours.value - theirs.value) / spread, n - 1))
         figure = replace(shown, low=low, high=high, method="Student t interval; t test against the bots' spread", p=p)
-    return figure
+    return replace(figure, z=abs(ours.value - theirs.value) / spread if spread > 0 else math.inf)
 
 
-def _games_to_tell(p: float, n: int, tests: int) -> int | None:
-    """Games at a table (in all) that would show the difference seen, were it real: 80 % of the time, surviving Holm's
-    correction over ``tests`` tests (at worst its first, Bonferroni's level). A test's z grows as the square root of
-    the games; None when no difference was seen (p = 1)."""
+def _games_to_tell(seen: float, n: int, tests: int) -> int | None:
+    """Games at a table (in all) that would show a difference of ``seen`` standard errors at ``n`` games, were it
+    real: 80 % of the time, surviving Holm's correction over ``tests`` tests (at worst its first, Bonferroni's level).
+    A difference's z grows as the square root of the games; None when none was seen."""
     from scipy.stats import norm
 
-    seen = float(norm.isf(p / 2)) if p < 1 else 0.0
-    if seen <= 0:
+    if not seen > 0 or not math.isfinite(seen):
         return None
     needed = float(norm.isf(ALPHA / (2 * tests))) + float(norm.isf(0.2))
     return max(n + 1, math.ceil(n * (needed / seen) ** 2))
@@ -367,7 +370,7 @@ def _corrected(tables: list[Table]) -> list[Table]:
     for t in tables:
         figures = [replace(f, adjusted=next(adjusted)) if math.isfinite(f.p) else f for f in t.figures]
         figures = [
-            replace(f, games_to_tell=_games_to_tell(f.p, t.people_games, len(tested)))
+            replace(f, games_to_tell=_games_to_tell(f.z, t.people_games, len(tested)))
             if not f.differs and math.isfinite(f.p)
             else f
             for f in figures

@@ -26,6 +26,7 @@ from workbench.errors import IllegalDecision, ScenarioError
 from workbench.expect import Key
 from workbench.loading import Document, validate
 from workbench.personas import PersonaFileModel
+from workbench.play import Chance
 from workbench.policies import make_bot
 from workbench.recording import script_name, script_text
 from workbench.sim.seeding import stream
@@ -148,14 +149,54 @@ class ScriptCursor(Generic[S, RulesT]):
             raise ScenarioError([self.doc.problem(("rounds", index), message)])
 
 
+class TableSource(Generic[G]):
+    """What a family's chance source at a table shares: the table it asks, the game once set up, and what of the
+    game's log it has told (each entry carries what happened since the last one, so the person recording sees the
+    end of a round, a card used, a seat's only move taken without asking, before the next entry)."""
+
+    def __init__(self, table: Table, describe: Callable[[Event], str]):
+        self.table = table
+        self.describe = describe
+        self.game: G | None = None  #: the game, once set up
+        self.told = 0  #: events of the game's log told so far
+
+    @property
+    def round(self) -> int:
+        """The round (or ply) being played: 0 at the setup."""
+        return int(getattr(self.game, "round", 0)) if self.game is not None else 0
+
+    def news(self) -> tuple[tuple[str, ...], int]:
+        """What happened since the last entry, one line per event, and the events of the log told with it."""
+        events = getattr(self.game, "events", None) or ()
+        said = tuple(self.describe(event) for event in events[self.told :])
+        self.told = len(events)
+        return said, self.told
+
+    def dice(self, kind: str, prompt: str, count: int, sides: int, round_: int | None = None) -> list[int]:
+        """``count`` dice as they fell, entered."""
+        said, seen = self.news()
+        at = self.round if round_ is None else round_
+        return list(self.table.enter(Chance(at, kind, prompt, count=count, sides=sides, said=said, seen=seen)))
+
+
 def entered(
-    game: Any, people: Sequence[Any], script: Callable[[], dict[str, Any]], step: Callable[[], None]
+    game: Any,
+    source: TableSource[Any],
+    people: Sequence[Any],
+    script: Callable[[], dict[str, Any]],
+    step: Callable[[], None],
+    *,
+    resumed: bool,
 ) -> Iterator[tuple[dict[str, Any], bool]]:
     """A game entered at a table, as a family's ``table.record`` yields it: after the setup and after each ``step``
-    (a round, a ply), the ``script`` so far and whether the game has ended. ``people`` are the table's seats (each a
-    family's person, with its ``asking``): what the game's log holds already (a resumed script) is not told again."""
-    for person in people:
-        person.asking.shown = len(game.events or ())
+    (a round, a ply), the ``script`` so far and whether the game has ended. ``source`` asks what chance brought,
+    ``people`` are the table's seats (each a family's person, with its ``asking``); what the log of a ``resumed``
+    game holds already is not told again."""
+    source.game = game
+    if resumed:
+        source.told = len(game.events or ())
+        for person in people:
+            person.asking.shown = source.told
     yield script(), game.is_over
     while not game.is_over:
         step()

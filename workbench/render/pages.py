@@ -469,5 +469,5 @@ def _games_to_tell(figure: dict[str, Any]) -> str:
         return str(figure["method"])
     more = figure["games_to_tell"]
     if more is None:
-        return "the same"
+        return "no difference seen"
     return f"about {more:,} games in all would show this difference, were it real"

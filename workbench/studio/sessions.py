@@ -88,10 +88,10 @@ class Asking:
         with self._changed:
             self.question = question
             self.asked += 1
+            self.log.extend(question.fresh(self.told))
+            self.told = max(self.told, question.seen)
             if isinstance(question, Question):
                 self.seat = question.seat
-                self.log.extend(question.fresh(self.told))
-                self.told = max(self.told, question.seen)
                 headers, rows = question.table
                 self.table = {"headers": headers, "rows": rows}
             self.state = "asking"

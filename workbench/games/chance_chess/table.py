@@ -14,12 +14,13 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from workbench.games.base import entered
+from workbench.games.base import TableSource, entered
 from workbench.games.chance_chess.engine import Game, Rules, compile_variant
 from workbench.games.chance_chess.person import Person
 from workbench.games.chance_chess.record import script as event_script
 from workbench.games.chance_chess.scenario import Scenario, scripted_game
 from workbench.games.chance_chess.schema import SIDES, Variant
+from workbench.games.chance_chess.text import describe
 from workbench.loading import Document
 from workbench.play import Table
 
@@ -36,14 +37,13 @@ def card_words(card: str) -> str:
     return "any piece" if card == "any" else card
 
 
-class TableChance:
+class TableChance(TableSource[Game]):
     """Chance as the person recording enters it: each card as it comes up (asked only when more than one kind of
     card may come up, the kinds in the variant's order); the shuffles ask nothing."""
 
     def __init__(self, table: Table, rules: Rules):
-        self.table = table
+        super().__init__(table, describe)
         self.order = {card: place for place, card in enumerate(dict.fromkeys(rules.deck))}  #: the variant's order
-        self.game: Game | None = None  #: the game, once set up
         self.again = False  #: a reshuffle card came up: the same side draws again
 
     def deal(self, deck: list[str]) -> None:
@@ -64,7 +64,7 @@ class TableChance:
         draws = "draws again after the reshuffle" if self.again else "draws a card"
         prompt = f"Ply {ply}: {side} {draws}: which one comes up?"
         kinds = {kind: left[kind] for kind in sorted(left, key=self.order.__getitem__)}
-        card = self.table.card(ply, prompt, kinds, lambda kind: tuple(dict.fromkeys((card_words(kind), kind))))
+        card = self.table.card(ply, prompt, kinds, lambda kind: tuple(dict.fromkeys((card_words(kind), kind))), news=self.news())
         self.again = False
         deck.remove(card)
         return card
@@ -85,7 +85,6 @@ def record(
     else:
         game = scripted_game(*resumed, rules)
         game.chance = chance
-    chance.game = game
     people = [Person(seat, game, table.asked) for seat in range(PLAYERS)]
 
     def script() -> dict[str, Any]:
@@ -94,4 +93,4 @@ def record(
         body["expect"] = {key: value for key, value in state.items() if key != "deck"}
         return {"players": PLAYERS, **{key: value for key, value in body.items() if key not in ("description", "variant")}}
 
-    return entered(game, people, script, lambda: game.step(people))
+    return entered(game, chance, people, script, lambda: game.step(people), resumed=resumed is not None)

@@ -12,29 +12,25 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from workbench.games.base import entered
+from workbench.games.base import TableSource, entered
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.person import Person
 from workbench.games.chance_it.record import Recorder
 from workbench.games.chance_it.rules import CardDef
 from workbench.games.chance_it.scenario import Scenario, scripted_game
 from workbench.games.chance_it.schema import Variant
+from workbench.games.chance_it.text import describe
 from workbench.loading import Document
-from workbench.play import Chance, Table
+from workbench.play import Table
 
 
-class TableChance:
+class TableChance(TableSource[Game]):
     """Chance as the person recording enters it: the dice as they fell, the cards as they came up (a card is asked
     only when more than one kind of card may come up)."""
 
     def __init__(self, table: Table, variant: Variant):
-        self.table = table
+        super().__init__(table, describe)
         self.names = {card.id: card.name for card in variant.cards}
-        self.game: Game | None = None  #: the game, once set up (the market is laid out while it is)
-
-    @property
-    def round(self) -> int:
-        return self.game.round if self.game is not None else 0
 
     def deal(self, pile: list[CardDef]) -> None:
         """Nothing: the pile's order is whatever comes up, asked card by card."""
@@ -53,25 +49,22 @@ class TableChance:
                 when = f"round {self.round}" if self.round else "setup"
                 prompt = f"{when.capitalize()}: which card comes up ({turned + 1} of {count})?"
                 card_id = self.table.card(
-                    self.round, prompt, left, lambda card_id: (self.names[card_id], card_id), held="the pile"
+                    self.round, prompt, left, lambda card_id: (self.names[card_id], card_id), held="the pile", news=self.news()
                 )
             at = max(i for i, card in enumerate(pile) if card.id == card_id)
             cards.append(pile.pop(at))
         return cards
 
-    def _dice(self, kind: str, prompt: str, count: int, sides: int) -> list[int]:
-        return list(self.table.enter(Chance(self.round, kind, prompt, count=count, sides=sides)))
-
     def roll(self, count: int, sides: int) -> list[int]:
         seat = self.game.starting_player if self.game is not None else 0
-        return self._dice("roll", f"Round {self.round}: seat {seat} rolls {count} dice; enter them", count, sides)
+        return self.dice("roll", f"Round {self.round}: seat {seat} rolls {count} dice; enter them", count, sides)
 
     def reroll(self, sides: int) -> int:
-        (face,) = self._dice("reroll", "A die showing 1 is rolled again; enter it", 1, sides)
+        (face,) = self.dice("reroll", "A die showing 1 is rolled again; enter it", 1, sides)
         return face
 
     def test(self, sides: int) -> int:
-        (face,) = self._dice("test", "A chance test: one die is rolled; enter it", 1, sides)
+        (face,) = self.dice("test", "A chance test: one die is rolled; enter it", 1, sides)
         return face
 
 
@@ -123,10 +116,11 @@ def record(
     if resumed is None:  # the market laid out at the setup came up at the table: written down
         recorder.market[:] = [card.id for card in game.market]
         recorder.revealed = recorder.market
-    chance.game = game
 
     def script() -> dict[str, Any]:
         body = recorder.script(game.snapshot(events=False), players, "", 0, description="")
         return {key: value for key, value in body.items() if key not in ("description", "variant")}
 
-    return entered(game, people, script, lambda: game.play_round(recorder.chance, recorder.deciders))
+    return entered(
+        game, chance, people, script, lambda: game.play_round(recorder.chance, recorder.deciders), resumed=resumed is not None
+    )

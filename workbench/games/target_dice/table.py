@@ -13,15 +13,16 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from workbench.games.base import entered
+from workbench.games.base import TableSource, entered
 from workbench.games.target_dice.chance import Card
 from workbench.games.target_dice.engine import Game, Rules, compile_variant
 from workbench.games.target_dice.person import Person
 from workbench.games.target_dice.record import script as event_script
 from workbench.games.target_dice.scenario import Scenario, scripted_game
 from workbench.games.target_dice.schema import Variant
+from workbench.games.target_dice.text import describe
 from workbench.loading import Document
-from workbench.play import Chance, Table
+from workbench.play import Table
 from workbench.policies import said
 
 
@@ -34,21 +35,15 @@ def card_words(card: Card) -> str:
     return f"card {card}" if isinstance(card, int) else str(card)
 
 
-class TableChance:
+class TableChance(TableSource[Game]):
     """Chance as the person recording enters it: the roll-off, each turn's dice, red's added die and purple's second
     roll as they fell, and each card as it comes up (asked only when more than one kind of card may come up, the
     kinds in the variant's order); the shuffles ask nothing."""
 
     def __init__(self, table: Table, rules: Rules):
-        self.table = table
+        super().__init__(table, describe)
         self.order = {card: place for place, card in enumerate(dict.fromkeys(rules.deck))}  #: the variant's order
-        self.game: Game | None = None  #: the game, once set up (the roll-off is entered while it is)
         self.rolled_off = False  #: the roll-off has been entered once (a tie is rolled again)
-
-    @property
-    def round(self) -> int:
-        """The round being played (0 at the setup)."""
-        return self.game.round if self.game is not None else 0
 
     @property
     def seat(self) -> int:
@@ -58,9 +53,6 @@ class TableChance:
             raise RuntimeError("no turn is played at the setup")
         return (game.starting_player + game.position) % len(game.scores)
 
-    def _dice(self, kind: str, prompt: str, count: int, sides: int) -> list[int]:
-        return list(self.table.enter(Chance(self.round, kind, prompt, count=count, sides=sides)))
-
     def rolloff(self, seats: tuple[int, ...], sides: int) -> list[int]:
         """Each of ``seats`` rolls one die, entered in seat order."""
         named = said([str(seat) for seat in seats], "and")
@@ -69,7 +61,7 @@ class TableChance:
         else:
             prompt = f"Setup: each player rolls one die, the highest starts; enter the dice of seats {named} in seat order"
         self.rolled_off = True
-        return self._dice("rolloff", prompt, len(seats), sides)
+        return self.dice("rolloff", prompt, len(seats), sides)
 
     def deal(self, deck: list[Card]) -> None:
         """Nothing asked: the deck's order is whatever comes up, asked card by card."""
@@ -80,24 +72,26 @@ class TableChance:
         seat = self.game.starting_player if self.game is not None else 0
         prompt = f"Round {self.round}: seat {seat} draws a card: which one comes up? (its number, or red, ...)"
         kinds = {kind: left[kind] for kind in sorted(left, key=self.order.__getitem__)}
-        card = self.table.card(self.round, prompt, kinds, lambda kind: (card_words(kind), str(kind)), numbered=False)
+        card = self.table.card(
+            self.round, prompt, kinds, lambda kind: (card_words(kind), str(kind)), numbered=False, news=self.news()
+        )
         deck.remove(card)
         return card
 
     def roll(self, count: int, sides: int) -> list[int]:
         """The turn's roll."""
         dice = "1 die; enter it" if count == 1 else f"{count} dice; enter them"
-        return self._dice("roll", f"Round {self.round}: seat {self.seat} rolls {dice}", count, sides)
+        return self.dice("roll", f"Round {self.round}: seat {self.seat} rolls {dice}", count, sides)
 
     def add(self, sides: int) -> int:
         """Red's added die."""
-        (face,) = self._dice("add", f"Red card: seat {self.seat} adds a die from the stock; enter it", 1, sides)
+        (face,) = self.dice("add", f"Red card: seat {self.seat} adds a die from the stock; enter it", 1, sides)
         return face
 
     def reroll(self, count: int, sides: int) -> list[int]:
         """Purple's second roll of the same dice."""
         dice = "the die again; enter it" if count == 1 else f"the {count} dice again; enter them"
-        return self._dice("reroll", f"Purple card: seat {self.seat} rolls {dice}", count, sides)
+        return self.dice("reroll", f"Purple card: seat {self.seat} rolls {dice}", count, sides)
 
     def reshuffle(self, deck: list[Card]) -> None:
         """Nothing asked: the new deck's order is whatever comes up, asked card by card."""
@@ -116,11 +110,10 @@ def record(
     else:
         game = scripted_game(*resumed, rules)
         game.chance = chance
-    chance.game = game
     people = [Person(seat, game, table.asked) for seat in range(players)]
 
     def script() -> dict[str, Any]:  # its expect: the state, but for the deck's order (never known at a table)
         body = event_script(game, "", description="")
         return {key: value for key, value in body.items() if key not in ("description", "variant")}
 
-    return entered(game, people, script, lambda: game.play_round(people))
+    return entered(game, chance, people, script, lambda: game.play_round(people), resumed=resumed is not None)

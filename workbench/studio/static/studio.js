@@ -13,7 +13,7 @@ const studio = { name: "", folder: "", version: "", savedText: "", saving: false
 /** The game in the Play panel. */
 const play = { id: null, seat: 0 };
 /** The game entered in the Playtest panel. */
-const recording = { id: null };
+const recording = { id: null, going: false };
 /** The simulation in the Simulate & compare panel. */
 const run = { id: null, timer: null };
 
@@ -394,6 +394,7 @@ function showGame(game) {
 
 async function startRecording(event) {
   event.preventDefault();
+  if (recording.going && !confirm("A game is being entered: stop it (its rounds entered are kept, unfinished) and start another?")) return;
   await recordStep("/api/playtest", {
     players: Number($("playtest-players").value),
     names: $("playtest-names").value,
@@ -403,6 +404,7 @@ async function startRecording(event) {
 
 async function resumeRecording(event) {
   event.preventDefault();
+  if (recording.going && !confirm("A game is being entered: stop it (its rounds entered are kept, unfinished) and resume the other?")) return;
   await recordStep("/api/playtest", { resume: $("playtest-resume").value });
 }
 
@@ -437,7 +439,8 @@ function showRecording(game) {
   $("playtest-message").hidden = !game.message;
   $("playtest-question").replaceChildren();
   if (question) {
-    $("playtest-question").append(el("strong", `Seat ${question.seat}: `), question.prompt, " ", ...diceOf(question.dice || []));
+    const who = question.name ? `Seat ${question.seat} (${question.name}): ` : `Seat ${question.seat}: `;
+    $("playtest-question").append(el("strong", who), question.prompt, " ", ...diceOf(question.dice || []));
   } else if (entry) {
     $("playtest-question").append(entry.prompt);
   }
@@ -461,8 +464,11 @@ function showRecording(game) {
       answer({ entry: $("playtest-faces").value, number: entry.number });
     };
   }
-  $("playtest-stop").disabled = !["asking", "playing"].includes(game.state);
-  drawTable($("playtest-table"), game.table || (game.result && game.result.table), question ? question.seat : null);
+  const going = ["asking", "playing"].includes(game.state);
+  $("playtest-stop").disabled = !going;
+  recording.going = going;  // a new recording asks before it leaves this one
+  // while the game goes on, the holdings as last shown; once it stops, the game as saved (below) says it all
+  drawTable($("playtest-table"), going ? game.table : null, question ? question.seat : null);
   const saved = game.saved;
   $("playtest-saved").textContent = saved ? `Saved in playtests/${saved.file} with ${saved.length}${game.state === "over" ? ": the game is over" : ""}.` : "";
   drawTable($("playtest-saved-table"), saved && game.state !== "asking" && game.state !== "playing" ? saved.table : null, null);
