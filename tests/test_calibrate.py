@@ -99,6 +99,8 @@ def test_the_personas_file_is_one_every_command_takes(hidden_logs: list[Path], t
         ({"name": "gambler"}, "name gambler: a bot of this name exists already"),
         ({"start": "search"}, "start search: a heuristic persona is fitted, not a search one"),
         ({"start": "nobody"}, "start nobody: no bot of this name"),
+        ({"name": "our group"}, "a bot's name is a letter, then letters, digits, - or _ (at most 40)"),
+        ({"out": ROOT / "cards" / "chance-it-market.yaml", "force": True}, "this is one of the files read"),
     ],
 )
 def test_what_cannot_be_fitted_is_refused_before_any_work(hidden_logs: list[Path], options: dict, message: str) -> None:

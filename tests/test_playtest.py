@@ -3,6 +3,7 @@ round, a stopped game kept and resumed, and what was entered replayed exactly by
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -188,3 +189,44 @@ def test_nothing_the_user_wrote_is_replaced_and_an_ended_game_is_not_resumed(tmp
         playtest.record(BASE, stopped, Typist(4, stop_after=30).table)
     with pytest.raises(ScenarioError, match="recorded on another variant"):
         playtest.record(ROOT / "variants" / "dearer-in.yaml", stopped, Typist(3).table, resume=True)
+
+
+def test_a_recording_never_writes_over_the_variants_files_a_link_or_a_device(tmp_path: Path) -> None:
+    for target, said in (
+        (ROOT / "cards" / "chance-it-market.yaml", "this is one of the variant's own files"),
+        (BASE, "this is one of the variant's own files"),
+    ):
+        before = target.read_bytes()
+        with pytest.raises(UsageError, match=said):
+            playtest.record(BASE, target, Typist(1).table, force=True)
+        assert target.read_bytes() == before
+    link = tmp_path / "link.yaml"
+    link.symlink_to(tmp_path / "elsewhere.yaml")
+    with pytest.raises(UsageError, match="this is a link: name the file itself"):
+        playtest.record(BASE, link, Typist(1).table, force=True)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    with pytest.raises(UsageError, match="this is not a regular file"):
+        playtest.record(BASE, pipe, Typist(1).table, force=True)
+    with pytest.raises(UsageError, match="each name is 1 to 40 printable characters"):
+        playtest.record(BASE, tmp_path / "n.yaml", Typist(1).table, names=["Ann", "", "Cy", "Di"])
+    stopped = tmp_path / "stopped.yaml"
+    with pytest.raises(Left):
+        playtest.record(BASE, stopped, Typist(4, stop_after=30).table)
+    with pytest.raises(UsageError, match="a resumed game keeps the names, notes and day it was started with"):
+        playtest.record(BASE, stopped, Typist(4).table, resume=True, names=["A", "B", "C", "D"])
+
+
+def test_a_file_changed_on_disk_during_the_game_is_left_as_it_is(tmp_path: Path) -> None:
+    out = tmp_path / "game.yaml"
+    typist = Typist(8)
+    answer = typist.answer
+
+    def meddling(question: Question) -> int:  # another program writes the file once the first round is saved
+        if question.round == 2 and not out.read_text().endswith("# mine\n"):
+            out.write_text(out.read_text() + "# mine\n")
+        return answer(question)
+
+    with pytest.raises(UsageError, match="this file changed on disk since the last round was saved"):
+        playtest.record(BASE, out, Table(meddling, typist.enter))
+    assert out.read_text().endswith("# mine\n")

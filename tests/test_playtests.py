@@ -102,3 +102,18 @@ def test_the_command_writes_its_report_and_refuses_a_game_of_another_variant(tmp
         playtests.playtests(BASE, [unfinished], games=10)
     with pytest.raises(UsageError, match="this is a variant file, not a recorded game"):
         playtests.read_logs(api.load_variant(BASE), [BASE])
+
+
+def test_a_game_counts_once_and_a_script_whose_expect_is_not_its_game_is_refused(tmp_path: Path) -> None:
+    logs = logs_of(tmp_path, "heuristic", seed=3, games=2)
+    with pytest.raises(UsageError, match="this is the same game as"):
+        playtests.read_logs(api.load_variant(BASE), [logs[0], logs[1], logs[0]])
+    copy = tmp_path / "logs" / "copy.yaml"
+    copy.write_bytes(logs[0].read_bytes())
+    with pytest.raises(UsageError, match="this is the same game as"):
+        playtests.read_logs(api.load_variant(BASE), [logs[0], copy])
+    edited = tmp_path / "logs" / "edited.yaml"
+    edited.write_text(logs[1].read_text().replace("  rounds: ", "  rounds: 1", 1))
+    with pytest.raises(ScenarioError, match=r"edited.yaml:\d+: expect.rounds: expected 1\d+, got \d+") as caught:
+        playtests.read_logs(api.load_variant(BASE), [edited])
+    assert caught.value.note == "its expect: is not the state its game ends in (replay it to see)"

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import os
 import random
+import re
+import shlex
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -238,8 +240,12 @@ def calibrate(
     base = known[start_name]
     if base.policy != calibrating.calibrated_policy:
         raise UsageError("start", f"a {calibrating.calibrated_policy} persona is fitted, not a {base.policy} one", start_name)
+    if not (re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", name) and len(name) <= 40):
+        raise UsageError("name", "a bot's name is a letter, then letters, digits, - or _ (at most 40)", repr(name))
     if name in known:
-        raise UsageError("name", "a bot of this name exists already (built in, or in the variant): choose another", name)
+        raise UsageError(
+            "name", "a bot of this name exists already (built in, in the variant or the personas file): choose another", name
+        )
     offered = {p.name: p for p in calibrating.calibration_parameters()}
     chosen = list(calibrating.calibration_defaults) if fitted is None else list(fitted)
     for wanted in chosen:
@@ -250,19 +256,20 @@ def calibrate(
     parameters = [offered[wanted] for wanted in dict.fromkeys(chosen)]
     target = Path(out) if out is not None else None
     if target is not None:
-        _check_out(target, force, [path, *map(Path, logs)])
-    played = read_logs(loaded, logs)
-    command = " ".join(
+        _check_out(target, force, [path, *loaded.sources, *map(Path, logs), *([Path(personas)] if personas is not None else [])])
+    played = sorted(read_logs(loaded, logs), key=lambda log: str(log.path.resolve()))  # held out: whatever the order
+    command = shlex.join(
         [
-            "workbench calibrate",
-            display_path(path) if path else repr(loaded.variant.name),
+            "workbench",
+            "calibrate",
+            display_path(path) if path else loaded.variant.name,
             *(display_path(log.path) for log in played),
-            *([f"--out {display_path(target)}"] if target is not None else []),
-            *([f"--name {name}"] if name != "calibrated" else []),
-            *([f"--start {start}"] if start else []),
-            *([f"--fit {','.join(p.name for p in parameters)}"] if fitted is not None else []),
-            *([f"--personas {display_path(Path(personas))}"] if personas is not None else []),
-            *([f"--seed {seed}"] if seed != 1 else []),
+            *(["--out", display_path(target)] if target is not None else []),
+            *(["--name", name] if name != "calibrated" else []),
+            *(["--start", start] if start else []),
+            *(["--fit", ",".join(p.name for p in parameters)] if fitted is not None else []),
+            *(["--personas", display_path(Path(personas))] if personas is not None else []),
+            *(["--seed", str(seed)] if seed != 1 else []),
         ]
     )
     per_game = calibrating.decisions([log.doc for log in played], loaded.variant)
@@ -367,6 +374,8 @@ def _check_out(target: Path, force: bool, inputs: Sequence[Path | None]) -> None
     """Refuse, before any work, a personas file that cannot be written or that would replace something of the user's."""
     if target.is_dir():
         raise UsageError("out", "this is a folder: name the personas file to write", display_path(target))
+    if target.is_symlink() or (target.exists() and not target.is_file()):
+        raise UsageError("out", "this is a link, a device or a pipe: name a file", display_path(target))
     for given in inputs:
         if given is not None and target.exists() and given.exists() and target.resolve() == given.resolve():
             raise UsageError("out", "this is one of the files read: name another file", display_path(target))

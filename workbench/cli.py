@@ -5,6 +5,7 @@ whatever text came from a user's file is printed with control characters escaped
 """
 
 import json
+import shlex
 import signal
 import sys
 import time
@@ -397,9 +398,13 @@ def record(
     try:
         with _reported(renamed={"names": "--names"}):
             terminal.unit = api.load_variant(variant).family.figures.length[0]
+            if sys.stdin is None:
+                raise UsageError(None, "standard input is closed, and the game's entries are read from it")
             day = None
             if date is not None:
                 try:
+                    if len(date) != 10 or date[4] != "-" or date[7] != "-":
+                        raise ValueError(date)
                     day = datetime.date.fromisoformat(date)
                 except ValueError:
                     raise UsageError("date", "expected a day as YYYY-MM-DD", date) from None
@@ -415,14 +420,14 @@ def record(
             kept = saved[-1]
             warn(
                 f"kept unfinished in {display_path(kept.path)}, {kept.length} "
-                f"entered (not the one in play): go on with workbench record {variant} --out {display_path(kept.path)} "
-                "--resume"
+                f"entered (not the one in play): go on with workbench record {shlex.quote(str(variant))} --out "
+                f"{shlex.quote(display_path(kept.path))} --resume"
             )
         raise
     output, family = recording.script["expect"], recording.family
     winners = ", ".join(family.figures.seat(seat) for seat in output["winners"]) or "nobody"
     say(f"ended after {game_length(family, output)}: {output['end_reason']}; winner(s): {winners}")
-    say(f"wrote {display_path(recording.path)}: check it with workbench replay {display_path(recording.path)}")
+    say(f"wrote {display_path(recording.path)}: check it with workbench replay {shlex.quote(display_path(recording.path))}")
 
 
 def _option_names(words: str) -> set[str]:
@@ -917,7 +922,7 @@ def calibrate(
         "its options). Use it with",
         wrap=True,
     )
-    say(f"  --personas {display_path(out)} --bots {name}")
+    say(f"  --personas {shlex.quote(display_path(out))} --bots {shlex.quote(name)}")
     say(f"wrote {display_path(out)}")
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from workbench.errors import ScenarioError, UsageError, display_path
 from workbench.games import Family, Loaded, game_length, load_scenario, load_variant
 from workbench.loading import Document
-from workbench.outputs import check_writable, write_atomic
+from workbench.outputs import FileChanged, check_writable, sha256_of, write_atomic
 from workbench.play import Table
 from workbench.recording import script_text
 from workbench.runs import one_count, player_counts
@@ -66,9 +66,13 @@ def record(
     family = loaded.family.recordable
     if family is None:
         raise UsageError(None, f"games of {loaded.family.title} cannot be entered at the table yet")
+    _check_target(target, loaded)
+    if resume and (names or notes is not None or date is not None):
+        raise UsageError(None, "a resumed game keeps the names, notes and day it was started with (edit them in its file)")
     resumed = _resumable(target, loaded) if resume else None
     if resumed is None:
-        _check_new(target, path, force)
+        _check_new(target, force)
+        _check_names(names)
         if players is None and names:  # the names say how many play
             low, high = loaded.family.player_range(loaded.variant)
             if not low <= len(names) <= high:
@@ -92,12 +96,27 @@ def record(
     description = f"{loaded.variant.name} at {count} players, played at the table"
     last: Recording | None = None
     seated = replace(table, names=tuple(header.get("table") or ()))
+    still = sha256_of(target) if resumed is not None else None  #: the file as this recording last left it
     for body, over in family.record(loaded.variant, count, seated, resumed[0] if resumed is not None else None):
         playtest = {key: value for key, value in header.items() if value not in (None, [], False) and key != "unfinished"}
         if not over:
             playtest["unfinished"] = True
         script = {"description": description, "variant": reference, "playtest": playtest, **body}
-        write_atomic(target, script_text(script, target.parent, family.game, "record"))
+        text = script_text(script, target.parent, family.game, "record")
+        if still is None and target.exists() and not force:  # another recording took the name meanwhile
+            raise UsageError(
+                "out", "another program wrote this file while the game was set up: nothing was written", display_path(target)
+            )
+        try:
+            write_atomic(target, text, still=still)
+        except FileChanged:
+            raise UsageError(
+                "out",
+                "this file changed on disk since the last round was saved (another program or another recording?): "
+                "the round in play is not saved there, and the file is left as it is",
+                display_path(target),
+            ) from None
+        still = sha256_of(target)
         last = Recording(loaded.family, target, script, over)
         if saved is not None:
             saved.append(last)
@@ -105,12 +124,33 @@ def record(
     return last
 
 
-def _check_new(target: Path, variant: Path, force: bool) -> None:
-    """Refuse, before anything is asked, a file that cannot be written or that holds something of the user's."""
+def _check_target(target: Path, loaded: Loaded) -> None:
+    """Refuse, whatever the options, a file the game cannot be written to: a folder, a link, something else than a
+    file (a device, a pipe), or one of the files the variant is made of."""
+    shown = display_path(target)
+    if target.is_symlink():
+        raise UsageError("out", "this is a link: name the file itself (the game is written in its place)", shown)
     if target.is_dir():
-        raise UsageError("out", "this is a folder: name the file to write the game to", display_path(target))
-    if target.exists() and target.resolve() == variant.resolve():
-        raise UsageError("out", "this is the variant file itself: name another file", display_path(target))
+        raise UsageError("out", "this is a folder: name the file to write the game to", shown)
+    if target.exists() and not target.is_file():
+        raise UsageError("out", "this is not a regular file (a device or a pipe?): name a file", shown)
+    if target.exists() and any(
+        target.resolve() == source.resolve() for source in (*loaded.sources, *filter(None, [loaded.path]))
+    ):
+        raise UsageError(
+            "out", "this is one of the variant's own files (the variant, what it extends, its cards): name another", shown
+        )
+
+
+def _check_names(names: Sequence[str]) -> None:
+    """Names the script's ``playtest.table`` takes: each 1 to 40 characters, printable."""
+    for name in names:
+        if not 1 <= len(name) <= 40 or not name.isprintable():
+            raise UsageError("names", "each name is 1 to 40 printable characters (separate them with commas)", repr(name))
+
+
+def _check_new(target: Path, force: bool) -> None:
+    """Refuse, before anything is asked, a file that cannot be written or that holds something of the user's."""
     if target.exists() and not force:
         raise UsageError(
             "out",

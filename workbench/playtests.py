@@ -31,6 +31,7 @@ from workbench import GENERATOR
 from workbench.errors import ScenarioError, UsageError, display_path
 from workbench.games import Family, Loaded, load_scenario
 from workbench.loading import Document
+from workbench.outputs import sha256_of
 from workbench.runs import (
     Notice,
     Progress,
@@ -183,7 +184,7 @@ class Playtests:
         out = []
         for table in self.tables:
             title = (
-                f"{table.players} players: {table.people_games} games at the table against {table.bot_games:,} games of "
+                f"{table.players} players: {_games(table.people_games)} at the table against {table.bot_games:,} games of "
                 f"{', '.join(self.bots)} bots" + (" (interrupted)" if table.interrupted else "")
             )
             shown = table.ordered() if every else table.differing
@@ -228,8 +229,18 @@ def read_logs(loaded: Loaded, paths: Sequence[str | os.PathLike[str]]) -> list[L
     if not paths:
         raise UsageError("logs", "name at least one recorded game (a scenario script of the variant)")
     family = loaded.family
-    logs = []
+    logs: list[Log] = []
+    read: dict[Path | str, Path] = {}  #: each log's resolved path and its content's digest, to its path
     for given in map(Path, paths):
+        digest = sha256_of(given) if given.is_file() else None
+        for key in (given.resolve(), digest):
+            if key is not None and key in read:
+                raise UsageError(
+                    "logs", f"this is the same game as {display_path(read[key])}: name each game once", display_path(given)
+                )
+        read[given.resolve()] = given
+        if digest is not None:
+            read[digest] = given
         found = load_scenario(given)
         if found is None:
             raise UsageError("logs", "this is a variant file, not a recorded game", display_path(given))
@@ -300,6 +311,10 @@ def playtests(
             return result
         written = work.commit({targets[0]: result.to_json(), targets[1]: result.report()} if targets else {})
     return replace(result, written=written)
+
+
+def _games(count: int) -> str:
+    return f"{count} game" if count == 1 else f"{count} games"
 
 
 def _table(count: int, measure: Measure, rows: list[list[int]], bots: Sums, interrupted: bool) -> Table:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, Protocol, Self, TypeVar, cast
 
 from workbench.errors import IllegalDecision, ScenarioError
-from workbench.expect import Key
+from workbench.expect import Key, judged
 from workbench.loading import Document, validate
 from workbench.personas import PersonaFileModel
 from workbench.play import Chance
@@ -412,6 +412,9 @@ class FamilyParts:
         scenario = self.part("scenario")
         script = validate(scenario.Scenario, doc, ScenarioError)
         game = scenario.scripted_game(script, doc, self.rules(variant))
+        checked = judged(doc, game.snapshot())
+        if not checked.passed:  # a script edited by hand: its game is not the one it says
+            raise ScenarioError(checked.failures, "its expect: is not the state its game ends in (replay it to see)")
         return script.players, game.is_over, self.part("sim").Result({}, game)
 
     def rules(self, variant: Any) -> Any:

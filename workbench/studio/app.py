@@ -315,13 +315,22 @@ class Studio:
         """The unfinished games of :attr:`playtests`, newest first: each file's name and what it holds."""
         found = []
         folder = self.playtests
-        for path in sorted(folder.glob("*.yaml"), key=lambda path: path.stat().st_mtime, reverse=True) if folder.is_dir() else []:
+        if folder.is_symlink() or not folder.is_dir():  # the studio writes playtests only in a folder of its own
+            return []
+        for path in sorted(folder.glob("*.yaml"), key=lambda path: path.stat().st_mtime, reverse=True):
+            if path.is_symlink():
+                continue
             try:
                 data = read_yaml(path, ScenarioError).data
             except WorkbenchError:  # not a script the studio may read: not offered
                 continue
             header = data.get("playtest") if isinstance(data, dict) else None
-            if isinstance(header, dict) and header.get("unfinished") is True:
+            ours = (
+                isinstance(data, dict)
+                and isinstance(data.get("variant"), str)
+                and (folder / data["variant"]).resolve() == self.path
+            )
+            if ours and isinstance(header, dict) and header.get("unfinished") is True:
                 table = ", ".join(map(str, header.get("table") or ()))
                 found.append({"file": path.name, "players": data.get("players"), "table": table})
         return found
