@@ -433,8 +433,8 @@ def record(
 def _option_names(words: str) -> set[str]:
     """What an option may be typed as besides its number: its words, or those before a colon or a bracket.
 
-    >>> sorted(_option_names("CHANCE IT: take part, and take the CHANCE IT action (+2 coins)"))[0]
-    'chance it'
+    >>> sorted(_option_names("RAISE IT: take part, and raise (+2 coins)"))[0]
+    'raise it'
     """
     text = words.casefold()
     return {text, text.split(":")[0].strip(), text.split(" (")[0].strip(), text.split(" [")[0].strip()}
@@ -477,7 +477,7 @@ class _Terminal:
             if entry.isascii() and entry.isdigit() and len(entry) <= 9 and 1 <= int(entry) <= count:
                 return int(entry) - 1
             named = [i for i, words in enumerate(question.options) if entry.casefold() in _option_names(words)]
-            if len(named) == 1:  # an option's own words: IN, out, chance it, e4
+            if len(named) == 1:  # an option's own words (a guide card's name, a move: e4)
                 return named[0]
             raise ValueError(f"{entry[:40]!r} is not one of the options: type a number from 1 to {count}")
 
