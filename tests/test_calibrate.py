@@ -48,13 +48,13 @@ def test_calibrate_recovers_the_hidden_persona_and_its_games(hidden_logs: list[P
     assert found.held_out is not None and found.held_out.games == 8
     assert found.held_out.fitted.likelihood > found.held_out.start.likelihood > found.held_out.uniform.likelihood
     # bots of the fitted persona play games whose guide shares match the recorded games'
-    compared = playtests.playtests(BASE, hidden_logs, games=1000, bots="calibrated", personas=out, engine="interpreter")
+    compared = playtests.playtests(BASE, hidden_logs, games=600, bots="calibrated", personas=out, engine="interpreter")
     guides = [f for f in compared.tables[0].figures if f.name.startswith("guides.")]
     assert len(guides) == 4 and not any(f.differs for f in guides)
     chance_it = next(f for f in guides if f.name == "guides.chance-it.rate")
     assert chance_it.low <= chance_it.bots <= chance_it.high
     # against the default heuristic, the same games differ on their guides
-    default = playtests.playtests(BASE, hidden_logs, games=1000, engine="interpreter")
+    default = playtests.playtests(BASE, hidden_logs, games=600, engine="interpreter")
     assert "guides.chance-it.rate" in [f.name for f in default.tables[0].differing]
 
 

@@ -431,13 +431,18 @@ def record(
 
 
 def _option_names(words: str) -> set[str]:
-    """What an option may be typed as besides its number: its words, or those before a colon or a bracket.
+    """What an option may be typed as besides its number: its words, those before a colon or a bracket, or one word
+    in its brackets (a move's other notation).
 
     >>> sorted(_option_names("RAISE IT: take part, and raise (+2 coins)"))[0]
     'raise it'
+    >>> sorted(_option_names("Nf3 (g1f3)"))
+    ['g1f3', 'nf3', 'nf3 (g1f3)']
     """
     text = words.casefold()
-    return {text, text.split(":")[0].strip(), text.split(" (")[0].strip(), text.split(" [")[0].strip()}
+    names = {text, text.split(":")[0].strip(), text.split(" (")[0].strip(), text.split(" [")[0].strip()}
+    inside = text.rpartition("(")[2].rstrip(")")
+    return names | ({inside} if "(" in text and inside and " " not in inside else set())
 
 
 #: Entries that are not options, one after another, before answers that do not come from a person (a pipe) stop.
