@@ -123,10 +123,10 @@ def test_replay_json_prints_the_normative_output() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["simulate", BASE, "--games", "0"], "workbench simulate: Invalid value for '--games'"),
+        (["simulate", BASE, "--games", "0"], "workbench simulate: --games 0: give 1 or more"),
         (["simulate", BASE, "--gmaes", "5"], "workbench simulate: No such option: --gmaes"),
         (["simulate"], "workbench simulate: Missing argument 'variant'."),
-        (["tune-stakes", BASE, "--budget", "50"], "workbench tune-stakes: Invalid value for '--budget'"),
+        (["tune-stakes", BASE, "--budget", "50"], "workbench tune-stakes: --budget 50: give 100 or more"),
         (["frobnicate"], "workbench: No such command 'frobnicate'."),
     ],
 )
@@ -164,3 +164,46 @@ def test_a_reason_that_names_two_options_names_both_as_options() -> None:
     result = runner.invoke(app, ["replay", str(ROOT / "tests/scenarios/rule04-stakes.yaml"), "--trace", "--engine", "batch"])
     assert result.exit_code == 1
     assert result.output.strip() == "--trace prints the event log, which only the interpreter keeps: leave out --engine batch"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (["simulate", "variants/chance-it.yaml", "--workers", "0"], "workbench simulate: --workers 0: give 1 or more"),
+        (["simulate", "variants/chance-it.yaml", "--games=-5"], "workbench simulate: --games -5: give 1 or more"),
+        (["simulate", "variants/chance-it.yaml", "-g", "0"], "workbench simulate: --games 0: give 1 or more"),
+        (["simulate", "variants/chance-it.yaml", "--seed", "abc"], "workbench simulate: --seed abc: expected a whole number"),
+        (
+            ["tune-stakes", "variants/chance-it.yaml", "-p", "3", "--budget", "5"],
+            "workbench tune-stakes: --budget 5: give 100 or more",
+        ),
+    ],
+)
+def test_an_option_out_of_its_bounds_is_said_in_the_workbenchs_words(arguments: list[str], said: str) -> None:
+    script = Path(sys.executable).with_name("workbench")  # the installed command, as a designer types it
+    ran = subprocess.run([script, *arguments], cwd=ROOT, capture_output=True, text=True)
+    assert ran.returncode == 1
+    assert ran.stderr.strip() == f"{said} (see {said.split(':')[0]} --help)"
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly() -> None:
+    """``workbench odds ... | head -1``: the shell's convention for a closed pipe (128 + SIGPIPE), nothing said."""
+    ran = subprocess.run(
+        f"{sys.executable} -m workbench odds variants/chance-it.yaml | head -c 1 > /dev/null; echo ${{PIPESTATUS[0]}}",
+        shell=True, executable="/bin/bash", cwd=ROOT, capture_output=True, text=True,
+    )  # fmt: skip
+    assert ran.stdout.strip() == "141" and ran.stderr == ""
+
+
+def test_a_replay_of_variant_files_only_says_there_is_nothing_to_replay() -> None:
+    ran = CliRunner().invoke(app, ["replay", str(ROOT / "variants" / "chance-it.yaml")])
+    assert ran.exit_code == 1
+    assert "these are variant files, not scenario scripts: there is nothing to replay" in ran.output
+
+
+def test_a_resource_named_twice_in_the_tiebreak_is_refused_at_its_line(tmp_path: Path) -> None:
+    variant = tmp_path / "tie.yaml"
+    variant.write_text(f"extends: {ROOT / 'variants' / 'chance-it.yaml'}\nname: Tie\nend: {{tiebreak: [stars, stars, coins]}}\n")
+    ran = CliRunner().invoke(app, ["validate", str(variant)])
+    assert ran.exit_code == 1
+    assert f"{variant}:3: end.tiebreak: stars named more than once: name each resource once" in ran.output

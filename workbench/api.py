@@ -133,6 +133,8 @@ def replay_all(
         done.append(replayed)
         if each is not None:
             each(replayed)
+    if done and all(r.family is None and r.error is None for r in done):  # only variant files: nothing was checked
+        raise UsageError(None, "these are variant files, not scenario scripts: there is nothing to replay")
     games = [(r.family, display_path(r.path), r.result.output, ()) for r in done if r.family is not None and r.result is not None]
     if notation is not None and games:
         write_notation(notation, games, inputs=inputs, force=force)

@@ -4,7 +4,10 @@ Each command parses its options, calls one library function and prints the resul
 whatever text came from a user's file is printed with control characters escaped.
 """
 
+import contextlib
 import json
+import os
+import re
 import shlex
 import signal
 import sys
@@ -52,6 +55,10 @@ class _Commands(TyperGroup):
         except click_errors.NoArgsIsHelpError as exc:
             exc.show()
             sys.exit(exc.exit_code)
+        except click_errors.BadParameter as exc:
+            command = exc.ctx.command_path if exc.ctx is not None else "workbench"
+            warn(f"{command}: {_in_our_words(exc, list(args) if args is not None else sys.argv[1:])} (see {command} --help)")
+            sys.exit(1)
         except click_errors.UsageError as exc:
             command = exc.ctx.command_path if exc.ctx is not None else "workbench"
             warn(f"{command}: {exc.format_message()} (see {command} --help)")
@@ -63,6 +70,38 @@ class _Commands(TyperGroup):
             warn("interrupted")
             sys.exit(130)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+#: The framework's words for a value out of an option's bounds, and the workbench's.
+_BOUNDS = (
+    (re.compile(r"Input should be greater than or equal to (\S+)"), "give {} or more"),
+    (re.compile(r"Input should be greater than (\S+)"), "give more than {}"),
+    (re.compile(r"Input should be less than or equal to (\S+)"), "give at most {}"),
+    (re.compile(r"Input should be a valid integer"), "expected a whole number"),
+    (re.compile(r"Input should be a valid number"), "expected a number"),
+)
+
+
+def _in_our_words(exc: "click_errors.BadParameter", args: list[str]) -> str:
+    """A refused option value said as the workbench says every problem: ``--workers 0: give 1 or more`` (the value as
+    typed, found among ``args``); a message the workbench has no words for is the framework's."""
+    param = getattr(exc, "param", None)
+    names = [*getattr(param, "opts", ()), *getattr(param, "secondary_opts", ())] if param is not None else []
+    value = None
+    for index, arg in enumerate(args):
+        for name in names:
+            if arg == name and index + 1 < len(args):
+                value = args[index + 1]
+            elif arg.startswith(name + "="):
+                value = arg.partition("=")[2]
+    text = exc.format_message()
+    for pattern, words in _BOUNDS:
+        found = pattern.search(text)
+        if found and names:
+            option = max((name for name in names if name.startswith("--")), key=len, default=names[0])
+            shown = f"{option} {printable(value)}" if value is not None else option
+            return f"{shown}: {words.format(*found.groups())}"
+    return text
 
 
 app = typer.Typer(
@@ -79,9 +118,22 @@ app = typer.Typer(
 @cache
 def console(stderr: bool = False) -> "Console":
     """The terminal: standard output, or standard error (rich is imported when something is first printed)."""
+    return _console_class()(stderr=stderr, highlight=False, soft_wrap=True, emoji=False)  # ":thumbs_up:" stays text
+
+
+@cache
+def _console_class() -> "type[Console]":
+    """rich's console, ending quietly when the reader of standard output stops reading (``... | head``): the shell's
+    convention, 128 + SIGPIPE, where rich would exit 1 (an error, which it is not)."""
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False)  # ":thumbs_up:" in a name stays text
+    class Quiet(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise SystemExit(BROKEN_PIPE)
+
+    return Quiet
 
 
 _debug = {"on": False}
@@ -129,6 +181,8 @@ def _reported(failures: list[str] | None = None, renamed: Mapping[str, str] | No
     ``failures``, an error is said and added there instead, and the command goes on."""
     try:
         yield
+    except BrokenPipeError:  # the reader stopped reading: main() ends quietly
+        raise
     except Interrupted:
         warn("interrupted: nothing was written (an unfinished comparison proves nothing)")
         raise typer.Exit(130) from None
@@ -1320,6 +1374,10 @@ def schema(
     say(f"wrote {', '.join(display_path(target) for target in written)}" if written else "the schema files are current")
 
 
+#: The exit code of a command whose standard output was closed by its reader: the shell's, for a SIGPIPE.
+BROKEN_PIPE = 128 + signal.SIGPIPE
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -1332,6 +1390,10 @@ def main() -> None:
     except KeyboardInterrupt:
         warn("interrupted")
         sys.exit(130)
+    except BrokenPipeError:  # the reader of standard output stopped (... | head): end quietly, as the shell's tools do
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
+        sys.exit(BROKEN_PIPE)
     finally:  # the command is over: a late Ctrl-C or SIGTERM must not break the interpreter's shutdown
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)

@@ -141,6 +141,15 @@ class End(Model):
     tiebreak: tuple[Resource, ...] = Field(("stars", "hearts", "coins"), min_length=1, description="Winner order.")
     max_rounds: Annotated[int, Strict(), Field(ge=1, le=100_000)] = Field(200, description="Rounds after which the game stops.")
 
+    @field_validator("tiebreak")
+    @classmethod
+    def each_resource_once(cls, tiebreak: tuple[str, ...]) -> tuple[str, ...]:
+        """A resource named twice breaks no tie the first did not: a slip, refused."""
+        twice = sorted({resource for resource in tiebreak if tiebreak.count(resource) > 1})
+        if twice:
+            raise ValueError(f"{', '.join(twice)} named more than once: name each resource once, in the order that breaks ties")
+        return tiebreak
+
 
 # --- stakes tuning ---------------------------------------------------------------------------------------------
 
