@@ -231,7 +231,7 @@ def variants(
     if draw(st.booleans()):
         end["stars"] = draw(st.integers(start.get("stars", 0) + 1, 30))
     if draw(st.booleans()):
-        end["tiebreak"] = draw(st.lists(st.sampled_from(RESOURCES), min_size=1, max_size=3))
+        end["tiebreak"] = draw(st.lists(st.sampled_from(RESOURCES), min_size=1, max_size=3, unique=True))
     end["max_rounds"] = draw(st.integers(1, max_rounds) | st.integers(max(1, max_rounds // 3), max_rounds))
     data["end"] = end
     ids = draw(st.lists(card_ids, max_size=6, unique=True))
