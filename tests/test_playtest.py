@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from typed import Typed
 from typer.testing import CliRunner
 
 from workbench import api, playtest
@@ -97,28 +98,6 @@ def test_a_stopped_game_is_kept_unfinished_and_resumed_to_the_same_file(tmp_path
     done = playtest.record(BASE, parts, second.table, resume=True)
     assert done.finished and not second.lines
     assert parts.read_text() == whole.read_text()
-
-
-class Typed:
-    """A table that reads given lines as the terminal would (each entry checked by the question it answers)."""
-
-    def __init__(self, lines: list[str]):
-        self.lines = list(lines)
-
-    def _next(self) -> str:
-        if not self.lines:
-            raise Left("the input ended")
-        return self.lines.pop(0)
-
-    def answer(self, question: Question) -> int:
-        return int(self._next()) - 1
-
-    def enter(self, chance: Chance) -> tuple[int, ...]:
-        return chance.read(self._next())
-
-    @property
-    def table(self) -> Table:
-        return Table(self.answer, self.enter)
 
 
 def test_the_terminal_takes_the_same_game_and_refuses_an_impossible_entry_saying_why(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import yaml
+from typed import Typed
 from typer.testing import CliRunner
 
 from workbench import api, playtest
@@ -83,28 +84,6 @@ class Typist:
             self._typed(chance.round, " ".join(map(str, entry)))
         self.chances.append((chance, entry))
         return entry
-
-    @property
-    def table(self) -> Table:
-        return Table(self.answer, self.enter)
-
-
-class Typed:
-    """A table that reads given lines as the terminal would (each entry checked by the question it answers)."""
-
-    def __init__(self, lines: list[str]):
-        self.lines = list(lines)
-
-    def _next(self) -> str:
-        if not self.lines:
-            raise Left("the input ended")
-        return self.lines.pop(0)
-
-    def answer(self, question: Question) -> int:
-        return int(self._next()) - 1
-
-    def enter(self, chance: Chance) -> tuple[int, ...]:
-        return chance.read(self._next())
 
     @property
     def table(self) -> Table:

@@ -30,6 +30,7 @@ from workbench.games import Family, Loaded
 from workbench.loading import did_you_mean
 from workbench.outputs import check_writable, write_atomic
 from workbench.playtests import read_logs
+from workbench.render import counted
 from workbench.runs import Notice, as_loaded
 from workbench.sim.calibrating import TEMPERATURE, Decisions, Estimate, Fit, fit
 
@@ -129,7 +130,7 @@ class Calibration:
         """The personas file: the fitted persona, each fitted parameter's interval and the evidence in comments."""
         lines = [
             f"# made by {GENERATOR}: {self.command}",
-            f"# {_games(self.games)}, {self.decisions:,} decisions of {self.variant['name']}; the bots are fitted to them,",
+            f"# {counted(self.games, 'game')}, {self.decisions:,} decisions of {self.variant['name']}; the bots are fitted to them,",
             "# they are not the people: see how well they predict below.",
             *(f"# warning: {line}" for line in self.warnings),
             f"# log-likelihood per decision: {self.fitted.likelihood:.3f} fitted, {self.start_check.likelihood:.3f} for "
@@ -161,7 +162,7 @@ class Calibration:
         ]
         if self.fitted.likelihood <= self.uniform.likelihood:
             said.append(
-                f"the fit explains these choices no better than choosing at random: {_games(self.games)} are too few to "
+                f"the fit explains these choices no better than choosing at random: {counted(self.games, 'game')} are too few to "
                 "fit a bot to; do not use it"
             )
         held = self.held_out
@@ -171,7 +172,7 @@ class Calibration:
 
     def lines(self) -> list[str]:
         """What the terminal says: the parameters, the fit against the start persona and uniform choice, the check."""
-        out = [f"{self.name}: fitted to {_games(self.games)}, {self.decisions:,} decisions (start: {self.start})"]
+        out = [f"{self.name}: fitted to {counted(self.games, 'game')}, {self.decisions:,} decisions (start: {self.start})"]
         if self.unfinished:
             out.append(f"  ({self.unfinished} of them unfinished: their decisions count as well)")
         for e in self.estimates:
@@ -199,10 +200,6 @@ class Calibration:
                 f"{h.fitted.likelihood:.3f}, {h.start.likelihood:.3f} and {h.uniform.likelihood:.3f}"
             )
         return out
-
-
-def _games(count: int) -> str:
-    return f"{count} game" if count == 1 else f"{count} games"
 
 
 def _interval(e: Estimate) -> str:

@@ -32,6 +32,7 @@ from workbench.errors import ScenarioError, UsageError, display_path
 from workbench.games import Family, Loaded, load_scenario
 from workbench.loading import Document
 from workbench.outputs import sha256_of
+from workbench.render import counted
 from workbench.runs import (
     Notice,
     Progress,
@@ -184,7 +185,7 @@ class Playtests:
         out = []
         for table in self.tables:
             title = (
-                f"{table.players} players: {_games(table.people_games)} at the table against {table.bot_games:,} games of "
+                f"{table.players} players: {counted(table.people_games, 'game')} at the table against {table.bot_games:,} games of "
                 f"{', '.join(self.bots)} bots" + (" (interrupted)" if table.interrupted else "")
             )
             shown = table.ordered() if every else table.differing
@@ -311,10 +312,6 @@ def playtests(
             return result
         written = work.commit({targets[0]: result.to_json(), targets[1]: result.report()} if targets else {})
     return replace(result, written=written)
-
-
-def _games(count: int) -> str:
-    return f"{count} game" if count == 1 else f"{count} games"
 
 
 def _table(count: int, measure: Measure, rows: list[list[int]], bots: Sums, interrupted: bool) -> Table:

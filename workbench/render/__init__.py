@@ -24,6 +24,7 @@ def templates(package: str, *more: str) -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     environment.filters["a"] = a
+    environment.filters["counted"] = counted
     return environment
 
 
@@ -34,3 +35,12 @@ def a(name: str) -> str:
     ('a heuristic', 'an equilibrium')
     """
     return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` of a regular ``noun``, singular for one (``{{ n | counted("game") }}`` in a page).
+
+    >>> counted(1, "game"), counted(12, "game")
+    ('1 game', '12 games')
+    """
+    return f"{count} {noun if count == 1 else noun + 's'}"
