@@ -165,7 +165,7 @@ def _options(
 
 
 #: The library's parameters that every command names otherwise than ``--`` and the name with dashes.
-RENAMED = {"notation": "--pgn", "people": "--human"}
+RENAMED = {"notation": "--pgn", "people": "--human", "logs": "LOG"}  # LOG: the positional games of playtests, calibrate
 
 
 def option_of(parameter: str, renamed: Mapping[str, str] = RENAMED) -> str:

@@ -278,7 +278,8 @@ def playtests(
     played = read_logs(loaded, logs)
     finished = [log for log in played if log.finished]
     if not finished:
-        raise UsageError("logs", "none of these games was played to its end: there is nothing to compare yet")
+        stopped = ", ".join(display_path(log.path) for log in played)
+        raise UsageError("logs", f"none of these games was played to its end ({stopped}): there is nothing to compare yet")
     counts = sorted({log.players for log in finished})
     table_plan = plan(loaded, counts, bots, personas)
     family = loaded.family
