@@ -560,14 +560,7 @@ def tune_stakes(
     family = found.tunable
     if family is None:
         raise UsageError(None, f"{found.title} has no stakes sheets to tune")
-    if budget is not None and budget < 100:
-        raise UsageError("budget", "tune with at least 100 games per player count", str(budget))
-    if exploit_games is not None and exploit_games < 0:
-        raise UsageError("exploit_games", "give 0 (to measure nothing) or more games", str(exploit_games))
-    if replace_printed and not write:
-        raise UsageError(
-            "replace_printed", lambda name: f"only with {name('write')} (without it the variant file is not changed)"
-        )
+    _check_tuning(budget, exploit_games, write, replace_printed)
     counts = sorted(set(players))
     tuned = family.tuning_variant(path, counts)
     given = Path(personas) if personas is not None else None
@@ -579,28 +572,13 @@ def tune_stakes(
     choice = choose_engine(family, [(tuned, seated)], engine)
     engine = choice.engine
     budget = budget if budget is not None else family.tuning_budget(engine, seated[0] if seated else None, counts[-1])
-    command = " ".join(
-        [
-            f"workbench tune-stakes {path}",  # as typed: run from the same folder, the command reproduces the proposal
-            *(f"--players {n}" for n in counts),
-            f"--bots {bots} --budget {budget} --seed {seed} --engine {engine}",
-            *([f"--personas {display_path(given)}"] if given is not None else []),
-            *([f"--exploit-bot {exploit_bot}"] if exploit_bot is not None else []),
-            *([f"--exploit-games {exploit_games}"] if exploit_games is not None else []),
-            *(["--write"] if write else []),
-            *(["--replace-printed"] if replace_printed else []),
-        ]
-    )
+    command = _tuning_command(
+        path, counts, f"--bots {bots} --budget {budget} --seed {seed} --engine {engine}",
+        personas=given, exploit_bot=exploit_bot, exploit_games=exploit_games, write=write, replace_printed=replace_printed,
+    )  # fmt: skip
     options = RunOptions(backend, engine, force, create_folders, progress, notice, stop)
     with job(family, choice, options, [*sources, given]) as work:
-        proposal = page = None
-        if out is not None:
-            if Path(out).suffix.lower() in (".html", ".htm"):
-                raise UsageError(
-                    "out", "the proposal is YAML (the comparison page goes beside it as .html)", display_path(Path(out))
-                )
-            proposal = work.outputs.file(Path(out), "out", create_folder=create_folders)
-            page = work.outputs.file(Path(out).with_suffix(".html"), "out")
+        proposal, page = _proposal_files(work.outputs, out, create_folders)
         real = path.resolve()  # a symlinked variant is written where it really is
         before = _writable_variant(family, real, counts) if write else None
         with work.running() as halt:
@@ -628,6 +606,56 @@ def tune_stakes(
                 _write_sheets(family, path, real, before, report, proposal, page)
                 written.append(path)
     return Tuning(report, command, family.tuning_warnings(report), written)
+
+
+def _check_tuning(budget: int | None, exploit_games: int | None, write: bool, replace_printed: bool) -> None:
+    """Refuse the options of :func:`tune_stakes` that cannot go together or are out of their bounds."""
+    if budget is not None and budget < 100:
+        raise UsageError("budget", "tune with at least 100 games per player count", str(budget))
+    if exploit_games is not None and exploit_games < 0:
+        raise UsageError("exploit_games", "give 0 (to measure nothing) or more games", str(exploit_games))
+    if replace_printed and not write:
+        raise UsageError(
+            "replace_printed", lambda name: f"only with {name('write')} (without it the variant file is not changed)"
+        )
+
+
+def _tuning_command(
+    path: Path,
+    counts: list[int],
+    run: str,
+    *,
+    personas: Path | None,
+    exploit_bot: str | None,
+    exploit_games: int | None,
+    write: bool,
+    replace_printed: bool,
+) -> str:
+    """The command that reproduces a proposal, as its provenance stores it: as typed (run from the same folder, it
+    gives the same proposal), with the bots, budget, seed and engine of ``run``."""
+    return " ".join(
+        [
+            f"workbench tune-stakes {path}",
+            *(f"--players {n}" for n in counts),
+            run,
+            *([f"--personas {display_path(personas)}"] if personas is not None else []),
+            *([f"--exploit-bot {exploit_bot}"] if exploit_bot is not None else []),
+            *([f"--exploit-games {exploit_games}"] if exploit_games is not None else []),
+            *(["--write"] if write else []),
+            *(["--replace-printed"] if replace_printed else []),
+        ]
+    )
+
+
+def _proposal_files(
+    outputs: Outputs, out: str | os.PathLike[str] | None, create_folders: bool
+) -> tuple[Path | None, Path | None]:
+    """The proposal (YAML) and its comparison page beside it (.html), reserved; none without ``out``."""
+    if out is None:
+        return None, None
+    if Path(out).suffix.lower() in (".html", ".htm"):
+        raise UsageError("out", "the proposal is YAML (the comparison page goes beside it as .html)", display_path(Path(out)))
+    return outputs.file(Path(out), "out", create_folder=create_folders), outputs.file(Path(out).with_suffix(".html"), "out")
 
 
 def _write_sheets(

@@ -39,6 +39,15 @@ class RulesModel(Model):
         return iter(())
 
 
+class VariantModel(RulesModel):
+    """The base of a family's variant model: its name, its game (each family narrows ``game`` to its own name, in the
+    same place) and what it is about, before the family's own keys."""
+
+    name: Annotated[str, Field(min_length=1, max_length=120)] = Field(description="The variant's name.")
+    game: str = Field(description="The game family.")
+    description: str | None = Field(None, description="What this variant is about.")
+
+
 class Playtest(Model):
     """Where a script's game comes from when people played it at a table (``workbench record`` writes it)."""
 

@@ -13,7 +13,7 @@ A family passes its persona file model (``bots:`` by name, ``overrides:``), whic
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -38,6 +38,12 @@ class PersonaFile(Protocol):
 
     @property
     def overrides(self) -> tuple[str, ...]: ...
+
+
+def named_like_builtins(bots: Collection[str], builtin: Collection[str]) -> Iterator[tuple[KeyPath, str]]:
+    """A variant's personas that take a built-in bot's name (a variant may not reuse one), each at its key path."""
+    for name in sorted(set(bots) & set(builtin)):
+        yield ("bots", name), f"'{name}' is a built-in bot name; give the persona another name"
 
 
 def override_problems(bots: Collection[str], overrides: Sequence[str], builtin: Collection[str]) -> list[tuple[KeyPath, str]]:

@@ -116,15 +116,12 @@ def _policy_schema(schema: dict[str, Any], model: type[Any]) -> None:
 class PolicyPersona(Model):
     """The base of a game's persona model: a ``policy`` of the game's registered ones, and only the parameters that
     policy reads (a family's persona model adds the fields of its policies' parameter models, after this one's:
-    ``class Persona(Search, PolicyPersona)``). A ``lean`` model lists, as data, only the parameters the persona's
-    policy reads."""
+    ``class Persona(Search, PolicyPersona)``). As data, it lists only the parameters its policy reads."""
 
     model_config = ConfigDict(json_schema_extra=_policy_schema)
 
     #: The game whose policies a persona may name.
     game: ClassVar[str]
-    #: As data (``summary.json``), only the parameters the policy reads; else every parameter.
-    lean: ClassVar[bool] = False
 
     policy: str = Field(description="The bot's policy (one of the game's).")
 
@@ -155,10 +152,8 @@ class PolicyPersona(Model):
 
     @model_serializer(mode="wrap")
     def parameters_read(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """As data, every field; for a ``lean`` model, only the policy and the parameters it reads."""
+        """As data (``summary.json``), only the policy and the parameters it reads."""
         data: dict[str, Any] = handler(self)
-        if not self.lean:
-            return data
         reads = policies(self.game)[self.policy].parameters
         return {name: value for name, value in data.items() if name == "policy" or name in reads}
 

@@ -179,6 +179,13 @@ class TableSource(Generic[G]):
         return list(self.table.enter(Chance(at, kind, prompt, count=count, sides=sides, said=said, seen=seen)))
 
 
+#: A game entered at a table, as a family's ``table.record(variant, players, table, resumed=None)`` yields it: after
+#: the setup and after every round (or ply), the scenario script so far (``variant`` left for the caller to fill in)
+#: and whether the game has ended; ``resumed``, an unfinished script of the game and its document, is replayed first
+#: (its players are the table's). :func:`entered` makes one.
+Entered = Iterator[tuple[dict[str, Any], bool]]
+
+
 def entered(
     game: Any,
     source: TableSource[Any],
@@ -187,7 +194,7 @@ def entered(
     step: Callable[[], None],
     *,
     resumed: bool,
-) -> Iterator[tuple[dict[str, Any], bool]]:
+) -> Entered:
     """A game entered at a table, as a family's ``table.record`` yields it: after the setup and after each ``step``
     (a round, a ply), the ``script`` so far and whether the game has ended. ``source`` asks what chance brought,
     ``people`` are the table's seats (each a family's person, with its ``asking``); what the log of a ``resumed``
@@ -308,6 +315,8 @@ class FamilyParts:
     package: ClassVar[str]
     #: The model of its personas file (``--personas``).
     persona_file: ClassVar[type[PersonaFileModel[Any]]]
+    #: List keys whose string items are paths of files to splice in (none unless the family says).
+    includes: tuple[str, ...] = ()
 
     # the capabilities a family may lack (:class:`workbench.games.Family`): a family that has one returns itself
 
@@ -397,14 +406,12 @@ class FamilyParts:
         scenario = self.part("scenario")
         return cast("Replay", scenario.replay(validate(scenario.Scenario, doc, ScenarioError), doc, self.rules(variant)))
 
-    def record(
-        self, variant: Any, players: int, table: Table, resumed: Document | None = None
-    ) -> Iterator[tuple[dict[str, Any], bool]]:
+    def record(self, variant: Any, players: int, table: Table, resumed: Document | None = None) -> Entered:
         """A game entered at a table (the ``table`` module's ``record``), after the unfinished script ``resumed`` (checked
         by the family's scenario model) if given."""
         scenario = self.part("scenario")
         found = None if resumed is None else (validate(scenario.Scenario, resumed, ScenarioError), resumed)
-        return cast(Iterator[tuple[dict[str, Any], bool]], self.part("table").record(variant, players, table, found))
+        return cast(Entered, self.part("table").record(variant, players, table, found))
 
     def played(self, doc: Document, variant: Any) -> tuple[int, bool, Any]:
         """A scenario document replayed as a game people played: its players, whether it ended, and the game as the

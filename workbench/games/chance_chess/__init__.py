@@ -22,7 +22,6 @@ class ChanceChess(FamilyParts):
 
     game = "chance-chess"
     title = "Chance Chess"
-    includes: tuple[str, ...] = ()
     variant_model = Variant
     default_bot = "greedy"
     notation = "PGN"

@@ -13,8 +13,8 @@ import chess
 from pydantic import Field, Strict
 
 from workbench.games.chance_chess.policies import GAME, Search
-from workbench.models import KeyPath, Model, RulesModel, file_schema
-from workbench.personas import PersonaFileModel, PersonaName
+from workbench.models import KeyPath, Model, VariantModel, file_schema
+from workbench.personas import PersonaFileModel, PersonaName, named_like_builtins
 from workbench.policies import PolicyPersona
 
 #: The piece cards, in the order tables list them, each with python-chess's piece type.
@@ -72,7 +72,6 @@ class Persona(Search, PolicyPersona):
     """A bot for simulations: a policy and its parameters (see :mod:`workbench.games.chance_chess.bots`)."""
 
     game = GAME
-    lean = True  # as data, only the parameters its policy reads
 
 
 Personas = dict[PersonaName, Persona]
@@ -87,12 +86,10 @@ class PersonaFile(PersonaFileModel[Persona]):
 # --- the variant -----------------------------------------------------------------------------------------------
 
 
-class Variant(RulesModel):
+class Variant(VariantModel):
     """A Chance Chess rules variant."""
 
-    name: Annotated[str, Field(min_length=1, max_length=120)] = Field(description="The variant's name.")
     game: Literal["chance-chess"] = Field(description="The game family.")
-    description: str | None = Field(None, description="What this variant is about.")
     deck: Deck = Field(description="The deck: its size and the copies of each card.")
     start: str = Field(
         chess.STARTING_FEN, description="The starting position as a FEN string (the usual chess setup unless given)."
@@ -124,8 +121,7 @@ class Variant(RulesModel):
         else:
             if not board.is_valid():
                 yield ("start",), f"not a legal chess position ({_status(board.status())})"
-        for name in sorted(set(self.bots) & PersonaFile.builtin_names()):
-            yield ("bots", name), f"'{name}' is a built-in bot name; give the persona another name"
+        yield from named_like_builtins(self.bots, PersonaFile.builtin_names())
 
 
 def _status(status: chess.Status) -> str:

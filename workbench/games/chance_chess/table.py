@@ -11,10 +11,9 @@ in the order they came up (``deck:``, and after a reshuffle card or a deck that 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
-from workbench.games.base import TableSource, entered
+from workbench.games.base import Entered, TableSource, entered
 from workbench.games.chance_chess.engine import Game, Rules, compile_variant
 from workbench.games.chance_chess.person import Person
 from workbench.games.chance_chess.record import script as event_script
@@ -70,12 +69,8 @@ class TableChance(TableSource[Game]):
         return card
 
 
-def record(
-    variant: Variant, players: int, table: Table, resumed: tuple[Scenario, Document] | None = None
-) -> Iterator[tuple[dict[str, Any], bool]]:
-    """Play a game at a table, entered through ``table``: after the setup and after every ply, the scenario script
-    so far (``variant`` left for the caller to fill in) and whether the game has ended. ``resumed``: an unfinished
-    script of the game and its document, replayed first."""
+def record(variant: Variant, players: int, table: Table, resumed: tuple[Scenario, Document] | None = None) -> Entered:
+    """A game of Chance Chess entered at a table, a ply at a time (see :data:`~workbench.games.base.Entered`)."""
     if players != PLAYERS:
         raise ValueError(f"Chance Chess is for {PLAYERS} players, not {players}")
     rules = compile_variant(variant)

@@ -30,8 +30,8 @@ from workbench.games.chance_it.basics import RESOURCES, Resource
 from workbench.games.chance_it.effects import REGISTRY, DieEffect, Effect, Site, kind_of, with_effects
 from workbench.games.chance_it.policies import GAME, Equilibrium, Heuristic
 from workbench.loading import did_you_mean
-from workbench.models import REMOVES, Count, KeyPath, Model, Positive, RulesModel, file_schema
-from workbench.personas import PersonaFileModel, PersonaName
+from workbench.models import REMOVES, Count, KeyPath, Model, Positive, VariantModel, file_schema
+from workbench.personas import PersonaFileModel, PersonaName, named_like_builtins
 from workbench.policies import PolicyPersona
 
 Guide = Literal["in", "out", "chance-it"]
@@ -228,7 +228,6 @@ class Persona(Equilibrium, Heuristic, PolicyPersona):
     """A bot for simulations: a policy and its parameters (see the README's "Bots")."""
 
     game = GAME
-    lean = True  # as data, only the parameters its policy reads
 
 
 Personas = dict[PersonaName, Persona]
@@ -287,12 +286,10 @@ class Card(Model):
         return "die" if self.face is not None else "passive" if self.when == "passive" else "card"
 
 
-class Variant(RulesModel):
+class Variant(VariantModel):
     """A Chance It rules variant."""
 
-    name: Annotated[str, Field(min_length=1, max_length=120)] = Field(description="The variant's name.")
     game: Literal["chance-it"] = Field(description="The game family.")
-    description: str | None = Field(None, description="What this variant is about.")
     players: Players
     start: Start
     supply: Supply = Field(Supply(), description="Physical tokens; a resource may be `unlimited`.")
@@ -352,8 +349,7 @@ class Variant(RulesModel):
                 yield ("board", face, index), f"face {face} already has {first}: a die is moved once (remove one)"
         yield from self._check_effects(self.all_out, ("all_out",), "all_out")
         yield from self._check_effects(self.chance_it, ("chance_it",), "chance_it")
-        for name in sorted(set(self.bots) & PersonaFile.builtin_names()):
-            yield ("bots", name), f"'{name}' is a built-in bot name; give the persona another name"
+        yield from named_like_builtins(self.bots, PersonaFile.builtin_names())
         first_index: dict[str, int] = {}
         for index, card in enumerate(self.cards):
             if card.id in first_index:

@@ -9,10 +9,9 @@ reshuffled discard the new pile's top cards in ``reshuffles:``), the dice, the g
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-from workbench.games.base import TableSource, entered
+from workbench.games.base import Entered, TableSource, entered
 from workbench.games.chance_it.engine import Game, compile_variant
 from workbench.games.chance_it.person import Person
 from workbench.games.chance_it.record import Recorder
@@ -97,12 +96,8 @@ class TableRecorder(Recorder):
         self.current["reshuffles"].append(self.revealed)
 
 
-def record(
-    variant: Variant, players: int, table: Table, resumed: tuple[Scenario, Document] | None = None
-) -> Iterator[tuple[dict[str, Any], bool]]:
-    """Play a game at a table, entered through ``table``: after the setup and after every round, the scenario script
-    so far (``variant`` left for the caller to fill in) and whether the game has ended. ``resumed``: an unfinished
-    script of the game and its document, replayed first (its players are the table's)."""
+def record(variant: Variant, players: int, table: Table, resumed: tuple[Scenario, Document] | None = None) -> Entered:
+    """A game of Chance It entered at a table, a round at a time (see :data:`~workbench.games.base.Entered`)."""
     rules = compile_variant(variant)
     chance = TableChance(table, variant)
     if resumed is None:

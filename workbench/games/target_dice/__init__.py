@@ -21,7 +21,6 @@ class TargetDice(FamilyParts):
 
     game = "target-dice"
     title = "Target dice"
-    includes: tuple[str, ...] = ()
     variant_model = Variant
     default_bot = "greedy"
     package = __name__

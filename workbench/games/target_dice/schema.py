@@ -13,8 +13,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, Strict
 
 from workbench.games.target_dice.policies import GAME, Search
-from workbench.models import KeyPath, Model, Positive, RulesModel, file_schema
-from workbench.personas import PersonaFileModel, PersonaName
+from workbench.models import KeyPath, Model, Positive, VariantModel, file_schema
+from workbench.personas import PersonaFileModel, PersonaName, named_like_builtins
 from workbench.policies import PolicyPersona
 
 #: The special cards, in the order tables and counters list them.
@@ -78,7 +78,6 @@ class Persona(Search, PolicyPersona):
     """A bot for simulations: a policy and its parameters (see :mod:`workbench.games.target_dice.bots`)."""
 
     game = GAME
-    lean = True  # as data, only the parameters its policy reads
 
 
 Personas = dict[PersonaName, Persona]
@@ -93,12 +92,10 @@ class PersonaFile(PersonaFileModel[Persona]):
 # --- the variant -----------------------------------------------------------------------------------------------
 
 
-class Variant(RulesModel):
+class Variant(VariantModel):
     """A target-dice rules variant."""
 
-    name: Annotated[str, Field(min_length=1, max_length=120)] = Field(description="The variant's name.")
     game: Literal["target-dice"] = Field(description="The game family.")
-    description: str | None = Field(None, description="What this variant is about.")
     players: Players = Field(description="How many people the variant is for.")
     dice: Dice = Field(description="The stock of dice.")
     deck: Deck = Field(description="Number cards and special cards, with their copies.")
@@ -134,8 +131,7 @@ class Variant(RulesModel):
                 ("deck", "specials", "yellow"),
                 "a yellow card needs a second number card, but the deck holds only one number card",
             )
-        for name in sorted(set(self.bots) & PersonaFile.builtin_names()):
-            yield ("bots", name), f"'{name}' is a built-in bot name; give the persona another name"
+        yield from named_like_builtins(self.bots, PersonaFile.builtin_names())
 
 
 def variant_file_schema() -> dict[str, Any]:

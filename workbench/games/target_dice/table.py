@@ -10,10 +10,9 @@ in the order they came up (``deck:``, going on past a reshuffle of the discard),
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
-from workbench.games.base import TableSource, entered
+from workbench.games.base import Entered, TableSource, entered
 from workbench.games.target_dice.chance import Card
 from workbench.games.target_dice.engine import Game, Rules, compile_variant
 from workbench.games.target_dice.person import Person
@@ -97,12 +96,8 @@ class TableChance(TableSource[Game]):
         """Nothing asked: the new deck's order is whatever comes up, asked card by card."""
 
 
-def record(
-    variant: Variant, players: int, table: Table, resumed: tuple[Scenario, Document] | None = None
-) -> Iterator[tuple[dict[str, Any], bool]]:
-    """Play a game at a table, entered through ``table``: after the setup and after every round, the scenario script
-    so far (``variant`` left for the caller to fill in) and whether the game has ended. ``resumed``: an unfinished
-    script of the game and its document, replayed first (its players are the table's)."""
+def record(variant: Variant, players: int, table: Table, resumed: tuple[Scenario, Document] | None = None) -> Entered:
+    """A game of target dice entered at a table, a round at a time (see :data:`~workbench.games.base.Entered`)."""
     rules = compile_variant(variant)
     chance = TableChance(table, rules)
     if resumed is None:
