@@ -69,14 +69,22 @@ Persona = TypeVar("Persona", bound=BaseModel)
 
 
 class PersonaFileModel(Model, Generic[Persona]):
-    """A file of bot personas, for ``--personas``; a family's model names its persona model and its built-in bots.
+    """A file of bot personas, for ``--personas``: ``PersonaFileModel[Persona]`` with a family's persona model (a
+    subclass may name other built-in bots, :attr:`named`).
 
     A persona of the file may replace a built-in bot or a persona of the variant only if
     the file lists its name under ``overrides``.
     """
 
-    #: The family's persona model: each policy of its game is a built-in bot, named after it.
+    #: The family's persona model (the model's parameter): each policy of its game is a built-in bot, named after it.
     persona: ClassVar[type[PolicyPersona]]
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        parameters = cls.__pydantic_generic_metadata__["args"]
+        if parameters and isinstance(parameters[0], type) and issubclass(parameters[0], PolicyPersona):
+            cls.persona = parameters[0]
     #: The family's other built-in bots: a name -> a persona's data (other defaults worth a name).
     named: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 

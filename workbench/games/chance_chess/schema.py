@@ -77,10 +77,7 @@ class Persona(Search, PolicyPersona):
 Personas = dict[PersonaName, Persona]
 
 
-class PersonaFile(PersonaFileModel[Persona]):
-    """A file of bot personas, for ``--personas`` (see :class:`workbench.personas.PersonaFileModel`)."""
-
-    persona = Persona
+PersonaFile = PersonaFileModel[Persona]  # the file of bot personas, for ``--personas``
 
 
 # --- the variant -----------------------------------------------------------------------------------------------

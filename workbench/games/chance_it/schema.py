@@ -236,7 +236,6 @@ Personas = dict[PersonaName, Persona]
 class PersonaFile(PersonaFileModel[Persona]):
     """A file of bot personas, for ``--personas`` (see :class:`workbench.personas.PersonaFileModel`)."""
 
-    persona = Persona
     #: Built-in besides one bot per policy: a quicker search (4 playouts: a rung of the skill ladder).
     named: ClassVar[Mapping[str, Mapping[str, Any]]] = {"search-4": {"policy": "search", "playouts": 4}}
 
