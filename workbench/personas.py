@@ -85,6 +85,7 @@ class PersonaFileModel(Model, Generic[Persona]):
         parameters = cls.__pydantic_generic_metadata__["args"]
         if parameters and isinstance(parameters[0], type) and issubclass(parameters[0], PolicyPersona):
             cls.persona = parameters[0]
+
     #: The family's other built-in bots: a name -> a persona's data (other defaults worth a name).
     named: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
