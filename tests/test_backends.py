@@ -24,8 +24,9 @@ from typing import Any
 import pytest
 from output_helpers import BASE, ROOT, Ran, assert_clean, assert_refused, invoke, spawn, workbench
 
-from workbench import api, studies
+from workbench import __version__, api, studies
 from workbench.errors import UsageError
+from workbench.fingerprint import code_version
 from workbench.sim import backends, cluster, runner
 from workbench.sim.runner import Local
 
@@ -233,11 +234,16 @@ def test_without_the_extra_the_flag_says_how_to_install_it(monkeypatch: pytest.M
     assert_refused(ran, "--backend dask needs", "pip install -e '.[dask]'")
 
 
-def test_workers_that_run_another_workbench_are_refused(scheduler: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The workers report their installed version; one that differs from ours (here: ours pretends to be another)."""
-    monkeypatch.setattr(cluster, "__version__", "9.9.9")
-    with pytest.raises(UsageError, match=r"2 worker\(s\) do not run this workbench \(chance-workbench 9\.9\.9\)"):
+def test_workers_that_run_other_code_are_refused(scheduler: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers report the code they run (the release and a hash of the source); one that differs from ours is
+    refused, both named (here ours pretends to be other code of the same release, as after an update)."""
+    theirs = code_version()
+    monkeypatch.setattr(cluster, "code_version", lambda: f"{__version__}+0123456789ab")
+    with pytest.raises(UsageError) as refused:
         cluster.Dask(scheduler).start()
+    said = str(refused.value)
+    assert f"2 worker(s) do not run this workbench's code (chance-workbench {__version__}+0123456789ab)" in said
+    assert f"runs {theirs}" in said
 
 
 def _free_port() -> int:

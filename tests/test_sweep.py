@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from output_helpers import BASE, ROOT, Ran, assert_clean, fail_fsync, invoke, leftovers, named, spawn, workbench
 
-from workbench import studies
+from workbench import __version__, studies, sweep
 from workbench.errors import WorkbenchError, display_path
 from workbench.loading import Document, set_key
 from workbench.sim.runner import Local, Stop, WorkerDied
@@ -269,6 +269,19 @@ def test_a_point_whose_inputs_changed_is_played_again(tmp_path: Path) -> None:
     labels.clear()
     run_sweep(path, out=tmp_path / "out", progress=lambda label, games: labels.append(label) or (lambda n: None))
     assert len(labels) == 4, "more games: every point again"
+
+
+def test_a_point_finished_by_other_code_is_played_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reuse is keyed by the code, not the release number (which stays 0.1.0 from one commit to the next)."""
+    path = sweep_file(tmp_path, SMALL)
+    run_sweep(path, out=tmp_path / "out")
+    labels: list[str] = []
+    progress = lambda label, games: labels.append(label) or (lambda n: None)  # noqa: E731
+    run_sweep(path, out=tmp_path / "out", progress=progress)
+    assert labels == [], "the same code reuses every point"
+    monkeypatch.setattr(sweep, "code_version", lambda: f"{__version__}+0123456789ab")  # an update: same release, other code
+    swept = run_sweep(path, out=tmp_path / "out", progress=progress)
+    assert len(labels) == 4 and not any(row.reused for row in swept.rows)
 
 
 def test_a_point_file_edited_by_hand_is_neither_trusted_nor_replaced(tmp_path: Path) -> None:

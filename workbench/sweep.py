@@ -26,8 +26,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from workbench import GENERATOR, __version__
+from workbench import GENERATOR
 from workbench.errors import UsageError, WorkbenchError, as_named, display_path, players_span
+from workbench.fingerprint import code_version
 from workbench.games import Family, Loaded
 from workbench.loading import Document, did_you_mean
 from workbench.outputs import is_ours
@@ -225,7 +226,7 @@ def _key(point: SweepPoint, base: Loaded, players: int, plan: SweepFile, table: 
     played again."""
     known = point.loaded.family.personas(point.loaded.variant)
     body = {
-        "workbench": __version__,
+        "workbench": code_version(),  # this code: an update that changes it plays every point again
         "game": point.loaded.family.game,
         "variant": point.loaded.variant.model_dump(mode="json"),
         "reference": base.variant.model_dump(mode="json"),

@@ -35,8 +35,9 @@ from itertools import islice
 from types import TracebackType
 from typing import Any, ClassVar
 
-from workbench import GENERATOR, __version__
+from workbench import GENERATOR
 from workbench.errors import UsageError
+from workbench.fingerprint import code_version
 from workbench.sim.runner import (
     IN_FLIGHT,
     Chunk,
@@ -78,10 +79,15 @@ class Shipment:
 
 
 def _version() -> str:
-    """On a worker: the version of the workbench it runs (a worker without one cannot even unpickle this function)."""
-    import workbench
+    """On a worker: the code of the workbench it runs (:func:`workbench.fingerprint.code_version`; a worker without
+    the workbench cannot even unpickle this function, one with an older one says its plain version)."""
+    try:
+        from workbench.fingerprint import code_version
+    except ImportError:
+        import workbench
 
-    return workbench.__version__
+        return workbench.__version__
+    return code_version()
 
 
 def dask_setup(worker: Any) -> None:
@@ -238,14 +244,15 @@ class Dask:
                     "scheduler", f"the scheduler has no workers (start some with: dask worker {self.scheduler})", self.scheduler
                 ) from None
         found = client.run(_version, on_error="return")
-        wrong = {worker: version for worker, version in found.items() if version != __version__}
+        ours = code_version()
+        wrong = {worker: version for worker, version in found.items() if version != ours}
         if wrong:
             client.close()
             worker, version = next(iter(sorted(wrong.items())))
-            has = f"has {version}" if isinstance(version, str) else "cannot import it"
+            has = f"runs {version}" if isinstance(version, str) else "cannot import it"
             raise UsageError(
                 "scheduler",
-                f"{len(wrong)} worker(s) do not run this workbench ({GENERATOR} {__version__}): {worker} {has}; "
+                f"{len(wrong)} worker(s) do not run this workbench's code ({GENERATOR} {ours}): {worker} {has}; "
                 f"install it on every worker machine ({INSTALL})",
                 self.scheduler,
             )
