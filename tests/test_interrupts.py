@@ -382,7 +382,7 @@ def test_a_worker_that_dies_alone_stops_the_run_without_writing(start: Callable[
     os.kill(workers[0], signum)
     ran = job.finish(timeout=60)
     assert_clean(ran)
-    assert ran.code == 1 and "a worker process died during the run" in ran.stderr, ran.stderr[-2000:]
+    assert ran.code == 3 and "a worker process died during the run" in ran.stderr, ran.stderr[-2000:]
     assert files(job.folder) == before
     assert job.group_is_gone()
 

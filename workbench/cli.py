@@ -194,7 +194,7 @@ def _reported(failures: list[str] | None = None, renamed: Mapping[str, str] | No
     except Exception as exc:  # noqa: BLE001 - the user gets one line, --debug gives the rest
         shown = _say_error(exc, renamed)
         if failures is None:
-            raise typer.Exit(1 if isinstance(exc, WorkbenchError) else 2) from None
+            raise typer.Exit(exc.exit_code if isinstance(exc, WorkbenchError) else 2) from None
         failures.extend(shown)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,10 @@ def players_span(low: int, high: int) -> str:
 
 
 class WorkbenchError(Exception):
-    """A user-facing failure: one or more located problems."""
+    """A user-facing failure: one or more located problems. ``exit_code`` is the command line's for it (the README's
+    table): 1, a problem with the user's input, unless a subclass says otherwise."""
+
+    exit_code: ClassVar[int] = 1
 
     def __init__(self, problems: list[Problem], note: str | None = None):
         self.problems = list(problems)

@@ -266,8 +266,9 @@ class Dask:
             raise self._lost(exc) from None
 
     def _lost(self, exc: BaseException) -> WorkerDied:
-        reason = " ".join(str(exc).split())  # Dask's reasons run over several lines
-        return WorkerDied(f"lost the Dask scheduler at {self.scheduler or 'the LocalCluster'} ({reason}); nothing was written")
+        """The cluster was lost: said in the workbench's words (Dask's own, ``exc``, are for ``--debug``)."""
+        where = f"the Dask scheduler at {self.scheduler}" if self.scheduler else "the LocalCluster's scheduler"
+        return WorkerDied(f"the cluster was lost: {where} stopped answering; nothing was written")
 
     def results(self, factories: list[Factory], tasks: Iterable[Task], stop: Callable[[], bool]) -> Iterator[Chunk]:
         """The chunks of ``tasks`` in order, played on the cluster; nothing more once ``stop()`` (the chunks not yet

@@ -52,7 +52,10 @@ class Played(Protocol):
 
 
 class WorkerDied(WorkbenchError):
-    """A worker process ended in the middle of the run (killed by the system, out of memory?): the run stops."""
+    """A worker process ended in the middle of the run (killed by the system, out of memory?), or the cluster was lost:
+    the run stops. Not the input's fault: the command line exits with 3."""
+
+    exit_code = 3
 
     def __init__(
         self, message: str = "a worker process died during the run (killed by the system, out of memory?); nothing was written"
