@@ -269,6 +269,30 @@ def test_a_stop_before_any_game_finished_keeps_the_previous_outputs(start: Calla
     assert files(job.folder) == before, "nothing finished, so nothing replaced"
 
 
+#: A child started as ``workbench ... &`` in a script starts it (SIGINT and SIGTERM ignored) that sends itself the
+#: signal in the first moment the command line runs, before anything of it is imported.
+SIGNAL_AT_THE_START = """
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+import workbench.cli
+
+def command_line():
+    os.kill(os.getpid(), getattr(signal, sys.argv[1]))
+    raise SystemExit("the signal was ignored")
+
+workbench.cli.main = command_line
+from workbench.__main__ import main
+main()
+"""
+
+
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_a_command_started_with_the_signals_ignored_stops_from_its_first_moment(signum: str) -> None:
+    child = subprocess.run([sys.executable, "-c", SIGNAL_AT_THE_START, signum], capture_output=True, text=True, timeout=60)
+    assert (child.returncode, child.stderr) == (130, ""), "stopped quietly, as at any other moment"
+
+
 #: A child that runs the command line and sends itself a signal right after ``os.replace`` put one named file in place:
 #: a Ctrl-C (or SIGTERM) that lands while a finished run commits its outputs.
 SIGNAL_DURING_COMMIT = """

@@ -1,12 +1,22 @@
 """The ``workbench`` command, and ``python -m workbench``."""
 
+import signal
 import sys
+from types import FrameType
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
 
 
 def main() -> None:
-    """Entry point of the ``workbench`` script: the command line, loaded here so that a Ctrl-C during start-up ends
-    quietly; a KeyboardInterrupt that still gets out of it (one raised while it was already ending) ends with 130 too,
-    never with Python's traceback or its death by the signal (``python -m workbench`` re-raises an uncaught one)."""
+    """Entry point of the ``workbench`` script. Ctrl-C and SIGTERM stop any command from its first moment, even one
+    started with them ignored (``command &`` in a script, ``nohup``): each raises KeyboardInterrupt until a run
+    installs its own stop handling. The command line is loaded here, so that a Ctrl-C during start-up ends quietly;
+    a KeyboardInterrupt that still gets out of it (one raised while it was already ending) ends with 130 too, never
+    with Python's traceback or its death by the signal (``python -m workbench`` re-raises an uncaught one)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _stop)
     try:
         from workbench.cli import main as command_line
 

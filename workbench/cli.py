@@ -1378,13 +1378,9 @@ def schema(
 BROKEN_PIPE = 128 + signal.SIGPIPE
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def main() -> None:
-    """Run the command line (the ``workbench`` script). SIGTERM stops any command as Ctrl-C does (exit 130)."""
-    signal.signal(signal.SIGTERM, _interrupt)
+    """Run the command line (the ``workbench`` script, whose entry point makes SIGTERM stop any command as Ctrl-C
+    does: exit 130)."""
     try:
         app()
     except KeyboardInterrupt:
