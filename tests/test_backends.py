@@ -108,16 +108,18 @@ def test_the_paired_studies_give_the_same_answers_on_dask(scheduler: str) -> Non
     with cluster.Dask(scheduler) as dask:
         pairs = [
             (
-                studies.compare([BASE, ROOT / "variants" / "dearer-in.yaml"], games=300, seed=2, backend=backend),
-                studies.cards(BASE, only=["dagger"], games=200, seed=2, backend=backend),
-                studies.skill(BASE, ladder=["random", "heuristic"], games=200, seed=2, backend=backend),
+                studies.compare([BASE, ROOT / "variants" / "dearer-in.yaml"], games=150, seed=2, backend=backend),
+                studies.cards(BASE, only=["dagger"], games=100, seed=2, backend=backend),
+                studies.skill(BASE, ladder=["random", "heuristic"], games=100, seed=2, backend=backend),
             )
             for backend in (Local(2), dask)
         ]
         for local, remote in zip(*pairs):
             assert _runs(remote) == _runs(local)
         tuned = [
-            api.tune_stakes(ROOT / "variants" / "chance-it.yaml", [3], budget=300, seed=4, backend=backend).report
+            api.tune_stakes(
+                ROOT / "variants" / "chance-it.yaml", [3], budget=300, seed=4, backend=backend, exploit_games=2
+            ).report
             for backend in (Local(1), dask)
         ]
     assert tuned[0] == tuned[1]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -28,6 +29,7 @@ from output_helpers import BASE, MANIFEST, ROOT, Ran, assert_clean, assert_manif
 
 from workbench import api
 from workbench.games import FAMILIES
+from workbench.runs import LATE_STOP
 from workbench.sim.runner import Stop, signals_held
 
 pytestmark = pytest.mark.slow
@@ -311,10 +313,20 @@ main()
 """
 
 
-@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
-def test_a_signal_during_the_final_commit_leaves_one_whole_set(tmp_path: Path, signum: str) -> None:
-    """The games are over and the outputs are going in place when the signal comes: the folder must still hold one
-    run's outputs, each listed in its manifest (so that the next run replaces them without --force)."""
+@pytest.mark.parametrize(
+    ("trigger", "signum"),
+    [
+        (MANIFEST, "SIGINT"),  # the manifests go first
+        ("summary.json", "SIGTERM"),
+        ("report.html", "SIGINT"),
+        ("games.jsonl", "SIGTERM"),
+        ("game-4p-000004.yaml", "SIGINT"),  # the last script moved in
+    ],
+)
+def test_a_signal_at_each_step_of_the_final_commit_lets_it_finish_and_says_so(tmp_path: Path, trigger: str, signum: str) -> None:
+    """The games are over and the outputs are going in place when the signal comes (right after one of them is renamed
+    into place): the whole set goes in, each file listed in its manifest (so that the next run replaces them without
+    --force), and the command says the results were written before it heard the signal, as a finished run (exit 0)."""
     out, records, scripts = tmp_path / "report", tmp_path / "games.jsonl", tmp_path / "scripts"
     args = ["simulate", str(BASE), "--games", "5", "--workers", "1", "--bots", "random"]
     args += ["--out", str(out), "--records", str(records), "--record-scenarios", str(scripts)]
@@ -322,23 +334,46 @@ def test_a_signal_during_the_final_commit_leaves_one_whole_set(tmp_path: Path, s
     assert first.returncode == 0, first.stderr
 
     child = subprocess.run(
-        [sys.executable, "-c", SIGNAL_DURING_COMMIT, "summary.json", signum, *args, "--seed", "2"],
+        [sys.executable, "-c", SIGNAL_DURING_COMMIT, trigger, signum, *args, "--seed", "2"],
         capture_output=True,
         text=True,
         timeout=120,
     )
 
-    assert "Traceback" not in child.stderr and "internal error" not in child.stderr, child.stderr
-    assert child.returncode in (0, 130), f"exit {child.returncode}: {child.stderr}"
+    assert child.returncode == 0, f"exit {child.returncode}: {child.stderr}"
+    assert "Traceback" not in child.stderr and "interrupted" not in child.stderr, child.stderr
+    assert LATE_STOP in child.stdout, child.stdout
     summary = json.loads((out / "summary.json").read_text())
+    assert (summary["seed"], summary["games"]) == (2, 5), "the second run's outputs, whole"
     lines = [json.loads(line) for line in records.read_text().splitlines()]
-    assert [(r["seed"], r["game"]) for r in lines] == [(summary["seed"], i) for i in range(summary["games"])]
-    assert {p.name for p in scripts.iterdir()} - {MANIFEST} == {f"game-4p-{i:06d}.yaml" for i in range(summary["games"])}
+    assert [(r["seed"], r["game"]) for r in lines] == [(2, i) for i in range(5)]
+    assert {p.name for p in scripts.iterdir()} - {MANIFEST} == {f"game-4p-{i:06d}.yaml" for i in range(5)}
     for folder in (out, scripts, tmp_path):
         assert_manifest_is_exact(folder)
     assert leftovers(tmp_path) == []
     again = subprocess.run([sys.executable, "-m", "workbench", *args, "--seed", "3"], capture_output=True, text=True)
     assert again.returncode == 0, f"the next run is refused: {again.stderr}"
+
+
+def test_a_signal_as_tune_stakes_writes_the_variant_lets_it_finish_and_says_so(tmp_path: Path) -> None:
+    """The race is over: the proposal is written and the variant is being rewritten when the Ctrl-C comes; both stand,
+    and the command says so as a finished run (it said nothing, exit 0, and after the proposal it said 'interrupted')."""
+    shutil.copytree(ROOT / "variants", tmp_path / "variants")
+    shutil.copytree(ROOT / "cards", tmp_path / "cards")
+    variant = tmp_path / "variants" / "chance-it.yaml"
+    before = variant.read_text()
+    args = ["tune-stakes", str(variant), "--players", "3", "--budget", "100", "--exploit-games", "0", "--seed", "1"]
+    args += ["--out", str(tmp_path / "stakes.yaml"), "--write", "--engine", "interpreter"]
+    child = subprocess.run(
+        [sys.executable, "-c", SIGNAL_DURING_COMMIT, variant.name, "SIGINT", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert child.returncode == 0, f"exit {child.returncode}: {child.stderr}"
+    assert LATE_STOP in child.stdout and "interrupted" not in child.stderr, child.stdout + child.stderr
+    assert variant.read_text() != before and "source: proposed" in variant.read_text()
+    assert (tmp_path / "stakes.yaml").is_file() and (tmp_path / "stakes.html").is_file()
 
 
 # --- SIGKILL: nothing can be handled, nothing earlier may be lost -----------------------------------------------

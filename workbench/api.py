@@ -409,7 +409,9 @@ def simulate(
             finished = Simulation(family, table.counts, summaries, [])
             if not summaries:  # stopped before any game finished: the earlier outputs stay
                 return finished
-            written = work.commit({files[0]: finished.to_json(), files[1]: finished.report()} if files else {})
+            written = work.commit(
+                {files[0]: finished.to_json(), files[1]: finished.report()} if files else {}, interrupted=finished.interrupted
+            )
     scripted, kept = (len(scripts.hashes), scripts.kept) if scripts else (0, [])
     return Simulation(family, table.counts, summaries, written, scripted, kept)
 
@@ -601,7 +603,7 @@ def tune_stakes(
             staged = {}
             if proposal is not None and page is not None:
                 staged = {proposal: family.tuning_yaml(report, page.name), page: family.tuning_page(report)}
-            written = work.commit(staged)
+            written = work.commit(staged, interrupted=False)  # a stopped tuning raised Interrupted
             if before is not None:
                 _write_sheets(family, path, real, before, report, proposal, page)
                 written.append(path)

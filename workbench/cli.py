@@ -917,7 +917,7 @@ def playtests(
         "general; `workbench calibrate` fits bots that decide more like this group",
         wrap=True,
     )
-    _wrote(found.written, any(t.interrupted for t in found.tables), f"{found.tables[-1].bot_games:,} bot games at the last count")
+    _wrote(found.written, found.interrupted, f"{found.tables[-1].bot_games:,} bot games at the last count")
 
 
 @app.command()

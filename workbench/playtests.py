@@ -148,6 +148,7 @@ class Playtests:
     engine: str
     tables: list[Table]
     written: list[Path]
+    interrupted: bool = False  #: whether a stop cut the bots' games short (a table with fewer games, or none)
 
     @property
     def tests(self) -> int:
@@ -298,20 +299,23 @@ def playtests(
                 tally, interrupted, _ = work.play_paired(PairedFactory.of((arm,), measure), games, f"{count} players")
                 if tally.games:
                     tables.append(_table(count, measure, people, tally.sums, interrupted))
-        result = Playtests(
-            family,
-            {"name": loaded.variant.name, "file": display_path(path) if path else None},
-            [display_path(log.path) for log in finished],
-            [display_path(log.path) for log in played if not log.finished],
-            bot_names(table_plan.tables[counts[0]]),
-            seed,
-            work.engine,
-            _corrected(tables),
-            [],
-        )
-        if not tables:
-            return result
-        written = work.commit({targets[0]: result.to_json(), targets[1]: result.report()} if targets else {})
+            result = Playtests(
+                family,
+                {"name": loaded.variant.name, "file": display_path(path) if path else None},
+                [display_path(log.path) for log in finished],
+                [display_path(log.path) for log in played if not log.finished],
+                bot_names(table_plan.tables[counts[0]]),
+                seed,
+                work.engine,
+                _corrected(tables),
+                [],
+                any(t.interrupted for t in tables) or len(tables) < len(counts),
+            )
+            if not tables:
+                return result
+            written = work.commit(
+                {targets[0]: result.to_json(), targets[1]: result.report()} if targets else {}, interrupted=result.interrupted
+            )
     return replace(result, written=written)
 
 

@@ -14,7 +14,7 @@ this module::
         with job.running():
             for count in job.each(plan.counts):
                 result = job.play(factory, games, f"{count} players")
-        written = job.commit({...})
+            written = job.commit({...}, interrupted=...)
 """
 
 from __future__ import annotations
@@ -306,11 +306,15 @@ class Job:
     """One command's run, from the first output checked to the last one committed.
 
     Name the outputs first (:meth:`out_files`, or :attr:`outputs` directly), then play in
-    :meth:`running`: it makes the missing folders, installs the stop handling (the signals
-    during the commit too only ask to stop: the set goes in whole) and gets the engine
-    ready. :meth:`each` walks the player counts (or points) until a stop, :meth:`play` and
-    :meth:`play_paired` play and say how the engines shared the games, :meth:`commit`
+    :meth:`running`: it makes the missing folders, installs the stop handling and gets the
+    engine ready. :meth:`each` walks the player counts (or points) until a stop, :meth:`play`
+    and :meth:`play_paired` play and say how the engines shared the games, :meth:`commit`
     puts the outputs in place together.
+
+    A stop (SIGINT, SIGTERM) that comes once the games are over (after the last one, in the
+    commit, in what a recipe writes after it) only asks to stop: the results are whole, so
+    they are written whole, and the notice says ``finished (interrupt received after the
+    results were written)``; the command ends as a finished one.
     """
 
     family: Family
@@ -319,6 +323,7 @@ class Job:
     outputs: Outputs
     halt: Stop = field(default_factory=Stop)  #: set by :meth:`running`: the run's stop
     interrupted: bool = False  #: whether a stop cut a played run short
+    whole: bool = False  #: whether the last commit held every game of the run (no stop cut it short)
 
     @property
     def engine(self) -> str:
@@ -340,6 +345,8 @@ class Job:
             if warm:
                 ready_engine(self.family, self.choice, self.options.notice, self.options.backend, halt)
             yield halt
+            if halt() and self.whole and self.options.notice is not None:
+                self.options.notice(LATE_STOP)
 
     def each(self, items: Iterable[Any]) -> Iterator[Any]:
         """The items in turn until a stop: one that came between two of them, or one that cut a run short."""
@@ -372,11 +379,18 @@ class Job:
         tally: PairedTally = result.tally
         return tally, result.interrupted, result.timing()
 
-    def commit(self, files: Mapping[Path, str | bytes] | None = None) -> list[Path]:
-        """Stage ``files`` (target -> contents) and put every staged output in place, as one set; the files written."""
+    def commit(self, files: Mapping[Path, str | bytes] | None = None, *, interrupted: bool) -> list[Path]:
+        """Stage ``files`` (target -> contents) and put every staged output in place, as one set; the files written.
+        ``interrupted``: whether the results committed are those of a run a stop cut short (else a stop that came
+        meanwhile came too late to cut anything: see the class)."""
+        self.whole = not interrupted
         for target, body in (files or {}).items():
             self.outputs.stage(target, body)
         return self.outputs.commit()
+
+
+#: What a run says when a stop came once its results were whole: they are written, and the command ends as finished.
+LATE_STOP = "finished (interrupt received after the results were written)"
 
 
 @contextmanager
@@ -392,6 +406,7 @@ def job(
 
 __all__ = [
     "ENGINES",
+    "LATE_STOP",
     "USUAL_PLAYERS",
     "EngineChoice",
     "Job",

@@ -320,7 +320,9 @@ def compare(
             )
             if not runs:
                 return result
-            written = work.commit({targets[0]: result.to_json(), targets[1]: result.report()} if targets else {})
+            written = work.commit(
+                {targets[0]: result.to_json(), targets[1]: result.report()} if targets else {}, interrupted=result.interrupted
+            )
     return replace(result, written=written)
 
 
@@ -634,7 +636,8 @@ def cards(
             if not tally.games:
                 return result
             written = work.commit(
-                {targets[0]: result.to_json(), targets[1]: render_cards(result.to_dict(), family.title)} if targets else {}
+                {targets[0]: result.to_json(), targets[1]: render_cards(result.to_dict(), family.title)} if targets else {},
+                interrupted=result.interrupted,
             )
     return replace(result, written=written)
 
@@ -928,7 +931,8 @@ def skill(
             if not tally.games:
                 return result
             written = work.commit(
-                {targets[0]: result.to_json(), targets[1]: render_skill(result.to_dict(), family.title)} if targets else {}
+                {targets[0]: result.to_json(), targets[1]: render_skill(result.to_dict(), family.title)} if targets else {},
+                interrupted=result.interrupted,
             )
     return replace(result, written=written)
 

@@ -357,7 +357,10 @@ def run_sweep(
             table = ", with their table"
             if targets is not None and rows:
                 try:
-                    work.commit({targets[0]: sweep.to_json(), targets[1]: render_sweep(sweep.to_dict(), family.title)})
+                    work.commit(
+                        {targets[0]: sweep.to_json(), targets[1]: render_sweep(sweep.to_dict(), family.title)},
+                        interrupted=sweep.interrupted,
+                    )
                 except WorkbenchError as exc:  # a full disk: the points stand, the table waits for the next run
                     work.outputs.discard()
                     failure, table = failure or exc, "; run the sweep again to write their table"
