@@ -356,6 +356,7 @@ def simulate(
     force: bool = False,
     create_out: bool = False,
     engine: str = "auto",
+    yes: bool = False,
     progress: Progress | None = None,
     notice: Notice | None = None,
     stop: Stop | None = None,
@@ -373,14 +374,16 @@ def simulate(
     a run stopped before any game finished writes nothing. ``engine`` is ``auto`` (the batch
     engine when it can play the run), ``batch`` or ``interpreter``; ``notice`` hears which. ``backend`` plays the
     games (:data:`~workbench.sim.runner.LOCAL`: here, in this process; ``Local(4)``: four processes; a
-    :class:`~workbench.sim.cluster.Dask` cluster): the figures are the same on any.
+    :class:`~workbench.sim.cluster.Dask` cluster): the figures are the same on any. A run that would take more than
+    a day at the speed measured in its first seconds is refused (a :class:`UsageError` on ``games``, nothing written)
+    unless ``yes``; so is each run of the other studies (see :class:`~workbench.runs.Patience`).
     """
     check_run(games)
     table = plan(variant, players, bots, personas)
     loaded, path, family = table.loaded, table.path, table.family
     notated = notating(family) if notation is not None else None
     choice = choose_engine(family, [(loaded.variant, table.seated)], engine)
-    options = RunOptions(backend, engine, force, create_out, progress, notice, stop)
+    options = RunOptions(backend, engine, force, create_out, progress, notice, stop, yes)
     with job(family, choice, options, table.inputs) as work:
         files = work.out_files(out, "summary.json", "report.html")
         scripts = record = None

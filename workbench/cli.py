@@ -250,6 +250,9 @@ Personas = Annotated[Path | None, typer.Option("--personas", help="A YAML file o
 Force = Annotated[
     bool, typer.Option("--force", help="Replace output files the workbench did not write (or that were changed since).")
 ]
+Yes = Annotated[
+    bool, typer.Option("--yes", "-y", help="Play a run the workbench estimates at more than a day all the same (else refused).")
+]
 Notation = Annotated[
     Path | None,
     typer.Option(
@@ -700,6 +703,7 @@ def simulate(
     ] = None,
     pgn: Notation = None,
     force: Force = False,
+    yes: Yes = False,
     engine: EngineOption = "auto",
 ) -> None:
     """Play many games with bots and report what the rules do: length, fairness, and the figures of the game."""
@@ -722,6 +726,7 @@ def simulate(
             record_scenarios=record_scenarios,
             notation=pgn,
             force=force,
+            yes=yes,
             engine=engine,
             progress=progress,
             notice=say,
@@ -818,6 +823,7 @@ def compare(
     personas: Personas = None,
     every: Annotated[bool, typer.Option("--all", help="List every figure, not only those that changed significantly.")] = False,
     force: Force = False,
+    yes: Yes = False,
     engine: EngineOption = "auto",
 ) -> None:
     """Compare variants on the same games (paired): what changed, with intervals and a correction for many figures."""
@@ -837,6 +843,7 @@ def compare(
             out=out_dir or default,
             create_out=out_dir is None,
             force=force,
+            yes=yes,
             engine=engine,
             progress=progress,
             notice=say,
@@ -878,6 +885,7 @@ def playtests(
     personas: Personas = None,
     every: Annotated[bool, typer.Option("--all", help="List every figure, not only those where people and bots differ.")] = False,
     force: Force = False,
+    yes: Yes = False,
     engine: EngineOption = "auto",
 ) -> None:
     """Set the figures of games people played at a table beside the bots' on the same variant: where they differ,
@@ -898,6 +906,7 @@ def playtests(
             out=out_dir or default,
             create_out=out_dir is None,
             force=force,
+            yes=yes,
             engine=engine,
             progress=progress,
             notice=say,
@@ -996,6 +1005,7 @@ def sweep(
     backend: BackendName = "local",
     scheduler: Scheduler = None,
     force: Force = False,
+    yes: Yes = False,
 ) -> None:
     """Play a sweep: each point of a grid (or list) of rules ideas beside its base variant on the same games."""
     from workbench import sweep as sweeps
@@ -1008,6 +1018,7 @@ def sweep(
             create_out=out_dir is None,
             backend=runner,
             force=force,
+            yes=yes,
             progress=progress,
             notice=say,
         )
@@ -1060,6 +1071,7 @@ def cards(
     ] = None,
     personas: Personas = None,
     force: Force = False,
+    yes: Yes = False,
     engine: EngineOption = "auto",
 ) -> None:
     """How strong is each card? Give it to one seat and play the same games with and without it (by intervention)."""
@@ -1084,6 +1096,7 @@ def cards(
             out=out_dir or Path("reports") / f"cards-{variant.stem}",
             create_out=out_dir is None,
             force=force,
+            yes=yes,
             engine=engine,
             progress=progress,
             notice=say,
@@ -1131,6 +1144,7 @@ def skill(
     ] = None,
     personas: Personas = None,
     force: Force = False,
+    yes: Yes = False,
     engine: EngineOption = "auto",
 ) -> None:
     """Does skill matter? A ladder of bots of rising strength, each at one seat against the same field and dice."""
@@ -1150,6 +1164,7 @@ def skill(
             out=out_dir or Path("reports") / f"skill-{variant.stem}",
             create_out=out_dir is None,
             force=force,
+            yes=yes,
             engine=engine,
             progress=progress,
             notice=say,

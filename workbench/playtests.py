@@ -268,6 +268,7 @@ def playtests(
     force: bool = False,
     create_out: bool = False,
     engine: str = "auto",
+    yes: bool = False,
     progress: Progress | None = None,
     notice: Notice | None = None,
     stop: Stop | None = None,
@@ -285,7 +286,7 @@ def playtests(
     table_plan = plan(loaded, counts, bots, personas)
     family = loaded.family
     choice = choose_engine(family, [(loaded.variant, table_plan.seated)], engine)
-    options = RunOptions(backend, engine, force, create_out, progress, notice, stop)
+    options = RunOptions(backend, engine, force, create_out, progress, notice, stop, yes)
     inputs = [*table_plan.inputs, *(log.path for log in played)]
     with job(family, choice, options, inputs) as work:
         targets = work.out_files(out, "playtests.json", "playtests.html")

@@ -56,7 +56,8 @@ class RunOptions:
     """How a run plays and writes, whatever it measures: where the games go (``backend``, which names its workers),
     which engine plays them, whether outputs the workbench did not write may be replaced (``force``) and a missing
     ``out`` folder made with its parents (``create_out``: for the default places), who hears the progress and the
-    remarks, and what stops it (None: SIGINT and SIGTERM, for the duration of the run)."""
+    remarks, what stops it (None: SIGINT and SIGTERM, for the duration of the run), and whether a run that would take
+    more than :data:`LONGEST_RUN` at its measured speed is played all the same (``yes``; else it is refused)."""
 
     backend: Backend = LOCAL
     engine: str = "auto"
@@ -65,6 +66,65 @@ class RunOptions:
     progress: Progress | None = None
     notice: Notice | None = None
     stop: Stop | None = None
+    yes: bool = False
+
+
+#: The longest run played without being asked (``yes``): a day, at the speed measured in its first seconds.
+LONGEST_RUN = 24 * 3600.0
+#: How long a run plays before its speed is judged (its first chunks are small, and the first may wait for the engine).
+JUDGED_AFTER = 2.0
+
+
+class Patience:
+    """Judges a run's speed once, when it has played :data:`JUDGED_AFTER` seconds: a run that would take longer than
+    :data:`LONGEST_RUN` in all is stopped, and :meth:`check` refuses it, saying the estimate (``clock``: seconds, for
+    tests to give their own)."""
+
+    def __init__(self, games: int, stop: Stop, clock: Callable[[], float] = time.monotonic):
+        self.games, self.stop, self.clock = games, stop, clock
+        self.started = clock()
+        self.finished = 0
+        self.judged = False  #: once: a run found reasonable is never stopped later
+        self.estimate: float | None = None  #: the whole run's seconds, once judged too long
+
+    def __call__(self, finished: int) -> None:
+        """Games just finished (the runner's progress)."""
+        self.finished += finished
+        elapsed = self.clock() - self.started
+        if not self.judged and self.finished and elapsed >= JUDGED_AFTER:
+            self.judged = True
+            whole = elapsed / self.finished * self.games
+            if whole > LONGEST_RUN:
+                self.estimate = whole
+                self.stop.request()
+
+    def check(self) -> None:
+        """Refuse the run if it was judged too long (nothing of it is written)."""
+        if self.estimate is None:
+            return
+        speed = self.finished / (self.clock() - self.started)
+        raise UsageError(
+            "games",
+            lambda name: (
+                f"{self.games:,} games would take about {_duration(self.estimate or 0.0)} at the speed measured "
+                f"({speed:,.1f} games a second): give fewer games, or {name('yes')} to play them all the same"
+            ),
+            f"{self.games}",
+        )
+
+
+def _duration(seconds: float) -> str:
+    """A long time in words: ``3.2 days``, ``41 weeks``, ``12 years``.
+
+    >>> _duration(3 * 86400), _duration(300 * 86400), _duration(4000 * 86400)
+    ('3.0 days', '43 weeks', '11 years')
+    """
+    days = seconds / 86400
+    if days < 14:
+        return f"{days:.1f} days"
+    if days < 730:
+        return f"{days / 7:.0f} weeks"
+    return f"{days / 365.25:,.0f} years"
 
 
 # --- the plan: what is played ------------------------------------------------------------------------------
@@ -359,14 +419,18 @@ class Job:
         """Play ``games`` games (``outputs``: the runner's records, scripts and notations) with a progress line
         called ``label``; the notice hears how the engines shared them when the compiled one was not ready for all."""
         progress = self.options.progress
+        shown = progress(label, games) if progress is not None else None
+        patience = None if self.options.yes else Patience(games, self.halt)
         result = run(
             factory,
             games,
             backend=self.options.backend,
-            progress=progress(label, games) if progress is not None else None,
+            progress=_both(shown, patience),
             stop=self.halt,
             **outputs,
         )
+        if patience is not None:
+            patience.check()
         shared = result.handover()
         if self.options.notice is not None and shared:
             self.options.notice(shared)
@@ -389,6 +453,19 @@ class Job:
         return self.outputs.commit()
 
 
+def _both(*hearers: Callable[[int], None] | None) -> Callable[[int], None] | None:
+    """One progress callback for those given (None for none)."""
+    given = [hearer for hearer in hearers if hearer is not None]
+    if not given:
+        return None
+
+    def heard(finished: int) -> None:
+        for hearer in given:
+            hearer(finished)
+
+    return heard
+
+
 #: What a run says when a stop came once its results were whole: they are written, and the command ends as finished.
 LATE_STOP = "finished (interrupt received after the results were written)"
 
@@ -407,10 +484,12 @@ def job(
 __all__ = [
     "ENGINES",
     "LATE_STOP",
+    "LONGEST_RUN",
     "USUAL_PLAYERS",
     "EngineChoice",
     "Job",
     "Notice",
+    "Patience",
     "Plan",
     "Progress",
     "RunOptions",

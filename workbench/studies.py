@@ -278,6 +278,7 @@ def compare(
     force: bool = False,
     create_out: bool = False,
     engine: str = "auto",
+    yes: bool = False,
     progress: Progress | None = None,
     notice: Notice | None = None,
     stop: Stop | None = None,
@@ -295,7 +296,7 @@ def compare(
     counts, first = plans[0].counts, plans[0].tables[plans[0].counts[0]]
     seated = [(p.loaded.variant, p.seated) for p in plans]  # the same names at every table, each as its variant says
     choice = choose_engine(family, seated, engine)
-    options = RunOptions(backend, engine, force, create_out, progress, notice, stop)
+    options = RunOptions(backend, engine, force, create_out, progress, notice, stop, yes)
     with job(family, choice, options, [given for p in plans for given in p.inputs]) as work:
         targets = work.out_files(out, "compare.json", "compare.html")
         runs: list[ComparedRun] = []
@@ -583,6 +584,7 @@ def cards(
     force: bool = False,
     create_out: bool = False,
     engine: str = "auto",
+    yes: bool = False,
     progress: Progress | None = None,
     notice: Notice | None = None,
     stop: Stop | None = None,
@@ -619,7 +621,7 @@ def cards(
     known, table = seating.known, seating.tables[count]
     coins = family.reference_coins(loaded.variant, count)
     choice = choose_engine(family, [(loaded.variant, seating.seated)], engine)
-    options = RunOptions(backend, engine, force, create_out, progress, notice, stop)
+    options = RunOptions(backend, engine, force, create_out, progress, notice, stop, yes)
     with job(family, choice, options, seating.inputs) as work:
         targets = work.out_files(out, "cards.json", "cards.html")
         arms = (
@@ -868,6 +870,7 @@ def skill(
     force: bool = False,
     create_out: bool = False,
     engine: str = "auto",
+    yes: bool = False,
     progress: Progress | None = None,
     notice: Notice | None = None,
     stop: Stop | None = None,
@@ -890,7 +893,7 @@ def skill(
         raise UsageError("bots", "the field is one bot at every seat", str(bots))
     rungs = _ladder(family, ladder, known)
     choice = choose_engine(family, [(loaded.variant, [known[table[0]], *rungs.values()])], engine)
-    options = RunOptions(backend, engine, force, create_out, progress, notice, stop)
+    options = RunOptions(backend, engine, force, create_out, progress, notice, stop, yes)
     with job(family, choice, options, seating.inputs) as work:
         targets = work.out_files(out, "skill.json", "skill.html")
         arms = (

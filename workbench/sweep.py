@@ -322,6 +322,7 @@ def run_sweep(
     backend: Backend = LOCAL,
     force: bool = False,
     create_out: bool = False,
+    yes: bool = False,
     progress: Progress | None = None,
     notice: Notice | None = None,
     stop: Stop | None = None,
@@ -339,7 +340,7 @@ def run_sweep(
     setup = _setup(plan, doc, points, base)
     counts, tables, choice = setup.counts, setup.tables, setup.choice
     sweep = Sweep(plan, path, family, base, points, counts, bot_names(tables[counts[0]]), choice.engine, [], setup.figures)
-    options = RunOptions(backend, plan.engine, force, create_out, progress, notice, stop)
+    options = RunOptions(backend, plan.engine, force, create_out, progress, notice, stop, yes)
     inputs = [path, *base.sources, *(s for p in points for s in p.loaded.sources)]
     folder = Path(out) if out is not None else None
     with job(family, choice, options, inputs) as work:

@@ -1,0 +1,85 @@
+"""A run far beyond reason is refused once its speed is measured, unless asked for (``--yes``); nothing is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from output_helpers import BASE, invoke
+
+from workbench import api, runs
+from workbench.errors import UsageError
+from workbench.sim.runner import Stop
+
+#: More games than any machine plays in a day: a trillion.
+ABSURD = 10**12
+
+
+class Clock:
+    """Seconds that pass only when a test says so."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_run_is_judged_once_it_has_played_long_enough_and_refused_past_a_day() -> None:
+    clock, stop = Clock(), Stop()
+    patience = runs.Patience(100_000_000, stop, clock)
+    clock.now = 1.0
+    patience(1_000)
+    assert not stop(), "not judged before JUDGED_AFTER seconds (the first chunks are small)"
+    clock.now = 2.0
+    patience(1_000)  # 2,000 games in 2 s: 100,000,000 games take 100,000 s, more than a day
+    assert stop() and patience.estimate == pytest.approx(100_000.0)
+    with pytest.raises(UsageError) as refused:
+        patience.check()
+    said = refused.value.text(lambda name: f"--{name}")
+    assert said.startswith("--games 100000000: 100,000,000 games would take about 1.2 days at the speed measured")
+    assert "(1,000.0 games a second): give fewer games, or --yes to play them all the same" in said
+
+
+def test_a_run_within_a_day_goes_on() -> None:
+    clock, stop = Clock(), Stop()
+    patience = runs.Patience(80_000_000, stop, clock)
+    clock.now = 2.0
+    patience(2_000)  # 80,000 s: under a day
+    clock.now = 100.0
+    patience(50_000)  # slower later: judged once, a run found reasonable is never stopped hours in
+    assert not stop() and patience.estimate is None
+    patience.check()
+
+
+def test_a_simulation_of_a_trillion_games_is_refused_and_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runs, "JUDGED_AFTER", 0.0)  # judged at its first chunk (any machine is a trillion games short)
+    out = tmp_path / "report"
+    with pytest.raises(UsageError) as refused:
+        api.simulate(BASE, players=4, games=ABSURD, bots="random", engine="interpreter", out=out)
+    assert refused.value.field == "games" and "games would take about" in str(refused.value)
+    assert "years at the speed measured" in str(refused.value)
+    assert not out.exists(), "nothing written, not even the folder"
+
+
+def test_yes_plays_it_all_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``yes`` the run goes on (here until a stop after its first games, as Ctrl-C would end it)."""
+    monkeypatch.setattr(runs, "JUDGED_AFTER", 0.0)
+    stop = Stop()
+    hearing = lambda label, games: lambda finished: stop.request()  # noqa: E731
+    simulation = api.simulate(
+        BASE, players=4, games=ABSURD, bots="random", engine="interpreter", yes=True, stop=stop, progress=hearing
+    )
+    assert simulation.interrupted and 0 < simulation.games < ABSURD
+
+
+def test_the_command_line_names_its_options(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runs, "JUDGED_AFTER", 0.0)
+    ran = invoke(
+        "simulate", BASE, "--games", str(ABSURD), "--bots", "random", "--engine", "interpreter", "--workers", "1",
+        "--out", tmp_path / "report",
+    )  # fmt: skip
+    assert ran.code == 1, ran.stderr
+    assert f"--games {ABSURD}: {ABSURD:,} games would take about" in ran.stderr
+    assert "give fewer games, or --yes to play them all the same" in ran.stderr
+    assert not (tmp_path / "report").exists()
