@@ -125,7 +125,9 @@ def test_replay_json_prints_the_normative_output() -> None:
     [
         (["simulate", BASE, "--games", "0"], "workbench simulate: --games 0: give 1 or more"),
         (["simulate", BASE, "--gmaes", "5"], "workbench simulate: No such option: --gmaes"),
-        (["simulate"], "workbench simulate: Missing argument 'variant'."),
+        (["simulate"], "workbench simulate: VARIANT is missing (variant file)"),
+        (["playtests", BASE], "workbench playtests: LOG is missing (games played at a table: scenario scripts of"),
+        (["record", BASE], "workbench record: --out is missing (scenario file to write the game to"),
         (["tune-stakes", BASE, "--budget", "50"], "workbench tune-stakes: --budget 50: give 100 or more"),
         (["frobnicate"], "workbench: No such command 'frobnicate'."),
     ],

@@ -84,8 +84,13 @@ _BOUNDS = (
 
 def _in_our_words(exc: "click_errors.BadParameter", args: list[str]) -> str:
     """A refused option value said as the workbench says every problem: ``--workers 0: give 1 or more`` (the value as
-    typed, found among ``args``); a message the workbench has no words for is the framework's."""
+    typed, found among ``args``), a missing one with what it is for (``LOG is missing (games played at a table...)``);
+    a message the workbench has no words for is the framework's."""
     param = getattr(exc, "param", None)
+    if isinstance(exc, click_errors.MissingParameter) and param is not None and param.name:
+        shown = option_of(param.name) if param.param_type_name == "option" else RENAMED.get(param.name, param.name.upper())
+        what = (getattr(param, "help", None) or "").rstrip(".")
+        return f"{shown} is missing" + (f" ({what[:1].lower()}{what[1:]})" if what else "")
     names = [*getattr(param, "opts", ()), *getattr(param, "secondary_opts", ())] if param is not None else []
     value = None
     for index, arg in enumerate(args):
