@@ -479,7 +479,7 @@ def test_a_file_written_by_another_program_during_a_save_is_kept(
     client: TestClient, studio: Studio, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The version is checked again when the saved text is put in place (after the writing and the fsync): another
-    program's write in between makes it a conflict, never a loss."""
+    program's write in between makes it a conflict, never a loss, and the text is kept in a new file beside it."""
     from workbench.studio import app
 
     text, version = studio.read()
@@ -495,7 +495,10 @@ def test_a_file_written_by_another_program_during_a_save_is_kept(
     assert answer.status_code == 409
     assert answer.json()["disk"] == theirs and "-# written during the save" in answer.json()["diff"]
     assert studio.path.read_text() == theirs
-    assert sorted(p.name for p in studio.folder.iterdir()) == ["chance-it.yaml", "dearer-in.yaml"]  # no temporary file
+    kept = Path(answer.json()["kept"])  # as display_path shows it: relative to the working folder, or whole
+    assert kept.name.startswith("chance-it.studio-conflict-") and kept.read_text() == text + "# mine\n"
+    left = sorted(p.name for p in studio.folder.iterdir())
+    assert left == sorted(["chance-it.yaml", kept.name, "dearer-in.yaml"])  # no temporary file
 
 
 def test_a_file_larger_than_a_variant_can_be_is_not_opened(client: TestClient, studio: Studio) -> None:

@@ -17,12 +17,16 @@
 from __future__ import annotations
 
 import contextlib
+import datetime
+import errno
 import hashlib
 import json
 import os
 import re
+import secrets
 import shutil
 import stat
+import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -46,7 +50,12 @@ class OutputError(WorkbenchError):
 
 
 class FileChanged(OutputError):
-    """The file to replace changed on disk while its replacement was written: it was left as it is."""
+    """The file to replace changed on disk while its replacement was written: it was left as it is (``kept``: an
+    earlier write of another program's that could not go back, kept beside it)."""
+
+    def __init__(self, path: Path, reason: str, *, kept: Path | None = None):
+        super().__init__(path, reason)
+        self.kept = kept
 
 
 def _umask() -> int:
@@ -149,26 +158,207 @@ def _sync_folder(folder: Path) -> None:
             os.close(handle)
 
 
+#: What ``still`` says when no file is expected at the path: a file made there meanwhile is another program's.
+ABSENT = "absent"
+#: Whether ``os.link`` must follow a symbolic link it is given: only where the system cannot link the link itself.
+_LINK_FOLLOWS = os.link not in os.supports_follow_symlinks
+_CHANGED = "it changed on disk while it was being written (it was left as it is)"
+
+
 def write_atomic(path: Path, data: bytes | str, *, still: str | None = None) -> None:
     """Replace ``path`` with ``data`` atomically: on any error the old file is intact and no temporary file is left.
 
     Text is written as given (no newline translation), so a CRLF file stays CRLF. ``still`` is the sha256 the file
-    must still have when the new one is put in its place (checked after the slow part, the writing and the fsync);
-    otherwise :class:`FileChanged` is raised and the file is left as it is.
+    must still have when the new one is put in its place (:data:`ABSENT`: that there is none), checked and swapped as
+    one step for other programs (:func:`_swap_if_still`). When another program wrote the file meanwhile,
+    :class:`FileChanged` is raised and their file is at ``path`` (an earlier write of theirs that could not go back is
+    kept beside it, named by :attr:`FileChanged.kept`); a file removed meanwhile is a change too, and stays removed.
     """
-    with _temporary(path, text=isinstance(data, str), newline="" if isinstance(data, str) else None) as temporary:
+    text = isinstance(data, str)
+    with _temporary(path, text=text, newline="" if text else None) as temporary:
         temporary.handle.write(data)
-    if still is not None:
+    if still is None:
+        _put_in_place(temporary.path, path, path)
+        _sync_folder(path.parent)
+        return
+    try:
+        _swap_if_still(temporary.path, path, still)
+    except OSError as exc:
+        raise OutputError(path, _reason(exc)) from None
+    finally:
+        with contextlib.suppress(OSError):
+            temporary.path.unlink()  # gone already when it was put in place
+        _sync_folder(path.parent)
+
+
+def _swap_if_still(temporary: Path, target: Path, still: str) -> None:
+    """Put ``temporary`` at ``target`` only if the file there is still the one whose sha256 is ``still``.
+
+    Under the workbench's lock (:func:`_locked`), the file is first moved aside by a rename, then checked. Another
+    program's write before the move is in the file moved aside, so the check sees it: the file goes back and
+    :class:`FileChanged` is raised. A write after the move, by a rename or into a new file, lands at ``target``; the
+    new file takes the name by a hard link, which the system refuses when the name is taken, so theirs stays
+    (:class:`FileChanged`). The file moved aside goes only once another holds the name: ``target`` is never left
+    missing. What this cannot see: a program that opened the file before the move and writes into it, without
+    truncating it first, between the check and the end (it writes into the file moved aside, as it would into any
+    file an editor replaces by a rename).
+    """
+    aside = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.aside")
+    with _locked(target):
         try:
-            now: str | None = sha256_of(path)
-        except OSError:
-            now = None
-        if now != still:
-            with contextlib.suppress(OSError):
-                temporary.path.unlink()
-            raise FileChanged(path, "it changed on disk while it was being written (it was left as it is)")
-    _put_in_place(temporary.path, path, path)
+            os.rename(target, aside)
+        except FileNotFoundError:  # no file: as expected with ABSENT (ours goes in unless a new one came), else removed
+            if still != ABSENT:
+                raise FileChanged(target, "it was removed while it was being written (it was left so)") from None
+            _place(temporary, target, _MODE)
+            return
+        seen = False
+        try:
+            seen = _digest_if_regular(aside) == still
+            if seen:
+                _place(temporary, target, stat.S_IMODE(os.lstat(aside).st_mode))
+        except BaseException:
+            _put_back(aside, target, seen=seen)
+            raise
+        if not seen:
+            raise FileChanged(target, _CHANGED, kept=_put_back(aside, target, seen=False))
+        with contextlib.suppress(OSError):
+            os.unlink(aside)
+
+
+def _place(temporary: Path, target: Path, mode: int) -> None:
+    """Give the finished ``temporary`` the ``mode`` and the name ``target``, unless another program made a file there."""
+    os.chmod(temporary, mode)
+    try:
+        _place_new(temporary, target)
+    except FileExistsError:
+        raise FileChanged(target, _CHANGED) from None
+
+
+def _put_back(aside: Path, target: Path, *, seen: bool) -> Path | None:
+    """Give the file moved aside its name again. When another program made a new file there meanwhile, theirs stays,
+    and the one moved aside goes if it was the one expected (``seen``: the caller knew it), or else is kept beside it:
+    its path is returned."""
+    try:
+        try:
+            _place_new(aside, target)
+        except FileExistsError:
+            if seen:
+                os.unlink(aside)
+                return None
+            return _keep_beside(aside, target, "other-conflict")
+    except OSError as exc:  # the one case where the file moved aside stays there: it may be nowhere else
+        raise OutputError(target, f"{_reason(exc)} (the file it held is kept as {display_path(aside)})") from None
+    return None
+
+
+def _place_new(source: Path, target: Path) -> None:
+    """Give the file ``source`` the name ``target`` unless something has that name already (FileExistsError, and
+    ``source`` stays): a hard link, which the system refuses when the name is taken, then ``source``'s name removed.
+
+    Where the file system has no hard links (FAT, some network shares) or ``source`` is a folder, a rename after a
+    look: a file another program makes in between is replaced, the one window left there.
+    """
+    try:
+        os.link(source, target, follow_symlinks=_LINK_FOLLOWS)
+    except FileExistsError:
+        raise
+    except OSError:
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(target)) from None
+        os.rename(source, target)
+        return
+    with contextlib.suppress(OSError):
+        os.unlink(source)
+
+
+def _digest_if_regular(path: Path) -> str | None:
+    """The sha256 of the regular file at ``path`` (a link is not followed); None for anything else."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError:  # a link, or a file it may not read
+        return None
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return None
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+@contextlib.contextmanager
+def _locked(target: Path) -> Iterator[None]:
+    """Hold the workbench's lock on ``target``: ``flock`` on ``.NAME.lock`` beside it, removed on release.
+
+    Only the workbench's own writers take it (two studios on one file, a studio and a recording); other programs do
+    not, which is why :func:`_swap_if_still` does not rely on it. Where there is no ``flock`` (Windows), nothing.
+    """
+    if sys.platform == "win32":
+        yield
+        return
+    import fcntl
+
+    lock = target.with_name(f".{target.name}.lock")
+    while True:
+        descriptor = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+            if _names(descriptor, lock):
+                break
+        except BaseException:
+            os.close(descriptor)
+            raise
+        os.close(descriptor)  # removed by the holder this one waited for: take the lock file there now
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
+        os.close(descriptor)
+
+
+def _names(descriptor: int, path: Path) -> bool:
+    """Whether ``path`` is still the name of the open file ``descriptor``."""
+    try:
+        return os.path.samestat(os.fstat(descriptor), os.lstat(path))
+    except FileNotFoundError:
+        return False
+
+
+def write_beside(path: Path, data: bytes | str, label: str) -> Path:
+    """Write ``data`` to a new file beside ``path``, named ``STEM.LABEL-YYYYMMDD-HHMMSS`` with ``path``'s suffix
+    (``-2``, ``-3``... added when the name is taken): whole or not at all, never over another file. Returns its path."""
+    text = isinstance(data, str)
+    with _temporary(path, text=text, newline="" if text else None) as temporary:
+        temporary.handle.write(data)
+    try:
+        os.chmod(temporary.path, _MODE)
+        kept = _keep_beside(temporary.path, path, label)
+    except OSError as exc:
+        raise OutputError(path, _reason(exc)) from None
+    finally:
+        with contextlib.suppress(OSError):
+            temporary.path.unlink()  # gone already when it was given its name
     _sync_folder(path.parent)
+    return kept
+
+
+def _keep_beside(source: Path, path: Path, label: str) -> Path:
+    """Give the file ``source`` a new name beside ``path`` (see :func:`write_beside`); returns it."""
+    name = f"{path.stem}.{label}-{_stamp()}"
+    number = 1
+    while True:
+        kept = path.with_name(f"{name}{'' if number == 1 else f'-{number}'}{path.suffix}")
+        try:
+            _place_new(source, kept)
+        except FileExistsError:
+            number += 1
+            continue
+        return kept
+
+
+def _stamp() -> str:
+    """The time now, as the name of a file kept beside another says it."""
+    return datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
 
 
 # --- manifests -----------------------------------------------------------------------------------------------
@@ -620,6 +810,7 @@ class Scripts:
 
 
 __all__ = [
+    "ABSENT",
     "MANIFEST",
     "OutputError",
     "Outputs",
@@ -629,4 +820,5 @@ __all__ = [
     "read_manifest",
     "sha256_of",
     "write_atomic",
+    "write_beside",
 ]

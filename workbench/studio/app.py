@@ -12,7 +12,12 @@ Endpoints (JSON in and out unless said):
 - ``POST /api/preview {text}``: ``ok`` and the printable set's ``html`` (or ``problems``)
 - ``POST /api/pdf {text}``: the PDF (``application/pdf``), or 422 with ``problems``
 - ``POST /api/save {text, version}``: writes the file (atomically); 409 with the disk's text, its version and a diff
-  when the file changed since ``version`` (saving again with the disk's version overwrites what the diff showed)
+  when the file changed since ``version`` (saving again with the disk's version overwrites what the diff showed).
+  The version is checked again as the file is swapped, as one step for other programs (an editor, git, a sync tool):
+  when another program wrote the file during the save, theirs stays, the text is kept in a new file beside it,
+  ``NAME.studio-conflict-YYYYMMDD-HHMMSS.yaml``, and the 409 names it in ``kept`` (and, in ``kept_other``, an
+  earlier write of theirs that could not go back, in ``NAME.other-conflict-...``); a file removed meanwhile is
+  written again
 - ``POST /api/play {players, seed, bots, seat}``, ``GET /api/play/ID``, ``POST /api/play/ID/answer {choice}`` (or
   ``{entry}``, the text of an entry at a table), ``POST /api/play/ID/stop``
 - ``POST /api/playtest {players, names, notes}`` or ``{resume}``: a game played at a table, entered as it happens
@@ -24,6 +29,7 @@ Endpoints (JSON in and out unless said):
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import difflib
 import hashlib
@@ -51,7 +57,7 @@ from workbench import api
 from workbench.errors import Problem, ScenarioError, WorkbenchError, display_path
 from workbench.games import family_of_file
 from workbench.loading import MAX_BYTES, read_yaml, readable_only
-from workbench.outputs import FileChanged, write_atomic
+from workbench.outputs import ABSENT, FileChanged, write_atomic, write_beside
 from workbench.studio.sessions import Asking, Job, Recording, Table, said
 
 #: The header that carries the page's token on every ``/api`` request.
@@ -235,23 +241,47 @@ class Studio:
                 if data.count(b"\r\n") == data.count(b"\n") > 0:  # a browser's text has plain newlines: CRLF stays CRLF
                     text = text.replace("\r\n", "\n").replace("\n", "\r\n")
             encoded = text.encode("utf-8")
-            try:
-                write_atomic(self.path, encoded, still=version_of(data) if data is not None else None)
-            except FileChanged:  # another program wrote it while this save was being written
-                now = self._bytes()
-                if now is None:
-                    raise Refused(
-                        409, f"{display_path(self.path)} was removed while it was being saved: Save writes it again"
-                    ) from None
-                return self._conflict(text, now)
+            changed = self._write(encoded, version_of(data) if data is not None else ABSENT)
+            if changed is not None:  # another program wrote it while this save was being written
+                return self._kept(text, encoded, changed.kept)
         return JSONResponse({"version": version_of(encoded), "saved": display_path(self.path)})
 
-    def _conflict(self, text: str, data: bytes) -> Response:
-        """The answer to a save over a file that changed on disk: its text, its version and what differs."""
+    def _write(self, encoded: bytes, still: str) -> FileChanged | None:
+        """Write the file over the version ``still`` (or where there is none, :data:`ABSENT`); a file removed meanwhile
+        is written again. Returns the change another program made meanwhile, if any (its file is then on disk)."""
+        try:
+            write_atomic(self.path, encoded, still=still)
+        except FileChanged as changed:
+            if still == ABSENT or os.path.lexists(self.path):
+                return changed
+            return self._write(encoded, ABSENT)  # removed: as if the save had come a moment later
+        return None
+
+    def _kept(self, text: str, encoded: bytes, other: Path | None) -> Response:
+        """The answer to a save that found another program's write as it swapped the file: theirs stays, the text is
+        kept in a new file beside it, and the page gets the conflict with the names of the files kept."""
+        kept: dict[str, str] = {}
+        with contextlib.suppress(WorkbenchError):  # no room for it: the text is still in the page, the conflict is said
+            kept["kept"] = display_path(write_beside(self.path, encoded, "studio-conflict"))
+        if other is not None:
+            kept["kept_other"] = display_path(other)
+        where = f" (your text is kept in {kept['kept']})" if "kept" in kept else ""
+        try:
+            now = self._bytes()
+            if now is None:
+                raise Refused(409, f"{display_path(self.path)} was removed while it was being saved: Save writes it again")
+            return self._conflict(text, now, kept)
+        except Refused as refused:
+            raise Refused(refused.status, refused.reason + where) from None
+
+    def _conflict(self, text: str, data: bytes, kept: dict[str, str] | None = None) -> Response:
+        """The answer to a save over a file that changed on disk: its text, its version and what differs (and the
+        files ``kept`` beside it, when the change came during the save)."""
         disk_text = _text_of(data, self.path)
         mine, theirs = text.splitlines(keepends=True), disk_text.splitlines(keepends=True)
         diff = "".join(difflib.unified_diff(theirs, mine, f"{self.path.name} (on disk)", f"{self.path.name} (your edit)"))
-        return JSONResponse({"conflict": True, "version": version_of(data), "disk": disk_text, "diff": diff}, 409)
+        body = {"conflict": True, "version": version_of(data), "disk": disk_text, "diff": diff, **(kept or {})}
+        return JSONResponse(body, 409)
 
     def start_game(self, body: dict[str, Any]) -> dict[str, Any]:
         with self._starting:

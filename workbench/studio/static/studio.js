@@ -230,8 +230,23 @@ function showConflict(data) {
   conflict = data;
   const lines = data.diff.split("\n").filter((line, i, all) => line || i < all.length - 1);
   $("conflict-diff").replaceChildren(...lines.map((line) => el("span", line, diffKind(line))));
-  setStatus("The file changed on disk since you opened it.", "error");
+  $("conflict-kept").textContent = keptWords(data);
+  $("conflict-kept").hidden = !data.kept && !data.kept_other;
+  setStatus(
+    data.kept
+      ? `The file changed on disk while you were saving: your edit is kept in ${data.kept}.`
+      : "The file changed on disk since you opened it.",
+    "error",
+  );
   $("conflict").showModal();
+}
+
+/** Where a save that met another program's write kept the files (`kept`: the edit; `kept_other`: theirs), in words. */
+function keptWords(data) {
+  const words = ["Another program saved this file just as you were saving it."];
+  if (data.kept) words.push(`Your edit is not lost: it is kept in ${data.kept}.`);
+  if (data.kept_other) words.push(`An earlier version that program saved is kept in ${data.kept_other}.`);
+  return words.join(" ");
 }
 
 function diffKind(line) {
