@@ -35,6 +35,7 @@ from typing import IO, Any
 
 from workbench import GENERATOR, __version__
 from workbench.errors import Naming, Problem, Reason, UsageError, WorkbenchError, display_path
+from workbench.holding import Hold, hold
 
 #: The record of what the workbench wrote in a folder: file name -> sha256 of its bytes.
 MANIFEST = ".workbench-outputs.json"
@@ -493,7 +494,9 @@ class Outputs:
     :meth:`commit`: every staged file replaces its target (``os.replace``) and the
     manifests record them. Used as a context manager, an exception discards whatever was
     staged, so the earlier outputs stay as a whole. ``force`` allows replacing files the
-    workbench did not write (or that were changed since).
+    workbench did not write (or that were changed since). Each output folder is held for
+    this run from its check (or its making) to the end of the block: another run on it is
+    refused (:mod:`workbench.holding`).
     """
 
     force: bool = False
@@ -505,13 +508,25 @@ class Outputs:
     _seen: dict[Path, tuple[int, int] | None] = field(default_factory=dict)  #: each target as it was when checked
     _staged: list[_Staged] = field(default_factory=list)
     _made: list[Path] = field(default_factory=list)  #: folders made by :meth:`ready`, outermost first
+    _held: dict[Path, Hold | None] = field(default_factory=dict)  #: output folders held for this run
     _ready: bool = False
 
     def __enter__(self) -> Outputs:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, traceback: Any) -> None:
-        self.discard()
+        try:
+            self.discard()
+        finally:
+            for held in self._held.values():
+                if held is not None:
+                    held.release()
+            self._held.clear()
+
+    def _hold(self, folder: Path, shown: Path | None = None) -> None:
+        """Hold an existing output folder (resolved; ``shown`` as given) for this run, unless it is held already."""
+        if folder not in self._held:
+            self._held[folder] = hold(folder, self.folders[folder], shown or folder)
 
     def _claim(self, path: Path, parameter: str) -> Path:
         resolved = _resolve(path, parameter)
@@ -554,6 +569,7 @@ class Outputs:
                 raise UsageError(parameter, f"expected a folder, found {_kind(found.st_mode)}", display_path(folder))
             check_writable(resolved, parameter)
             _check_manifest_path(resolved, parameter)
+            self._hold(resolved, folder)
             return
         existing = resolved.parent
         while create and not self._will_exist(existing) and existing != existing.parent:
@@ -636,6 +652,8 @@ class Outputs:
             except OSError as exc:
                 raise OutputError(folder, _reason(exc)) from None
             self._made.extend(reversed(new))
+        for folder in self.folders:
+            self._hold(folder)
         for scripts in self.scripted.values():
             scripts.staging = Path(tempfile.mkdtemp(dir=scripts.folder, prefix=f"{STAGING_PREFIX}{os.getpid()}-"))
         self._ready = True
