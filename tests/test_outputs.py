@@ -813,6 +813,22 @@ def test_a_symlink_loop_as_an_output_is_one_line(tmp_path: Path, no_work: None) 
         assert "cannot use this path" in assert_refused(invoke(*sim(option, tmp_path / "loop", games=HUGE)))
 
 
+def test_force_never_writes_through_a_link_out_of_the_named_folder(tmp_path: Path, no_work: None) -> None:
+    """A file the workbench names in --out (summary.json) that is a link to a file elsewhere is refused, even with
+    --force, and the file it points to stays as it is; a link within the folder is an ordinary output."""
+    out, elsewhere = tmp_path / "out", tmp_path / "notes.txt"
+    out.mkdir()
+    elsewhere.write_text("the designer's notes\n")
+    (out / "summary.json").symlink_to(elsewhere)
+    for force in ([], ["--force"]):
+        line = assert_refused(invoke(*sim("--out", out, *force, games=HUGE)))
+        assert line == (  # paths said from the working folder, the test's
+            "--out out/summary.json: a link to notes.txt, out of the folder out: the workbench writes no file through "
+            "it, even with --force (remove the link)"
+        )
+    assert elsewhere.read_text() == "the designer's notes\n"
+
+
 def test_a_path_under_a_file_names_its_option(tmp_path: Path, no_work: None) -> None:
     (tmp_path / "afile").write_text("mine\n")
     for option, name in (("--out", "x"), ("--records", "x.jsonl"), ("--record-scenarios", "x")):

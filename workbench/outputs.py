@@ -28,7 +28,7 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -467,6 +467,23 @@ def _check_manifest_path(folder: Path, parameter: str) -> None:
         )
 
 
+def _check_not_out_of(path: Path, folders: Mapping[Path, str], parameter: str) -> None:
+    """Refuse ``path`` when it is a link out of the output folder it is named in (one of ``folders``, resolved)."""
+    folder = Path(os.path.realpath(path.parent))
+    if folder not in folders or not path.is_symlink():
+        return
+    target = Path(os.path.realpath(path))
+    if not target.is_relative_to(folder):
+        raise UsageError(
+            parameter,
+            lambda name: (
+                f"a link to {display_path(target)}, out of the folder {display_path(path.parent)}: the workbench writes "
+                f"no file through it, even with {name('force')} (remove the link)"
+            ),
+            str(Path(display_path(path.parent)) / path.name),  # the link's own name (display_path follows it)
+        )
+
+
 def check_writable(folder: Path, parameter: str) -> None:
     """Refuse a folder the workbench cannot create files in (checked by trying, which also works as root)."""
     try:
@@ -587,10 +604,13 @@ class Outputs:
         """Name ``path`` as a target of ``parameter`` and check it now; returns it.
 
         Its folder must exist or be one this command makes (with ``create_folder``, it is
-        made: for default output places). Raises :class:`UsageError` when it cannot or may
-        not be written.
+        made: for default output places). A file the workbench names in an output folder
+        (``--out DIR``'s ``summary.json``) is never written through a link out of that folder,
+        not even with ``force`` (a file named by the user is written where it really points).
+        Raises :class:`UsageError` when it cannot or may not be written.
         """
         path = Path(path)
+        _check_not_out_of(path, self.folders, parameter)
         resolved = self._claim(path, parameter)
         found = _stat(resolved, parameter, path)
         if found is not None and not stat.S_ISREG(found.st_mode):
