@@ -182,13 +182,22 @@ def write_atomic(path: Path, data: bytes | str, *, still: str | None = None) -> 
         _put_in_place(temporary.path, path, path)
         _sync_folder(path.parent)
         return
-    try:
+    with _placing(temporary.path, path):
         _swap_if_still(temporary.path, path, still)
+
+
+@contextlib.contextmanager
+def _placing(temporary: Path, path: Path) -> Iterator[None]:
+    """Around giving a finished ``temporary`` file its place by ``path``: the system's refusal said as an
+    :class:`OutputError` of ``path``; then the temporary name removed (gone already when the file got its place) and
+    the rename made durable."""
+    try:
+        yield
     except OSError as exc:
         raise OutputError(path, _reason(exc)) from None
     finally:
         with contextlib.suppress(OSError):
-            temporary.path.unlink()  # gone already when it was put in place
+            temporary.unlink()
         _sync_folder(path.parent)
 
 
@@ -331,16 +340,9 @@ def write_beside(path: Path, data: bytes | str, label: str) -> Path:
     text = isinstance(data, str)
     with _temporary(path, text=text, newline="" if text else None) as temporary:
         temporary.handle.write(data)
-    try:
+    with _placing(temporary.path, path):
         os.chmod(temporary.path, _MODE)
-        kept = _keep_beside(temporary.path, path, label)
-    except OSError as exc:
-        raise OutputError(path, _reason(exc)) from None
-    finally:
-        with contextlib.suppress(OSError):
-            temporary.path.unlink()  # gone already when it was given its name
-    _sync_folder(path.parent)
-    return kept
+        return _keep_beside(temporary.path, path, label)
 
 
 def _keep_beside(source: Path, path: Path, label: str) -> Path:
