@@ -82,7 +82,12 @@ class Ran:
         return [line for line in self.stderr.splitlines() if line.strip()]
 
 
-def workbench(*args: Any, cwd: Path | None = None, timeout: float = 120.0) -> Ran:
+#: Seconds after which a test's wait is a hang, not a slow machine: a guard that keeps a hung run from holding CI
+#: forever, never a timing assertion (what a test waits for takes a small fraction of it on a loaded machine).
+HANG = 1200.0
+
+
+def workbench(*args: Any, cwd: Path | None = None, timeout: float = HANG) -> Ran:
     """Run ``workbench ARGS`` in a subprocess (this Python, ``-m workbench``); fails the test on a timeout."""
     command = [sys.executable, "-m", "workbench", *map(str, args)]
     started = time.monotonic()

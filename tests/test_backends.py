@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from output_helpers import BASE, ROOT, Ran, assert_clean, assert_refused, invoke, spawn, workbench
+from output_helpers import BASE, HANG, ROOT, Ran, assert_clean, assert_refused, invoke, spawn, workbench
 
 from workbench import __version__, api, studies
 from workbench.errors import UsageError
@@ -270,8 +270,8 @@ def real_cluster(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]
     try:
         from distributed import Client
 
-        with Client(address, timeout=60) as client:  # both workers in, as the tests count them (a loaded machine is slow)
-            client.wait_for_workers(2, timeout=120)
+        with Client(address, timeout=HANG) as client:  # both workers in, as the tests count them (a loaded machine is slow)
+            client.wait_for_workers(2, timeout=HANG)
         yield address, scheduler
     finally:
         for process in (worker, scheduler):
@@ -285,19 +285,19 @@ def test_a_real_scheduler_then_its_loss_in_the_middle_of_a_run(real_cluster: tup
     address, scheduler = real_cluster
     common = ["simulate", TARGET, "--games", "300", "--seed", "2"]
     here = workbench(*common, "--workers", "1", "--out", tmp_path / "here")
-    there = workbench(*common, "--backend", "dask", "--scheduler", address, "--out", tmp_path / "there", timeout=180)
+    there = workbench(*common, "--backend", "dask", "--scheduler", address, "--out", tmp_path / "there", timeout=HANG)
     assert here.code == there.code == 0, there.stderr
     assert f"backend: dask, 2 worker(s) at {address}" in there.stdout
     assert _summary_file(tmp_path / "there") == _summary_file(tmp_path / "here")
     out = tmp_path / "lost"
     job = spawn("simulate", TARGET, "--games", "2000000", "--backend", "dask", "--scheduler", address, "--out", out)
     with distributed.Client(address, set_as_default=False) as watcher:  # wait until chunks are being played
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + HANG
         while not any(watcher.processing().values()):
             assert job.poll() is None and time.monotonic() < deadline, "no chunk was played"
             time.sleep(0.05)
     scheduler.kill()
-    stdout, stderr = job.communicate(timeout=120)
+    stdout, stderr = job.communicate(timeout=HANG)
     ran = Ran(job.returncode, stdout, stderr, 0)
     assert_clean(ran)
     assert ran.code == 3, ran.stderr  # not the input's fault (1): the README's code for a lost cluster

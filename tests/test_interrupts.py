@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from output_helpers import BASE, MANIFEST, ROOT, Ran, assert_clean, assert_manifest_is_exact, files, leftovers, spawn
+from output_helpers import BASE, HANG, MANIFEST, ROOT, Ran, assert_clean, assert_manifest_is_exact, files, leftovers, spawn
 
 from workbench import api
 from workbench.games import FAMILIES
@@ -68,7 +68,7 @@ class Job:
                 lines += text[: text.rfind("\n") + 1].splitlines()
         return lines
 
-    def wait_for_games(self, enough: Callable[[list[str]], bool] = bool, timeout: float = 120.0) -> None:
+    def wait_for_games(self, enough: Callable[[list[str]], bool] = bool, timeout: float = HANG) -> None:
         """Wait until the run has finished some games (``enough`` of the records' lines)."""
         deadline = time.monotonic() + timeout
         while not enough(self.started_records()):
@@ -85,7 +85,7 @@ class Job:
         else:
             self.process.send_signal(signum)
 
-    def finish(self, timeout: float = 60.0) -> Ran:
+    def finish(self, timeout: float = HANG) -> Ran:
         """Wait for the end; a run still going after ``timeout`` fails the test (and is killed)."""
         started = time.monotonic()
         try:
@@ -96,7 +96,7 @@ class Job:
             pytest.fail(f"the run did not stop within {timeout:.0f} s of the signal:\n{err[-3000:]}")
         return Ran(self.process.returncode, out, err, time.monotonic() - started)
 
-    def group_is_gone(self, timeout: float = 10.0) -> bool:
+    def group_is_gone(self, timeout: float = HANG) -> bool:
         """Whether every process of the run's group (the workers too) has ended."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -258,7 +258,7 @@ def test_an_interruption_in_the_second_player_count(start: Callable[..., Job]) -
 def test_a_stop_before_any_game_finished_keeps_the_previous_outputs(start: Callable[..., Job]) -> None:
     before = earlier_run(start)
     job = start()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG
     while not list(job.folder.glob(".games.jsonl.*.tmp")):  # the run has begun: its records file is open
         if job.process.poll() is not None or time.monotonic() > deadline:
             pytest.fail(f"the run never began: {job.process.poll()}")
@@ -291,7 +291,7 @@ main()
 
 @pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
 def test_a_command_started_with_the_signals_ignored_stops_from_its_first_moment(signum: str) -> None:
-    child = subprocess.run([sys.executable, "-c", SIGNAL_AT_THE_START, signum], capture_output=True, text=True, timeout=60)
+    child = subprocess.run([sys.executable, "-c", SIGNAL_AT_THE_START, signum], capture_output=True, text=True, timeout=HANG)
     assert (child.returncode, child.stderr) == (130, ""), "stopped quietly, as at any other moment"
 
 
@@ -337,7 +337,7 @@ def test_a_signal_at_each_step_of_the_final_commit_lets_it_finish_and_says_so(tm
         [sys.executable, "-c", SIGNAL_DURING_COMMIT, trigger, signum, *args, "--seed", "2"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG,
     )
 
     assert child.returncode == 0, f"exit {child.returncode}: {child.stderr}"
@@ -368,7 +368,7 @@ def test_a_signal_as_tune_stakes_writes_the_variant_lets_it_finish_and_says_so(t
         [sys.executable, "-c", SIGNAL_DURING_COMMIT, variant.name, "SIGINT", *args],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=HANG,
     )
     assert child.returncode == 0, f"exit {child.returncode}: {child.stderr}"
     assert LATE_STOP in child.stdout and "interrupted" not in child.stderr, child.stdout + child.stderr
@@ -382,7 +382,7 @@ def test_a_signal_as_tune_stakes_writes_the_variant_lets_it_finish_and_says_so(t
 def earlier_run(start: Callable[..., Job]) -> dict[str, bytes]:
     """A finished run in the folder; every file it left."""
     job = start(games=60)
-    ran = job.finish(timeout=120)
+    ran = job.finish(timeout=HANG)
     assert ran.code == 0, ran.stderr[-3000:]
     return files(job.folder)
 
@@ -404,7 +404,7 @@ def test_sigkill_leaves_the_previous_runs_outputs_untouched(start: Callable[...,
 
     # The next run starts cleanly over what the killed one left (its own staging folder is removed).
     job = start(games=60)
-    assert job.finish(timeout=120).code == 0
+    assert job.finish(timeout=HANG).code == 0
     assert not [p for p in job.scripts.iterdir() if p.name.startswith(".workbench-staging-")]
     assert not list(job.folder.rglob("*.tmp")), "the killed run's temporary records are removed too"
 
@@ -414,7 +414,7 @@ def test_workers_of_a_killed_run_end_quietly(start: Callable[..., Job]) -> None:
     job.wait_for_games()
     job.signal(signal.SIGKILL)
     ran = job.finish()  # returns once every worker has closed the inherited stderr
-    assert job.group_is_gone(timeout=30)
+    assert job.group_is_gone(timeout=HANG)
     assert "Traceback" not in ran.stderr, ran.stderr[-2000:]
 
 
@@ -439,7 +439,7 @@ def test_a_worker_that_dies_alone_stops_the_run_without_writing(start: Callable[
     workers = worker_pids(job.process.pid)
     assert workers, "a pool of workers"
     os.kill(workers[0], signum)
-    ran = job.finish(timeout=60)
+    ran = job.finish(timeout=HANG)
     assert_clean(ran)
     assert ran.code == 3 and "a worker process died during the run" in ran.stderr, ran.stderr[-2000:]
     assert files(job.folder) == before
@@ -475,7 +475,7 @@ def test_ctrl_c_during_print_says_so(tmp_path: Path) -> None:
     )
     time.sleep(3.0)  # past the start-up, inside the layout of the set
     process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=60)
+    _, err = process.communicate(timeout=HANG)
     if process.returncode == 0:
         pytest.skip("the set was printed before the signal (a fast machine)")
     # said, and 130 (or, as with a Ctrl-C at Python's own start or end, death by the signal, which a shell shows as 130:
@@ -525,7 +525,7 @@ def test_ctrl_c_while_a_local_cluster_starts_is_never_lost(tmp_path: Path, delay
     job = spawn("sweep", sweep, "--out", tmp_path / "out", "--backend", "dask", "--workers", "2", cwd=tmp_path)
     time.sleep(delay)
     os.killpg(job.pid, signal.SIGINT)
-    out, err = job.communicate(timeout=120)
+    out, err = job.communicate(timeout=HANG)
     ran = Ran(job.returncode, out, err, 0)
     assert_clean(ran)
     # A Ctrl-C while Python itself starts or ends (before the command has begun, or as it ends) can end the

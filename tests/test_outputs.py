@@ -30,6 +30,7 @@ import pytest
 from output_helpers import (
     AT_ONCE,
     BASE,
+    HANG,
     HUGE,
     MANIFEST,
     Ran,
@@ -339,7 +340,7 @@ def kill_while_writing(tmp_path: Path, folder: Path, piece: int, *job: Any) -> s
         start_new_session=True,
     )
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + HANG
         while not marker.exists():
             if child.poll() is not None or time.monotonic() > deadline:
                 out, err = child.communicate()
@@ -347,7 +348,7 @@ def kill_while_writing(tmp_path: Path, folder: Path, piece: int, *job: Any) -> s
             time.sleep(0.01)
         time.sleep(0.1)  # a few pieces down, many to go
         os.kill(child.pid, signal.SIGKILL)
-        out, err = child.communicate(timeout=30)
+        out, err = child.communicate(timeout=HANG)
     finally:
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)

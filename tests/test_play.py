@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from deciders import FirstOption
-from output_helpers import BASE, ROOT
+from output_helpers import BASE, HANG, ROOT
 
 from workbench import api
 from workbench.games.chance_it import engine as chance_engine
@@ -63,7 +63,7 @@ def chance_it_game(seat: int, players: int, seed: int, bot: str = "heuristic") -
 
 def play(*args: Any, answers: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "workbench", "play", *map(str, args)]
-    return subprocess.run(command, input=answers, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    return subprocess.run(command, input=answers, capture_output=True, text=True, timeout=HANG, cwd=ROOT)
 
 
 def test_a_person_answering_1_plays_the_first_option_of_every_decision() -> None:
@@ -172,7 +172,7 @@ def test_answers_read_from_a_file_make_the_same_game(tmp_path: Path) -> None:
             stdin=handle,
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=HANG,
         )
     again = play(BASE, "--human", 0, "--json", "--seed", 9, answers="2\n" * 3000)
     assert ran.returncode == again.returncode
@@ -216,10 +216,10 @@ def test_entries_that_cannot_be_options_are_asked_again_and_a_pipe_of_them_ends(
 
 def test_a_closed_standard_input_is_said() -> None:
     command = [sys.executable, "-m", "workbench", "play", str(BASE), "--human", "0"]
-    ran = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, cwd=ROOT)
+    ran = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=HANG, cwd=ROOT)
     assert ran.returncode == 1 and "the input ended" in ran.stderr
     closed = subprocess.run(
-        ["bash", "-c", f"{sys.executable} -m workbench play {BASE} --human 0 <&-"], capture_output=True, text=True, timeout=60
+        ["bash", "-c", f"{sys.executable} -m workbench play {BASE} --human 0 <&-"], capture_output=True, text=True, timeout=HANG
     )
     assert closed.returncode == 1
     assert closed.stderr.strip() == "--human: standard input is closed, and the answers are read from it"

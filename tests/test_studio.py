@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from output_helpers import ROOT
+from output_helpers import HANG, ROOT
 from pypdf import PdfReader
 from starlette.testclient import TestClient
 
@@ -279,7 +279,7 @@ def test_a_comparison_runs_against_a_file_of_the_folder(client: TestClient) -> N
 
 def test_a_long_run_can_be_cancelled_and_keeps_what_finished(client: TestClient) -> None:
     key = client.post("/api/run", json={"kind": "simulate", "games": 200_000, "engine": "interpreter"}).json()["id"]
-    deadline = time.monotonic() + 300
+    deadline = time.monotonic() + HANG
     while client.get(f"/api/run/{key}").json()["done"] == 0 and time.monotonic() < deadline:
         time.sleep(0.1)
     busy = client.post("/api/run", json={"kind": "simulate", "games": 10})
@@ -316,7 +316,7 @@ def test_a_port_in_use_is_said_in_one_line(tmp_path: Path) -> None:
             ],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=HANG,
         )
     finally:
         taken.close()
@@ -329,7 +329,7 @@ def test_a_missing_variant_is_refused_before_listening(tmp_path: Path) -> None:
         [sys.executable, "-m", "workbench", "studio", str(tmp_path / "nope.yaml"), "--no-browser", "--port", "0"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG,
     )
     assert ran.returncode == 1
     assert "no such variant file" in ran.stderr
@@ -343,7 +343,7 @@ def test_a_game_still_thinking_is_asked_again_until_it_asks(client: TestClient, 
     monkeypatch.setattr(sessions, "SETTLE_SECONDS", 0.0)
     state = client.post("/api/play", json={"players": 4, "seed": 1, "bots": "heuristic", "seat": 0}).json()
     seen = set()
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + HANG
     while state["state"] in ("asking", "playing") and time.monotonic() < deadline:
         seen.add(state["state"])
         if state["state"] == "asking":
@@ -512,6 +512,6 @@ def test_a_folder_is_not_opened_as_a_variant(tmp_path: Path) -> None:
         [sys.executable, "-m", "workbench", "studio", str(tmp_path), "--no-browser", "--port", "0"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG,
     )
     assert ran.returncode == 1 and ran.stderr.strip().endswith(": not a variant file (a folder? a pipe?)")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from output_helpers import BASE, ROOT, Ran, assert_clean, fail_fsync, invoke, leftovers, named, spawn, workbench
+from output_helpers import BASE, HANG, ROOT, Ran, assert_clean, fail_fsync, invoke, leftovers, named, spawn, workbench
 
 from workbench import __version__, studies, sweep
 from workbench.errors import WorkbenchError, display_path
@@ -360,8 +360,8 @@ def test_the_command_prints_the_table_and_the_best_point(tmp_path: Path) -> None
 def test_the_shipped_sweep_gives_the_same_table_locally_and_on_dask(tmp_path: Path) -> None:
     """The issue's example, as a designer runs it: the local pool and a LocalCluster, byte-identical sweep.json."""
     pytest.importorskip("distributed", reason="the Dask backend needs the extra: pip install -e '.[dask]'")
-    local = workbench("sweep", SHIPPED, "--out", tmp_path / "local", "--workers", "2", timeout=600)
-    dask = workbench("sweep", SHIPPED, "--out", tmp_path / "dask", "--backend", "dask", "--workers", "2", timeout=600)
+    local = workbench("sweep", SHIPPED, "--out", tmp_path / "local", "--workers", "2", timeout=HANG)
+    dask = workbench("sweep", SHIPPED, "--out", tmp_path / "dask", "--backend", "dask", "--workers", "2", timeout=HANG)
     for ran in (local, dask):
         assert ran.code == 0, ran.stderr
         assert_clean(ran)
@@ -389,13 +389,13 @@ def test_ctrl_c_then_the_same_command_plays_only_the_missing_points(tmp_path: Pa
     path = sweep_file(tmp_path, SMALL.replace("games: 150", "games: 20000").replace("values: [1, 3]", "values: [1, 2, 3, 4]"))
     out = tmp_path / "out"
     job = spawn("sweep", path, "--out", out, "--workers", "2", cwd=tmp_path)
-    deadline = time.monotonic() + 300
+    deadline = time.monotonic() + HANG
     while not list((out / "points").glob("*.json")) if (out / "points").is_dir() else True:
         assert job.poll() is None, job.communicate()
         assert time.monotonic() < deadline, "no point finished"
         time.sleep(0.05)
     os.killpg(job.pid, signal.SIGINT)
-    stdout, stderr = job.communicate(timeout=120)
+    stdout, stderr = job.communicate(timeout=HANG)
     first = Ran(job.returncode, stdout, stderr, 0)
     assert_clean(first)
     assert first.code == 130, stderr
@@ -403,7 +403,7 @@ def test_ctrl_c_then_the_same_command_plays_only_the_missing_points(tmp_path: Pa
     done = {(r["point"], r["players"]) for r in body["table"]}
     assert body["interrupted"] is True and 0 < len(done) < 8
     assert "run the sweep again to play the rest" in stderr
-    again = workbench("sweep", path, "--out", out, "--workers", "2", timeout=600)
+    again = workbench("sweep", path, "--out", out, "--workers", "2", timeout=HANG)
     assert again.code == 0, again.stderr
     assert f"{len(done)} of 8 point(s) finished in an earlier run" in again.stdout
     final = json.loads((out / "sweep.json").read_text())
