@@ -34,6 +34,8 @@ def test_a_run_is_judged_once_it_has_played_long_enough_and_refused_past_a_day()
     clock.now = 2.0
     patience(1_000)  # 2,000 games in 2 s: 100,000,000 games take 100,000 s, more than a day
     assert stop() and patience.estimate == pytest.approx(100_000.0)
+    clock.now = 3.0
+    patience(500)  # the games under way when it was stopped: the estimate and its speed stay those it was judged by
     with pytest.raises(UsageError) as refused:
         patience.check()
     said = refused.value.text(lambda name: f"--{name}")

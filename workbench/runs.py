@@ -86,6 +86,7 @@ class Patience:
         self.finished = 0
         self.judged = False  #: once: a run found reasonable is never stopped later
         self.estimate: float | None = None  #: the whole run's seconds, once judged too long
+        self.speed = 0.0  #: games a second when it was judged (the estimate's)
 
     def __call__(self, finished: int) -> None:
         """Games just finished (the runner's progress)."""
@@ -93,7 +94,8 @@ class Patience:
         elapsed = self.clock() - self.started
         if not self.judged and self.finished and elapsed >= JUDGED_AFTER:
             self.judged = True
-            whole = elapsed / self.finished * self.games
+            self.speed = self.finished / elapsed
+            whole = self.games / self.speed
             if whole > LONGEST_RUN:
                 self.estimate = whole
                 self.stop.request()
@@ -102,12 +104,11 @@ class Patience:
         """Refuse the run if it was judged too long (nothing of it is written)."""
         if self.estimate is None:
             return
-        speed = self.finished / (self.clock() - self.started)
         raise UsageError(
             "games",
             lambda name: (
                 f"{self.games:,} games would take about {_duration(self.estimate or 0.0)} at the speed measured "
-                f"({speed:,.1f} games a second): give fewer games, or {name('yes')} to play them all the same"
+                f"({self.speed:,.1f} games a second): give fewer games, or {name('yes')} to play them all the same"
             ),
             f"{self.games}",
         )
