@@ -104,6 +104,19 @@ def test_the_command_writes_its_report_and_refuses_a_game_of_another_variant(tmp
         playtests.read_logs(api.load_variant(BASE), [BASE])
 
 
+@pytest.mark.parametrize("variant", ["chance-it.yaml", "target-dice.yaml", "chance-chess.yaml"])
+def test_one_game_of_an_evening_is_set_beside_the_bots(tmp_path: Path, variant: str) -> None:
+    """A single game has an interval for its rates but none for its means: the report says so ('–') rather than
+    failing (it exited 2, in every game)."""
+    path = ROOT / "variants" / variant
+    api.simulate(path, games=1, seed=3, bots="random", engine="interpreter", out=tmp_path / "r", record_scenarios=tmp_path / "logs")
+    (log,) = sorted((tmp_path / "logs").glob("game-*.yaml"))
+    found = playtests.playtests(path, [log], games=30, bots="random", engine="interpreter", out=tmp_path / "out")
+    assert found.tables[0].people_games == 1
+    page = (tmp_path / "out" / "playtests.html").read_text()
+    assert "<td>–</td>" in page or ">–<" in page
+
+
 def test_a_game_counts_once_and_a_script_whose_expect_is_not_its_game_is_refused(tmp_path: Path) -> None:
     logs = logs_of(tmp_path, "heuristic", seed=3, games=2)
     with pytest.raises(UsageError, match="this is the same game as"):

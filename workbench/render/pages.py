@@ -410,19 +410,20 @@ def render_playtests(data: dict[str, Any], game_title: str) -> str:
         rows, rates = [], []
         for f in table["figures"]:
             percent, people = f["percent"], f["people"]
+            bounded = people["low"] is not None and people["high"] is not None  # one game has no interval for a mean
             rows.append(
                 {
                     "label": f["label"],
                     "strong": f["differs"],
                     "people": number(people["value"], percent),
-                    "interval": interval(people["low"], people["high"], percent) if people["low"] is not None else "–",
+                    "interval": interval(people["low"], people["high"], percent) if bounded else "–",
                     "bots": number(f["bots"], percent),
                     "difference": number(f["difference"], percent, signed=True),
                     "p": p_value(f["p_adjusted"]),
                     "tell": _games_to_tell(f),
                 }
             )
-            if percent and people["low"] is not None and f["bots"] is not None:
+            if percent and bounded and f["bots"] is not None:
                 shifted = {"value": f["difference"], "low": people["low"] - f["bots"], "high": people["high"] - f["bots"]}
                 rates.append(_interval(f["label"], {**shifted, "significant": f["differs"]}, 1.0))
         differing = [row["label"] for row in rows if row["strong"]]
