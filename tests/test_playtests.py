@@ -109,7 +109,9 @@ def test_one_game_of_an_evening_is_set_beside_the_bots(tmp_path: Path, variant: 
     """A single game has an interval for its rates but none for its means: the report says so ('–') rather than
     failing (it exited 2, in every game)."""
     path = ROOT / "variants" / variant
-    api.simulate(path, games=1, seed=3, bots="random", engine="interpreter", out=tmp_path / "r", record_scenarios=tmp_path / "logs")
+    api.simulate(
+        path, games=1, seed=3, bots="random", engine="interpreter", out=tmp_path / "r", record_scenarios=tmp_path / "logs"
+    )
     (log,) = sorted((tmp_path / "logs").glob("game-*.yaml"))
     found = playtests.playtests(path, [log], games=30, bots="random", engine="interpreter", out=tmp_path / "out")
     assert found.tables[0].people_games == 1
