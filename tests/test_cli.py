@@ -1,6 +1,7 @@
 """The command line: schema output, play, and errors that never show a traceback."""
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -188,13 +189,26 @@ def test_an_option_out_of_its_bounds_is_said_in_the_workbenchs_words(arguments: 
     assert ran.stderr.strip() == f"{said} (see {said.split(':')[0]} --help)"
 
 
-def test_a_reader_that_stops_reading_ends_the_command_quietly() -> None:
-    """``workbench odds ... | head -1``: the shell's convention for a closed pipe (128 + SIGPIPE), nothing said."""
-    ran = subprocess.run(
-        f"{sys.executable} -m workbench odds variants/chance-it.yaml | head -c 1 > /dev/null; echo ${{PIPESTATUS[0]}}",
-        shell=True, executable="/bin/bash", cwd=ROOT, capture_output=True, text=True,
-    )  # fmt: skip
-    assert ran.stdout.strip() == "141" and ran.stderr == ""
+@pytest.mark.parametrize(
+    "command",
+    [
+        "odds variants/chance-it.yaml",  # rich's tables
+        "validate variants/chance-it.yaml variants/card-lab.yaml variants/target-dice.yaml",  # plain lines (it exited 1)
+        "replay tests/scenarios/rule01-setup.yaml --trace",
+    ],
+)
+def test_a_reader_that_stops_reading_ends_the_command_quietly(command: str) -> None:
+    """``workbench ... | head -1``: the shell's convention for a closed pipe (128 + SIGPIPE), nothing said. The pipe's
+    reader is gone before the command writes (as ``head`` is, soon after its first line), so every run sees it."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        ran = subprocess.run(
+            [sys.executable, "-m", "workbench", *command.split()], cwd=ROOT, stdout=writer, stderr=subprocess.PIPE, text=True
+        )
+    finally:
+        os.close(writer)
+    assert (ran.returncode, ran.stderr) == (141, "")
 
 
 def test_a_replay_of_variant_files_only_says_there_is_nothing_to_replay() -> None:

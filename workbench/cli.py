@@ -52,6 +52,8 @@ class _Commands(TyperGroup):
     ) -> Any:
         try:
             code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except _ReaderGone:
+            _reader_gone()
         except click_errors.NoArgsIsHelpError as exc:
             exc.show()
             sys.exit(exc.exit_code)
@@ -70,6 +72,12 @@ class _Commands(TyperGroup):
             warn("interrupted")
             sys.exit(130)
         sys.exit(code if isinstance(code, int) else 0)
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise _ReaderGone from None
 
 
 #: The framework's words for a value out of an option's bounds, and the workbench's.
@@ -135,10 +143,21 @@ def _console_class() -> "type[Console]":
     class Quiet(Console):
         def on_broken_pipe(self) -> None:
             self.quiet = True
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            raise SystemExit(BROKEN_PIPE)
+            _reader_gone()
 
     return Quiet
+
+
+def _reader_gone() -> NoReturn:
+    """End quietly: the reader of standard output stopped reading (``... | head``), as the shell's own tools do (exit
+    128 + SIGPIPE; standard output pointed at nothing, so that no more is flushed at exit)."""
+    with contextlib.suppress(OSError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(BROKEN_PIPE)
+
+
+class _ReaderGone(Exception):
+    """A closed standard output, carried past the framework (which would exit 1 for it) to :class:`_Commands`."""
 
 
 _debug = {"on": False}
@@ -1406,10 +1425,8 @@ def main() -> None:
     except KeyboardInterrupt:
         warn("interrupted")
         sys.exit(130)
-    except BrokenPipeError:  # the reader of standard output stopped (... | head): end quietly, as the shell's tools do
-        with contextlib.suppress(OSError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
-        sys.exit(BROKEN_PIPE)
+    except BrokenPipeError:  # the reader of standard output stopped, out of a command (in Python's last flush)
+        _reader_gone()
     finally:  # the command is over: a late Ctrl-C or SIGTERM must not break the interpreter's shutdown
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
