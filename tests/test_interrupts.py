@@ -355,6 +355,35 @@ def test_a_signal_at_each_step_of_the_final_commit_lets_it_finish_and_says_so(tm
     assert again.returncode == 0, f"the next run is refused: {again.stderr}"
 
 
+@pytest.mark.parametrize("trigger", ["summary.json", "game-4p-000002.yaml"])
+def test_a_run_killed_in_the_middle_of_its_commit_leaves_files_the_next_run_replaces(tmp_path: Path, trigger: str) -> None:
+    """``kill -9`` between two renames of the final commit (after summary.json, before report.html; after the third
+    script): the folder holds some files of each run, and the next run, without --force, replaces them all (the
+    manifests list the files the commit was replacing until it is done: the next run refused report.html)."""
+    out, records, scripts = tmp_path / "report", tmp_path / "games.jsonl", tmp_path / "scripts"
+    args = ["simulate", str(BASE), "--games", "5", "--workers", "1", "--bots", "random"]
+    args += ["--out", str(out), "--records", str(records), "--record-scenarios", str(scripts)]
+    first = subprocess.run([sys.executable, "-m", "workbench", *args, "--seed", "1"], capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    killed = subprocess.run(
+        [sys.executable, "-c", SIGNAL_DURING_COMMIT, trigger, "SIGKILL", *args, "--seed", "2"],
+        capture_output=True,
+        text=True,
+        timeout=HANG,
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    again = subprocess.run([sys.executable, "-m", "workbench", *args, "--seed", "3"], capture_output=True, text=True)
+    assert again.returncode == 0, f"the next run is refused: {again.stderr}"
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["seed"] == 3
+    lines = [json.loads(line) for line in records.read_text().splitlines()]
+    assert [(r["seed"], r["game"]) for r in lines] == [(3, i) for i in range(5)]
+    for folder in (out, scripts, tmp_path):
+        assert_manifest_is_exact(folder)
+        assert "replacing" not in json.loads((folder / MANIFEST).read_text()), "a finished commit lists only its files"
+    assert leftovers(tmp_path) == []
+
+
 def test_a_signal_as_tune_stakes_writes_the_variant_lets_it_finish_and_says_so(tmp_path: Path) -> None:
     """The race is over: the proposal is written and the variant is being rewritten when the Ctrl-C comes; both stand,
     and the command says so as a finished run (it said nothing, exit 0, and after the proposal it said 'interrupted')."""

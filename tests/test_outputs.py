@@ -135,11 +135,11 @@ def test_a_full_disk_at_the_record_leaves_every_output_as_it_was(
     written = outputs._write_manifest
     calls = []
 
-    def full(folder: Path, entries: dict[str, str]) -> None:
+    def full(folder: Path, entries: dict[str, str], replacing: dict[str, str] | None = None) -> None:
         calls.append(folder)
         if len(calls) == failing:
             raise outputs.OutputError(folder / MANIFEST, NO_SPACE)
-        written(folder, entries)
+        written(folder, entries, replacing)
 
     monkeypatch.setattr(outputs, "_write_manifest", full)
     ran = invoke(*sim("--out", out, "--records", games, seed=2))

@@ -367,32 +367,39 @@ def _stamp() -> str:
 # --- manifests -----------------------------------------------------------------------------------------------
 
 
-def read_manifest(folder: Path) -> dict[str, str]:
-    """The files the workbench wrote in ``folder``, by name, with their sha256 (empty when none or unreadable)."""
+def read_manifest(folder: Path, part: str = "files") -> dict[str, str]:
+    """The files the workbench wrote in ``folder``, by name, with their sha256 (empty when none or unreadable);
+    ``part="replacing"``: those a commit under way replaces (see :func:`_record_first`)."""
     try:
         body = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested thousands deep
         return {}
-    files = body.get("files") if isinstance(body, dict) else None
+    files = body.get(part) if isinstance(body, dict) else None
     if not isinstance(files, dict):
         return {}
     return {str(name): str(digest) for name, digest in files.items()}
 
 
-def _write_manifest(folder: Path, files: dict[str, str]) -> None:
-    body = {"generator": f"{GENERATOR} {__version__}", "files": dict(sorted(files.items()))}
+def _write_manifest(folder: Path, files: dict[str, str], replacing: dict[str, str] | None = None) -> None:
+    body: dict[str, Any] = {"generator": f"{GENERATOR} {__version__}", "files": dict(sorted(files.items()))}
+    if replacing:
+        body["replacing"] = dict(sorted(replacing.items()))
     write_atomic(folder / MANIFEST, json.dumps(body, indent=1) + "\n")
 
 
 def _record_first(manifests: dict[Path, dict[str, str]]) -> None:
     """Write the manifests of the files about to be put in place, before any is: a manifest that cannot be written
     (a full disk) then stops the commit with every target as it was, and the manifests written before it are put
-    back, so no folder is left with outputs its manifest does not know (which the next run would refuse)."""
+    back, so no folder is left with outputs its manifest does not know (which the next run would refuse).
+
+    Until the commit has put every file in place (:func:`_settle`), each manifest also lists, under ``replacing``,
+    the files it replaces or removes as they were: a commit killed half-way (``kill -9``) leaves some of them, and
+    the next run knows them as its own and replaces them."""
     earlier: dict[Path, dict[str, str]] = {}
     try:
         for folder, files in manifests.items():
             before = read_manifest(folder)
-            _write_manifest(folder, files)
+            _write_manifest(folder, files, {name: digest for name, digest in before.items() if files.get(name) != digest})
             earlier[folder] = before
     except WorkbenchError:
         for folder, before in earlier.items():
@@ -401,14 +408,26 @@ def _record_first(manifests: dict[Path, dict[str, str]]) -> None:
         raise
 
 
-def is_ours(path: Path, manifest: dict[str, str] | None = None) -> bool:
-    """Whether the workbench wrote ``path`` and nobody changed it since (its manifest says so).
+def _settle(manifests: dict[Path, dict[str, str]]) -> None:
+    """Every file of the commit is in place: the manifests list only them (and the renames are made durable)."""
+    for folder, files in manifests.items():
+        if read_manifest(folder, "replacing"):
+            _write_manifest(folder, files)
+        _sync_folder(folder)
+
+
+def is_ours(path: Path, manifest: dict[str, str] | None = None, replacing: dict[str, str] | None = None) -> bool:
+    """Whether the workbench wrote ``path`` and nobody changed it since (its manifest says so: ``manifest`` and
+    ``replacing``, its two parts, when the caller has read them; a file a commit killed half-way was replacing counts).
 
     Only a regular file can be: anything else (a FIFO would block a read) is not ours.
     """
     listed = (manifest if manifest is not None else read_manifest(path.parent)).get(path.name)
+    earlier = (replacing if replacing is not None else read_manifest(path.parent, "replacing")).get(path.name)
+    if listed is None and earlier is None:
+        return False
     try:
-        return listed is not None and stat.S_ISREG(path.lstat().st_mode) and sha256_of(path) == listed
+        return stat.S_ISREG(path.lstat().st_mode) and sha256_of(path) in (listed, earlier)
     except OSError:
         return False
 
@@ -648,7 +667,7 @@ class Outputs:
                 raise UsageError(parameter, claim.then("names a file this run writes there"), display_path(folder))
         self.folder_for(folder, parameter, create=False)
         if resolved not in self._missing:
-            manifest = read_manifest(resolved)
+            manifest, replacing = read_manifest(resolved), read_manifest(resolved, "replacing")
             for entry in os.scandir(resolved):
                 if _left_behind(entry.name, _STAGING) and entry.is_dir(follow_symlinks=False):
                     shutil.rmtree(entry.path, ignore_errors=True)
@@ -657,7 +676,7 @@ class Outputs:
                 elif not entry.is_file(follow_symlinks=False):
                     kind = _kind(entry.stat(follow_symlinks=False).st_mode)
                     raise UsageError(parameter, f"expected a file, found {kind}", display_path(Path(entry.path)))
-                elif not self.force and not is_ours(Path(entry.path), manifest):
+                elif not self.force and not is_ours(Path(entry.path), manifest, replacing):
                     raise UsageError(parameter, _not_ours, display_path(Path(entry.path)))
         staged = Scripts(resolved, parameter, pattern)
         self.scripted[resolved] = staged
@@ -720,8 +739,7 @@ class Outputs:
         self._staged.clear()
         for scripts in self.scripted.values():
             scripts.move_in()
-        for folder in manifests:
-            _sync_folder(folder)
+        _settle(manifests)
         return list(self.written)
 
     def write(self, path: Path, data: bytes | str) -> None:
@@ -819,12 +837,15 @@ class Scripts:
     def recorded(self, manifest: dict[str, str]) -> dict[str, str]:
         """The folder's ``manifest`` once the staged scripts are in and the workbench's earlier ones gone (an
         earlier script somebody changed stays, in :attr:`kept`, and leaves the manifest)."""
+        replacing = read_manifest(self.folder, "replacing")  # a commit killed half-way left some of them
         earlier = {
             entry.name
             for entry in os.scandir(self.folder)
-            if entry.name not in self.hashes and self.pattern.fullmatch(entry.name) and entry.name in manifest
+            if entry.name not in self.hashes
+            and self.pattern.fullmatch(entry.name)
+            and (entry.name in manifest or entry.name in replacing)
         }
-        self._gone = sorted(name for name in earlier if is_ours(self.folder / name, manifest))
+        self._gone = sorted(name for name in earlier if is_ours(self.folder / name, manifest, replacing))
         self.kept.extend(sorted(earlier.difference(self._gone)))
         return {**{name: digest for name, digest in manifest.items() if name not in earlier}, **self.hashes}
 
