@@ -355,6 +355,38 @@ def test_a_signal_at_each_step_of_the_final_commit_lets_it_finish_and_says_so(tm
     assert again.returncode == 0, f"the next run is refused: {again.stderr}"
 
 
+#: A child that runs the command line and sends itself a signal as it starts printing the results' table (the run's
+#: outputs are written by then).
+SIGNAL_WHILE_PRINTING = """
+import os, signal, sys
+import workbench.cli as cli
+real, signum = cli._print_table, getattr(signal, sys.argv[1])
+
+def print_table(*args, **kwargs):
+    os.kill(os.getpid(), signum)
+    real(*args, **kwargs)
+
+cli._print_table = print_table
+sys.argv = ["workbench", *sys.argv[2:]]
+from workbench.__main__ import main
+main()
+"""
+
+
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_a_signal_while_the_results_are_printed_is_said_and_the_command_ends_as_finished(tmp_path: Path, signum: str) -> None:
+    """The results are written; the signal comes as the table is printed: the command prints it all, says it heard
+    the signal and ends as finished (it ended with 130 and nothing said, the outputs complete)."""
+    args = ["simulate", str(BASE), "--games", "5", "--workers", "1", "--bots", "random", "--out", str(tmp_path / "out")]
+    child = subprocess.run(
+        [sys.executable, "-c", SIGNAL_WHILE_PRINTING, signum, *args], capture_output=True, text=True, timeout=HANG
+    )
+    assert child.returncode == 0, f"exit {child.returncode}: {child.stderr}"
+    assert child.stdout.rstrip().endswith(LATE_STOP) and "wrote " in child.stdout, child.stdout
+    assert "interrupted" not in child.stderr
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["games"] == 5
+
+
 @pytest.mark.parametrize("trigger", ["summary.json", "game-4p-000002.yaml"])
 def test_a_run_killed_in_the_middle_of_its_commit_leaves_files_the_next_run_replaces(tmp_path: Path, trigger: str) -> None:
     """``kill -9`` between two renames of the final commit (after summary.json, before report.html; after the third

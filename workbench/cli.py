@@ -24,7 +24,7 @@ from typer._click import exceptions as click_errors  # Typer's own copy of Click
 from typer.core import TyperGroup
 
 from workbench import studio as studio_server
-from workbench.errors import Interrupted, ScenarioError, UsageError, WorkbenchError, display_path
+from workbench.errors import LATE_STOP, Interrupted, ScenarioError, UsageError, WorkbenchError, display_path
 from workbench.play import Chance, Left, Question, Table
 from workbench.render.terminal import printable
 
@@ -75,9 +75,12 @@ class _Commands(TyperGroup):
 
     def invoke(self, ctx: Any) -> Any:
         try:
-            return super().invoke(ctx)
+            done = super().invoke(ctx)
         except BrokenPipeError:
             raise _ReaderGone from None
+        if _heard:
+            say(LATE_STOP)
+        return done
 
 
 #: The framework's words for a value out of an option's bounds, and the workbench's.
@@ -672,6 +675,18 @@ def _say_notes(runs: list[dict[str, Any]]) -> None:
             say(f"note: {at}{note['text']}", wrap=True)
 
 
+#: The signals heard once a run's results are written (see :func:`_results_written`).
+_heard: list[int] = []
+
+
+def _results_written() -> None:
+    """The run has written its results (or written nothing, as it says): from here to the command's end a Ctrl-C or
+    SIGTERM is heard, not obeyed, so that what the command prints and its exit code stay true; the command then says
+    so (:class:`_Commands`), as a run does for a signal during its commit."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda heard, frame: _heard.append(heard))
+
+
 def _stopped_before_any_game(what: str = "game") -> NoReturn:
     warn(f"interrupted before any {what} finished: nothing was written (earlier outputs are as they were)")
     raise typer.Exit(130)
@@ -755,6 +770,7 @@ def simulate(
             progress=progress,
             notice=say,
         )
+    _results_written()
     if not simulation.written and simulation.interrupted:
         _stopped_before_any_game()
     runs = [run.to_dict() for run in simulation.runs]
@@ -872,6 +888,7 @@ def compare(
             progress=progress,
             notice=say,
         )
+    _results_written()
     if not comparison.runs:
         _stopped_before_any_game()
     for line in comparison.letters():
@@ -935,6 +952,7 @@ def playtests(
             progress=progress,
             notice=say,
         )
+    _results_written()
     if not found.tables:
         _stopped_before_any_game()
     for title, headers, rows in found.terminal_tables(every):
@@ -1046,6 +1064,7 @@ def sweep(
             progress=progress,
             notice=say,
         )
+    _results_written()
     if not swept.rows:
         _stopped_before_any_game("point")
     for title, headers, rows in swept.tables():
@@ -1125,6 +1144,7 @@ def cards(
             progress=progress,
             notice=say,
         )
+    _results_written()
     if not strength.games:
         _stopped_before_any_game()
     _print_table(*strength.table())
@@ -1193,6 +1213,7 @@ def skill(
             progress=progress,
             notice=say,
         )
+    _results_written()
     if not result.games:
         _stopped_before_any_game()
     _print_table(*result.table())
@@ -1291,6 +1312,7 @@ def tune_stakes(
             progress=progress,
             notice=say,
         )
+    _results_written()
     report = tuning.report
     for tuned in report.tuned:
         best = tuned.best

@@ -168,3 +168,7 @@ class IllegalDecision(Exception):
 
 class Interrupted(Exception):
     """A run that cannot keep a part of its work (a race of candidates) was stopped by a signal."""
+
+
+#: What a command says when a stop came once its results were whole: they are written, and it ends as finished.
+LATE_STOP = "finished (interrupt received after the results were written)"

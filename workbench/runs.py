@@ -29,7 +29,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from workbench.errors import UsageError, display_path, players_span
+from workbench.errors import LATE_STOP, UsageError, display_path, players_span
 from workbench.games import Family, Loaded, load_variant
 from workbench.loading import did_you_mean
 from workbench.outputs import Outputs
@@ -465,10 +465,6 @@ def _both(*hearers: Callable[[int], None] | None) -> Callable[[int], None] | Non
             hearer(finished)
 
     return heard
-
-
-#: What a run says when a stop came once its results were whole: they are written, and the command ends as finished.
-LATE_STOP = "finished (interrupt received after the results were written)"
 
 
 @contextmanager
