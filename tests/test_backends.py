@@ -301,7 +301,7 @@ def test_a_real_scheduler_then_its_loss_in_the_middle_of_a_run(real_cluster: tup
     ran = Ran(job.returncode, stdout, stderr, 0)
     assert_clean(ran)
     assert ran.code == 3, ran.stderr  # not the input's fault (1): the README's code for a lost cluster
-    assert f"the cluster was lost: the Dask scheduler at {address} stopped answering" in ran.stderr
+    assert f"the cluster was lost: the Dask scheduler at {address} stopped answering, or every worker" in ran.stderr
     said = [line for line in ran.lines if "the cluster was lost" in line]
     assert len(said) == 1 and said[0].endswith("nothing was written") and "\\x0a" not in said[0], "one line"
     assert not (out / "summary.json").exists()

@@ -268,7 +268,9 @@ class Dask:
     def _lost(self, exc: BaseException) -> WorkerDied:
         """The cluster was lost: said in the workbench's words (Dask's own, ``exc``, are for ``--debug``)."""
         where = f"the Dask scheduler at {self.scheduler}" if self.scheduler else "the LocalCluster's scheduler"
-        return WorkerDied(f"the cluster was lost: {where} stopped answering; nothing was written")
+        return WorkerDied(
+            f"the cluster was lost: {where} stopped answering, or every worker that held the run died; nothing was written"
+        )
 
     def results(self, factories: list[Factory], tasks: Iterable[Task], stop: Callable[[], bool]) -> Iterator[Chunk]:
         """The chunks of ``tasks`` in order, played on the cluster; nothing more once ``stop()`` (the chunks not yet
