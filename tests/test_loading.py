@@ -1,5 +1,6 @@
 """Hard YAML never crashes the loader: every case ends in one located problem."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,14 @@ def test_extends_naming_a_folder_says_so(tmp_path: Path) -> None:
     (tmp_path / "v.yaml").write_text("extends: folder\nname: x\n")
     problem = problem_of(tmp_path / "v.yaml")
     assert (problem.line, problem.path) == (1, "extends") and "a folder, not a variant file" in problem.message
+
+
+def test_extends_or_a_card_file_naming_a_pipe_says_what_it_is(tmp_path: Path) -> None:
+    """A device or a FIFO exists: 'no such file' would send the designer looking for a file that is there."""
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "v.yaml").write_text("extends: pipe\nname: x\n")
+    problem = problem_of(tmp_path / "v.yaml")
+    assert problem.message == f"not a variant file (a device or a pipe?): pipe (looked for {tmp_path / 'pipe'})"
 
 
 def test_a_folder_or_an_oversized_file_is_refused(tmp_path: Path) -> None:

@@ -521,7 +521,7 @@ def _load_document(
     base_path = path.parent / parent
     try:
         found = base_path.is_file()
-        what = "a folder, not a variant file" if base_path.is_dir() else "no such file"
+        what = _not_a_file(base_path, "a variant file")
         looped = found and base_path.resolve() in (*_seen, resolved)
     except (OSError, RuntimeError) as exc:  # too long a name, a symlink loop
         raise error([doc.problem(("extends",), f"cannot use {parent!r}: {getattr(exc, 'strerror', None) or exc}")]) from None
@@ -692,6 +692,15 @@ def set_key(doc: Document, path: str, value: Any, where: Document, at: Key, name
     doc.sources = tuple(dict.fromkeys((*doc.sources, *where.sources)))
 
 
+def _not_a_file(path: Path, wanted: str) -> str:
+    """Why ``path``, which is not a regular file, cannot be ``wanted``: a folder, a device or a pipe, or nothing there."""
+    if path.is_dir():
+        return f"a folder, not {wanted}"
+    if path.exists():
+        return f"not {wanted} (a device or a pipe?)"
+    return "no such file"
+
+
 def expand_includes(doc: Document, key: str, error: type[WorkbenchError]) -> None:
     """Splice the files named in the list at ``key`` into it (paths relative to the document)."""
     items = doc.data.get(key)
@@ -713,7 +722,9 @@ def expand_includes(doc: Document, key: str, error: type[WorkbenchError]) -> Non
             problems.append(doc.problem((key, index), f"cannot use {item!r}: {getattr(exc, 'strerror', None) or exc}"))
             continue
         if not found:
-            problems.append(doc.problem((key, index), f"no such file: {item} (looked for {os.path.normpath(file)})"))
+            problems.append(
+                doc.problem((key, index), f"{_not_a_file(file, 'a file')}: {item} (looked for {os.path.normpath(file)})")
+            )
             continue
         refused = unreadable(file)
         if refused is not None:
