@@ -49,6 +49,27 @@ def test_a_second_run_on_the_same_out_is_refused_before_any_game_and_the_first_o
     assert ran.code == 0, "let go at the end of the first run"
 
 
+def test_a_file_option_into_a_held_folder_is_refused_too(tmp_path: Path) -> None:
+    """A run holds the folder of each file it writes as well (the folder's record of outputs is shared): --records
+    into a folder another run holds as its --out is refused, and the other way round (it was accepted, and the first
+    run lost its games to a changed summary.json)."""
+    held, elsewhere = tmp_path / "held", tmp_path / "elsewhere"
+    held.mkdir()
+    with Outputs() as outputs:
+        outputs.folder_for(held, "out", create=False)
+        outputs.ready()
+        ran = invoke("simulate", BASE, "--games", "5", "--workers", "1", "--out", elsewhere, "--records", held / "summary.json")
+        assert (
+            ran.code == 1 and "--records " in ran.stderr and "another run is writing its outputs into this folder" in ran.stderr
+        )
+    with Outputs() as outputs:
+        outputs.file(held / "games.jsonl", "records")
+        outputs.ready()
+        ran = invoke("simulate", BASE, "--games", "5", "--workers", "1", "--out", held)
+        assert ran.code == 1 and f"--out {held}: another run is writing its outputs into this folder" in ran.stderr
+    assert list(held.iterdir()) == [] and not elsewhere.exists()
+
+
 def test_the_hold_dies_with_a_killed_run(tmp_path: Path) -> None:
     """The system lets go of a killed run's folder: nothing is left behind to clean, and the next run goes on."""
     code = (

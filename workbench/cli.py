@@ -167,11 +167,21 @@ _debug = {"on": False}
 
 
 def say(text: str, *, wrap: bool = False) -> None:
-    """Print a line on standard output (control characters escaped); ``wrap`` folds prose to the terminal's width."""
+    """Print a line on standard output (control characters escaped); ``wrap`` folds prose to the terminal's width.
+    Each line is flushed: a long-running command (the studio's address) is heard at once in a log."""
     if wrap:
         console().print(printable(text), markup=False, soft_wrap=False)
     else:
-        print(printable(text))  # as rich would print it unstyled, without importing rich for a line
+        print(printable(text), flush=True)  # as rich would print it unstyled, without importing rich for a line
+
+
+def _notice(text: str) -> None:
+    """What a run says as it goes (the engine, the handover), said at once; but for a signal heard once its results
+    were written, said last, after what the command prints (see :func:`_results_written`)."""
+    if text == LATE_STOP:
+        _heard.append(0)
+    else:
+        say(text)
 
 
 def say_json(body: object, indent: int | None = None) -> None:
@@ -768,7 +778,7 @@ def simulate(
             yes=yes,
             engine=engine,
             progress=progress,
-            notice=say,
+            notice=_notice,
         )
     _results_written()
     if not simulation.written and simulation.interrupted:
@@ -886,7 +896,7 @@ def compare(
             yes=yes,
             engine=engine,
             progress=progress,
-            notice=say,
+            notice=_notice,
         )
     _results_written()
     if not comparison.runs:
@@ -950,7 +960,7 @@ def playtests(
             yes=yes,
             engine=engine,
             progress=progress,
-            notice=say,
+            notice=_notice,
         )
     _results_written()
     if not found.tables:
@@ -1018,7 +1028,7 @@ def calibrate(
             personas=personas,
             seed=seed,
             force=force,
-            notice=say if not as_json else warn,
+            notice=_notice if not as_json else warn,
         )
     if as_json:
         say_json(found.to_dict(), indent=2)
@@ -1062,7 +1072,7 @@ def sweep(
             force=force,
             yes=yes,
             progress=progress,
-            notice=say,
+            notice=_notice,
         )
     _results_written()
     if not swept.rows:
@@ -1142,7 +1152,7 @@ def cards(
             yes=yes,
             engine=engine,
             progress=progress,
-            notice=say,
+            notice=_notice,
         )
     _results_written()
     if not strength.games:
@@ -1211,7 +1221,7 @@ def skill(
             yes=yes,
             engine=engine,
             progress=progress,
-            notice=say,
+            notice=_notice,
         )
     _results_written()
     if not result.games:
@@ -1310,7 +1320,7 @@ def tune_stakes(
             exploit_bot=exploit_bot,
             exploit_games=exploit_games,
             progress=progress,
-            notice=say,
+            notice=_notice,
         )
     _results_written()
     report = tuning.report

@@ -561,10 +561,10 @@ class Outputs:
                     held.release()
             self._held.clear()
 
-    def _hold(self, folder: Path, shown: Path | None = None) -> None:
+    def _hold(self, folder: Path, parameter: str, shown: Path) -> None:
         """Hold an existing output folder (resolved; ``shown`` as given) for this run, unless it is held already."""
         if folder not in self._held:
-            self._held[folder] = hold(folder, self.folders[folder], shown or folder)
+            self._held[folder] = hold(folder, parameter, shown)
 
     def _claim(self, path: Path, parameter: str) -> Path:
         resolved = _resolve(path, parameter)
@@ -607,7 +607,7 @@ class Outputs:
                 raise UsageError(parameter, f"expected a folder, found {_kind(found.st_mode)}", display_path(folder))
             check_writable(resolved, parameter)
             _check_manifest_path(resolved, parameter)
-            self._hold(resolved, folder)
+            self._hold(resolved, parameter, folder)
             return
         existing = resolved.parent
         while create and not self._will_exist(existing) and existing != existing.parent:
@@ -646,6 +646,7 @@ class Outputs:
         elif resolved.parent not in self._missing:
             check_writable(resolved.parent, parameter)
             _check_manifest_path(resolved.parent, parameter)
+            self._hold(resolved.parent, parameter, path.parent)
         _remove_left_behind(resolved)
         self._seen[resolved] = _signature(resolved)
         if found is not None and not self.force and not is_ours(resolved):
@@ -693,8 +694,11 @@ class Outputs:
             except OSError as exc:
                 raise OutputError(folder, _reason(exc)) from None
             self._made.extend(reversed(new))
-        for folder in self.folders:
-            self._hold(folder)
+        for target, claim in self.targets.items():  # a file's folder keeps a record of it, shared by its outputs
+            if claim.parameter is not None:  # not an input, reserved
+                self._hold(target.parent, claim.parameter, target.parent)
+        for folder, parameter in self.folders.items():
+            self._hold(folder, parameter, folder)
         for scripts in self.scripted.values():
             scripts.staging = Path(tempfile.mkdtemp(dir=scripts.folder, prefix=f"{STAGING_PREFIX}{os.getpid()}-"))
         self._ready = True
