@@ -85,3 +85,16 @@ def test_the_command_line_names_its_options(tmp_path: Path, monkeypatch: pytest.
     assert f"--games {ABSURD}: {ABSURD:,} games would take about" in ran.stderr
     assert "give fewer games, or --yes to play them all the same" in ran.stderr
     assert not (tmp_path / "report").exists()
+
+
+def test_a_tuning_beyond_reason_is_refused_on_its_budget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tuner plays its races its own way; its rows judge the speed all the same (it ran on for 30 hours)."""
+    monkeypatch.setattr(runs, "JUDGED_AFTER", 0.0)
+    ran = invoke(
+        "tune-stakes", BASE, "--players", "3", "--budget", str(ABSURD), "--engine", "interpreter", "--workers", "1",
+        "--out", tmp_path / "stakes.yaml",
+    )  # fmt: skip
+    assert ran.code == 1, ran.stderr
+    assert f"--budget {ABSURD}: {ABSURD:,} games would take about" in ran.stderr
+    assert "give fewer games, or --yes to play them all the same" in ran.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -544,6 +544,7 @@ def tune_stakes(
     engine: str = "auto",
     exploit_bot: str | None = None,
     exploit_games: int | None = None,
+    yes: bool = False,
     progress: Progress | None = None,
     notice: Notice | None = None,
     stop: Stop | None = None,
@@ -554,7 +555,8 @@ def tune_stakes(
     printed sheet against the tuning bots, ``exploit_games`` games each (default: ``budget / 20``, at most 2,000; 0
     measures nothing): what it gains there says how exploitable each sheet is.
     ``personas`` is a personas file whose bots ``bots`` and ``exploit_bot`` may name (those ``calibrate`` fits, say).
-    ``out`` is the proposal file (YAML; the comparison page goes beside it as .html).
+    ``out`` is the proposal file (YAML; the comparison page goes beside it as .html). A tuning that would take more
+    than a day at the speed of its first seconds is refused unless ``yes`` (see :class:`~workbench.runs.Patience`).
     ``write`` also puts the proposals into the variant file, changing only their lines;
     a printed sheet is replaced only with ``replace_printed``, and never when the file
     changed on disk during the run. A stop (SIGINT, SIGTERM) writes nothing and raises
@@ -581,12 +583,12 @@ def tune_stakes(
         path, counts, f"--bots {bots} --budget {budget} --seed {seed} --engine {engine}",
         personas=given, exploit_bot=exploit_bot, exploit_games=exploit_games, write=write, replace_printed=replace_printed,
     )  # fmt: skip
-    options = RunOptions(backend, engine, force, create_folders, progress, notice, stop)
+    options = RunOptions(backend, engine, force, create_folders, progress, notice, stop, yes)
     with job(family, choice, options, [*sources, given]) as work:
         proposal, page = _proposal_files(work.outputs, out, create_folders)
         real = path.resolve()  # a symlinked variant is written where it really is
         before = _writable_variant(family, real, counts) if write else None
-        with work.running() as halt:
+        with work.running() as halt, work.patient(budget * len(counts), "budget", budget) as rows:
             report = family.tune_stakes(
                 path,
                 counts,
@@ -596,7 +598,7 @@ def tune_stakes(
                 budget=budget,
                 backend=backend,
                 engine=engine,
-                progress=progress,
+                progress=rows,
                 stop=halt,
                 command=command,
                 keep_printed=write and not replace_printed,

@@ -1279,6 +1279,7 @@ def tune_stakes(
         bool, typer.Option("--replace-printed", help="With --write, allow replacing a sheet marked `source: printed`.")
     ] = False,
     force: Force = False,
+    yes: Yes = False,
     engine: EngineOption = "auto",
     exploit_bot: Annotated[
         str | None,
@@ -1319,6 +1320,7 @@ def tune_stakes(
             engine=engine,
             exploit_bot=exploit_bot,
             exploit_games=exploit_games,
+            yes=yes,
             progress=progress,
             notice=_notice,
         )

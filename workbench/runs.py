@@ -29,7 +29,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from workbench.errors import LATE_STOP, UsageError, display_path, players_span
+from workbench.errors import LATE_STOP, Interrupted, UsageError, display_path, players_span
 from workbench.games import Family, Loaded, load_variant
 from workbench.loading import did_you_mean
 from workbench.outputs import Outputs
@@ -77,11 +77,21 @@ JUDGED_AFTER = 2.0
 
 class Patience:
     """Judges a run's speed once, when it has played :data:`JUDGED_AFTER` seconds: a run that would take longer than
-    :data:`LONGEST_RUN` in all is stopped, and :meth:`check` refuses it, saying the estimate (``clock``: seconds, for
-    tests to give their own)."""
+    :data:`LONGEST_RUN` in all is stopped, and :meth:`check` refuses it, saying the estimate as a problem of the
+    parameter ``field`` that set the number of games, given as ``given`` (``clock``: seconds, for tests to give their
+    own)."""
 
-    def __init__(self, games: int, stop: Stop, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        games: int,
+        stop: Stop,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        field: str = "games",
+        given: int | None = None,
+    ):
         self.games, self.stop, self.clock = games, stop, clock
+        self.field, self.given = field, games if given is None else given
         self.started = clock()
         self.finished = 0
         self.judged = False  #: once: a run found reasonable is never stopped later
@@ -105,12 +115,12 @@ class Patience:
         if self.estimate is None:
             return
         raise UsageError(
-            "games",
+            self.field,
             lambda name: (
                 f"{self.games:,} games would take about {_duration(self.estimate or 0.0)} at the speed measured "
                 f"({self.speed:,.1f} games a second): give fewer games, or {name('yes')} to play them all the same"
             ),
-            f"{self.games}",
+            f"{self.given}",
         )
 
 
@@ -437,6 +447,29 @@ class Job:
             self.options.notice(shared)
         self.interrupted = self.interrupted or result.interrupted
         return result
+
+    @contextmanager
+    def patient(self, games: int, field: str, given: int) -> Iterator[Progress | None]:
+        """For a run that plays ``games`` in all through its own machinery (the tuner's races; ``field`` set them, as
+        ``given``): the progress rows to give it, which also judge its speed (:class:`Patience`, unless ``yes``); a
+        run judged too long is stopped and, as it ends (its own way: :class:`~workbench.errors.Interrupted`),
+        refused."""
+        progress = self.options.progress
+        if self.options.yes:
+            yield progress
+            return
+        patience = Patience(games, self.halt, field=field, given=given)
+
+        def rows(label: str, count: int) -> Callable[[int], None]:
+            heard = _both(progress(label, count) if progress is not None else None, patience)
+            return heard if heard is not None else patience
+
+        try:
+            yield rows
+        except Interrupted:
+            patience.check()
+            raise
+        patience.check()
 
     def play_paired(self, factory: PairedFactory | Handover, games: int, label: str) -> tuple[PairedTally, bool, dict[str, Any]]:
         """Play paired games: the tally, whether a stop cut it short, and the timing."""
