@@ -209,7 +209,8 @@ def _swap_if_still(temporary: Path, target: Path, still: str) -> None:
     :class:`FileChanged` is raised. A write after the move, by a rename or into a new file, lands at ``target``; the
     new file takes the name by a hard link, which the system refuses when the name is taken, so theirs stays
     (:class:`FileChanged`). The file moved aside goes only once another holds the name: ``target`` is never left
-    missing. What this cannot see: a program that opened the file before the move and writes into it, without
+    missing, but between the move and the link (a few microseconds) a reader finds no file there. What this cannot
+    see: a program that opened the file before the move and writes into it, without
     truncating it first, between the check and the end (it writes into the file moved aside, as it would into any
     file an editor replaces by a rename).
     """
