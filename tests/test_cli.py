@@ -3,6 +3,7 @@
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -223,3 +224,12 @@ def test_a_resource_named_twice_in_the_tiebreak_is_refused_at_its_line(tmp_path:
     ran = CliRunner().invoke(app, ["validate", str(variant)])
     assert ran.exit_code == 1
     assert f"{variant}:3: end.tiebreak: stars named more than once: name each resource once" in ran.output
+
+
+def test_a_command_leaves_the_signal_handlers_as_it_found_them(tmp_path: Path) -> None:
+    """A run's command hears a late signal with handlers of its own; run in this process (a notebook, a test), it puts
+    the caller's back (one left behind broke the next test's handling of Ctrl-C)."""
+    before = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    result = runner.invoke(app, ["simulate", str(BASE), "--games", "3", "--workers", "1", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert {signum: signal.getsignal(signum) for signum in before} == before

@@ -74,11 +74,18 @@ class _Commands(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
     def invoke(self, ctx: Any) -> Any:
+        _heard.clear()
+        previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
         try:
             done = super().invoke(ctx)
         except BrokenPipeError:
             raise _ReaderGone from None
+        finally:  # the handlers of _results_written are this command's (a notebook or a test runs several)
+            with contextlib.suppress(ValueError, TypeError):  # ValueError: not the main thread
+                for signum, handler in previous.items():
+                    signal.signal(signum, handler)
         if _heard:
+            _heard.clear()
             say(LATE_STOP)
         return done
 
