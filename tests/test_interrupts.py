@@ -313,6 +313,17 @@ main()
 """
 
 
+def a_finished_run(folder: Path) -> tuple[Path, Path, Path, list[str]]:
+    """A run of 5 games (seed 1) with every kind of output in ``folder``: its summary folder, records file, scripts
+    folder, and its command without the seed (the next run's, with another)."""
+    out, records, scripts = folder / "report", folder / "games.jsonl", folder / "scripts"
+    args = ["simulate", str(BASE), "--games", "5", "--workers", "1", "--bots", "random"]
+    args += ["--out", str(out), "--records", str(records), "--record-scenarios", str(scripts)]
+    first = subprocess.run([sys.executable, "-m", "workbench", *args, "--seed", "1"], capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    return out, records, scripts, args
+
+
 @pytest.mark.parametrize(
     ("trigger", "signum"),
     [
@@ -327,11 +338,7 @@ def test_a_signal_at_each_step_of_the_final_commit_lets_it_finish_and_says_so(tm
     """The games are over and the outputs are going in place when the signal comes (right after one of them is renamed
     into place): the whole set goes in, each file listed in its manifest (so that the next run replaces them without
     --force), and the command says the results were written before it heard the signal, as a finished run (exit 0)."""
-    out, records, scripts = tmp_path / "report", tmp_path / "games.jsonl", tmp_path / "scripts"
-    args = ["simulate", str(BASE), "--games", "5", "--workers", "1", "--bots", "random"]
-    args += ["--out", str(out), "--records", str(records), "--record-scenarios", str(scripts)]
-    first = subprocess.run([sys.executable, "-m", "workbench", *args, "--seed", "1"], capture_output=True, text=True)
-    assert first.returncode == 0, first.stderr
+    out, records, scripts, args = a_finished_run(tmp_path)
 
     child = subprocess.run(
         [sys.executable, "-c", SIGNAL_DURING_COMMIT, trigger, signum, *args, "--seed", "2"],
@@ -392,11 +399,7 @@ def test_a_run_killed_in_the_middle_of_its_commit_leaves_files_the_next_run_repl
     """``kill -9`` between two renames of the final commit (after summary.json, before report.html; after the third
     script): the folder holds some files of each run, and the next run, without --force, replaces them all (the
     manifests list the files the commit was replacing until it is done: the next run refused report.html)."""
-    out, records, scripts = tmp_path / "report", tmp_path / "games.jsonl", tmp_path / "scripts"
-    args = ["simulate", str(BASE), "--games", "5", "--workers", "1", "--bots", "random"]
-    args += ["--out", str(out), "--records", str(records), "--record-scenarios", str(scripts)]
-    first = subprocess.run([sys.executable, "-m", "workbench", *args, "--seed", "1"], capture_output=True, text=True)
-    assert first.returncode == 0, first.stderr
+    out, records, scripts, args = a_finished_run(tmp_path)
     killed = subprocess.run(
         [sys.executable, "-c", SIGNAL_DURING_COMMIT, trigger, "SIGKILL", *args, "--seed", "2"],
         capture_output=True,
