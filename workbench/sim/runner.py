@@ -20,16 +20,16 @@ import ctypes
 import json
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 import threading
 import time
+import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, InvalidStateError, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from itertools import islice
+from multiprocessing.connection import Connection, wait
 from types import FrameType
 from typing import Any, ClassVar, Protocol
 
@@ -272,19 +272,6 @@ class Backend(Protocol):
         """Let go of what the backend holds (a cluster); it may not be used again."""
 
 
-_factories: list[Factory] = []
-_simulators: dict[int, Any] = {}
-
-
-def _start_worker(factories: list[Factory], parent: int) -> None:
-    global _factories
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool ends its workers with SIGTERM: die quietly
-    die_with(parent)
-    _factories = factories
-    _simulators.clear()
-
-
 def die_with(parent: int) -> None:
     """End this worker quietly (SIGTERM) when the parent dies, even by SIGKILL, rather than let it finish a chunk
     nobody will read and print a broken-pipe traceback. Linux only (``prctl``); elsewhere a no-op."""
@@ -299,11 +286,76 @@ def die_with(parent: int) -> None:
 _PR_SET_PDEATHSIG = 1
 
 
-def _play_chunk(task: Task) -> Chunk:
-    which = task[0]
-    if which not in _simulators:
-        _simulators[which] = _factories[which]()
-    return play_chunk(_simulators[which], task)
+def _serve(connection: Connection, factories: list[Factory], parent: int) -> None:
+    """A worker process: play the tasks that come through ``connection`` and send back each chunk (or the error that
+    stopped it), until the parent sends None or goes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the workers
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent ends a busy worker with SIGTERM: die quietly
+    die_with(parent)
+    simulators: dict[int, Any] = {}
+    while True:
+        try:
+            task = connection.recv()
+        except EOFError:  # the parent is gone
+            return
+        if task is None:
+            return
+        which = task[0]
+        try:
+            if which not in simulators:
+                simulators[which] = factories[which]()
+            reply: tuple[str, Any] = ("played", play_chunk(simulators[which], task))
+        except Exception as error:  # noqa: BLE001 - the parent raises it, as if the chunk had been played there
+            reply = ("raised", error)
+        try:
+            connection.send(reply)
+        except (pickle.PicklingError, TypeError, AttributeError):  # an error that does not pickle: its text, then
+            connection.send(("raised", RuntimeError(traceback.format_exc())))
+
+
+class _Worker:
+    """One worker process of :meth:`Local.results`, with a pipe of its own.
+
+    A pipe per worker is what makes a worker's death always noticed: when a worker dies, even
+    halfway through sending a chunk, its end of the pipe closes and the parent reads the end
+    of it. (Python's ProcessPoolExecutor shares one result pipe between its workers: a worker
+    killed halfway through a message left the pool waiting forever for the rest of it.)
+    """
+
+    def __init__(self, context: Any, factories: list[Factory]):
+        self.connection, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(theirs, factories, os.getpid()), name="workbench worker")
+        self.process.start()
+        theirs.close()  # the worker holds the only other end: its death closes the pipe
+        self.holds: deque[int] = deque()  #: the positions of the tasks it was given and has not answered, in order
+
+    def give(self, position: int, task: Task) -> None:
+        self.connection.send(task)
+        self.holds.append(position)
+
+    def answer(self) -> Chunk:
+        """The chunk of the oldest task it holds; :class:`WorkerDied` if it died before sending all of it."""
+        try:
+            kind, value = self.connection.recv()
+        except (EOFError, OSError):
+            raise WorkerDied from None
+        self.holds.popleft()
+        if kind == "raised":
+            raise value
+        return value  # type: ignore[no-any-return]
+
+    def end(self) -> None:
+        """Let the worker go: at once when it is busy (its chunks are no longer wanted), else when it has read None."""
+        if self.holds or not self.process.is_alive():
+            self.process.terminate()
+        else:
+            with contextlib.suppress(OSError):
+                self.connection.send(None)
+        self.process.join(timeout=5.0)
+        if self.process.exitcode is None:  # stopped (SIGSTOP) or stuck: it cannot be waited for
+            self.process.kill()
+            self.process.join()
+        self.connection.close()
 
 
 def play_chunk(simulator: Any, task: Task, stop: Callable[[], bool] = _never) -> Chunk:
@@ -438,34 +490,46 @@ class Local:
                 yield play_chunk(built[which], task, stop)
             return
         context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-        pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker, initargs=(factories, os.getpid()))
-        pending: deque[Future[Chunk]] = deque()
-        queue = iter(tasks)
+        workers: list[_Worker] = []
         try:
-            while True:
-                try:
-                    room = self.workers * IN_FLIGHT - len(pending)
-                    pending.extend(pool.submit(_play_chunk, task) for task in islice(queue, room))
-                    if not pending or stop():
-                        return
-                    finished, _ = wait([pending[0]], timeout=0.1)  # wake up now and then to notice a stop
-                    if not finished:
-                        continue
-                    chunk = pending.popleft().result()
-                except BrokenProcessPool:
-                    if _stopped_soon(stop):  # the workers got the signal this process is about to handle
-                        return
-                    raise WorkerDied from None
-                yield chunk
+            workers.extend(_Worker(context, factories) for _ in range(self.workers))
+            yield from _in_order(workers, iter(tasks), stop)
+        except WorkerDied:
+            if not _stopped_soon(stop):  # else the workers got the signal this process is about to handle
+                raise
         finally:
-            hook = threading.excepthook
-            threading.excepthook = _quiet_cancel_race(hook)
-            try:
-                for future in pending:
-                    future.cancel()
-                pool.shutdown(wait=True, cancel_futures=True)  # a running chunk ends within about CHUNK_SECONDS
-            finally:
-                threading.excepthook = hook
+            for worker in workers:
+                worker.end()
+
+
+def _in_order(workers: list[_Worker], tasks: Iterator[Task], stop: Callable[[], bool]) -> Iterator[Chunk]:
+    """The chunks of ``tasks`` played by ``workers``, in the order of ``tasks``: each task goes to the worker holding
+    the fewest, and at most :data:`IN_FLIGHT` a worker are out or finished and waiting for an earlier one (so memory
+    stays flat however far one worker runs ahead of a slow chunk)."""
+    finished: dict[int, Chunk] = {}
+    given = yielded = 0
+    left = True
+    while not stop():
+        while left and given - yielded < len(workers) * IN_FLIGHT:
+            task = next(tasks, None)
+            if task is None:
+                left = False
+                break
+            min(workers, key=lambda worker: len(worker.holds)).give(given, task)
+            given += 1
+        if yielded in finished:
+            yield finished.pop(yielded)
+            yielded += 1
+            continue
+        if yielded == given:  # every task answered
+            return
+        ready = set(wait([worker.connection for worker in workers] + [worker.process.sentinel for worker in workers], 0.1))
+        for worker in workers:
+            if worker.connection in ready and worker.holds:
+                position = worker.holds[0]
+                finished[position] = worker.answer()
+            elif worker.process.sentinel in ready:  # it ended without being asked, even with nothing left to send
+                raise WorkerDied
 
 
 #: One process here: what a run uses unless told otherwise.
@@ -563,15 +627,3 @@ def _stopped_soon(stop: Callable[[], bool], within: float = 1.0) -> bool:
             return False
         time.sleep(0.01)  # a pending signal's handler runs here
     return True
-
-
-def _quiet_cancel_race(hook: Any) -> Any:
-    """``hook``, but silent on the pool's manager thread failing to fail a future this process just cancelled (workers
-    killed by the same signal as this process: Python 3.11's ProcessPoolExecutor then raises InvalidStateError in
-    that thread, after the run's outcome is settled)."""
-
-    def quiet(args: threading.ExceptHookArgs) -> None:
-        if not isinstance(args.exc_value, InvalidStateError):
-            hook(args)
-
-    return quiet
