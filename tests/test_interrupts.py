@@ -13,6 +13,7 @@ left. A SIGKILL cannot be handled: the previous run's outputs must then be untou
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -392,6 +393,47 @@ def test_a_signal_while_the_results_are_printed_is_said_and_the_command_ends_as_
     assert child.stdout.rstrip().endswith(LATE_STOP) and "wrote " in child.stdout, child.stdout
     assert "interrupted" not in child.stderr
     assert json.loads((tmp_path / "out" / "summary.json").read_text())["games"] == 5
+
+
+#: Linux's fcntl to set a pipe's capacity: one page here, so that the table fills it.
+F_SETPIPE_SZ = 1031
+
+
+def blocked_writing(pid: int) -> bool:
+    """Whether the process waits in the system for room in a full pipe (Linux)."""
+    with contextlib.suppress(OSError):
+        return "pipe_write" in Path(f"/proc/{pid}/wchan").read_text()
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/wchan").exists(), reason="Linux: where a process waits")
+def test_an_unbuffered_table_held_up_by_a_slow_reader_comes_out_whole_after_a_signal(tmp_path: Path) -> None:
+    """With ``PYTHONUNBUFFERED`` set, a signal received while a write waits for a slow reader cut the write short, and
+    Python dropped the rest of it: the table came out with a hole. The command now prints all of it, then says so."""
+    args = ["simulate", str(BASE), "--games", "5", "--workers", "1", "--bots", "random", "--players", "3,4,5,6"]
+    whole = subprocess.run(
+        [sys.executable, "-m", "workbench", *args, "--out", str(tmp_path / "once")], capture_output=True, text=True
+    )
+    assert whole.returncode == 0, whole.stderr
+    reading, writing = os.pipe()
+    fcntl.fcntl(writing, F_SETPIPE_SZ, 4096)
+    assert len(whole.stdout) > 4096, "the table must not fit in the pipe"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "workbench", *args, "--out", str(tmp_path / "again")],
+        stdout=writing,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    os.close(writing)
+    deadline = time.monotonic() + HANG
+    while not blocked_writing(child.pid):
+        assert child.poll() is None and time.monotonic() < deadline, "the child never waited for the reader"
+        time.sleep(0.01)
+    child.send_signal(signal.SIGINT)
+    with os.fdopen(reading, encoding="utf-8") as pipe:
+        printed = pipe.read()
+    assert child.wait(timeout=HANG) == 0
+    assert printed == whole.stdout.replace("once", "again") + LATE_STOP + "\n"
 
 
 @pytest.mark.parametrize("trigger", ["summary.json", "game-4p-000002.yaml"])

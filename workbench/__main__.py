@@ -1,5 +1,6 @@
 """The ``workbench`` command, and ``python -m workbench``."""
 
+import io
 import signal
 import sys
 from types import FrameType
@@ -7,6 +8,26 @@ from types import FrameType
 
 def _stop(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
+
+
+class _FlushedText(io.TextIOWrapper):
+    """Text written through a buffer, flushed at each write: unbuffered to the reader, but whole."""
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        self.flush()
+        return written
+
+
+def _whole_writes() -> None:
+    """Give an unbuffered standard output or error (``PYTHONUNBUFFERED``, ``python -u``) a buffer that is flushed at each
+    write. Unbuffered, a write cut short by a signal while a slow reader holds up the pipe sends only its first part,
+    and Python drops the rest: a table printed as a stop was heard came out cut. A buffer finishes the write."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if isinstance(stream, io.TextIOWrapper) and isinstance(stream.buffer, io.RawIOBase):
+            # the original stream stays open as sys.__stdout__ (or __stderr__), so its file is not closed under us
+            setattr(sys, name, _FlushedText(io.BufferedWriter(stream.buffer), encoding=stream.encoding, errors=stream.errors))
 
 
 def main() -> None:
@@ -18,6 +39,7 @@ def main() -> None:
     with Python's traceback or its death by the signal (``python -m workbench`` re-raises an uncaught one)."""
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _stop)
+    _whole_writes()
     try:
         from workbench.cli import main as command_line
 
