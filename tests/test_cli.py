@@ -1,5 +1,6 @@
 """The command line: schema output, play, and errors that never show a traceback."""
 
+import fcntl
 import json
 import os
 import re
@@ -11,10 +12,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
+from output_helpers import HANG
 from typer.testing import CliRunner
 
 from workbench import api
 from workbench.cli import app
+from workbench.errors import display_path
 from workbench.games import FAMILIES
 
 ROOT = Path(__file__).parent.parent
@@ -210,6 +213,35 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(command: str) -> N
     finally:
         os.close(writer)
     assert (ran.returncode, ran.stderr) == (141, "")
+
+
+@pytest.mark.skipif(not hasattr(fcntl, "F_SETPIPE_SZ"), reason="Linux: a pipe of one page")
+def test_a_reader_that_stops_once_the_table_starts_leaves_the_results_and_hears_where(tmp_path: Path) -> None:
+    """``workbench simulate ... | head``, the reader gone as the table starts (after the run wrote its results; a pipe
+    of one page holds the rest back): the results stand, and standard error says so before the shell's 141."""
+    out = tmp_path / "out"
+    command = ["simulate", "variants/chance-it.yaml", "--games", "5", "--workers", "1", "--players", "3,4,5,6"]
+    reading, writing = os.pipe()
+    fcntl.fcntl(writing, fcntl.F_SETPIPE_SZ, 4096)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "workbench", *command, "--out", str(out)],
+        cwd=ROOT,
+        stdout=writing,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    os.close(writing)
+    with os.fdopen(reading, encoding="utf-8") as pipe:
+        lines = iter(pipe.readline, "")
+        assert any("; seed 1" in line for line in lines), "the table's title"
+    said = child.communicate(timeout=HANG)[1]
+    assert child.returncode == 141, said
+    assert [run["games"] for run in json.loads((out / "summary.json").read_text())["runs"]] == [5] * 4
+    written = f"{display_path(out / 'summary.json')}, {display_path(out / 'report.html')}"
+    assert (
+        said.strip().splitlines()[-1]
+        == f"the reader of the output stopped reading once the results were written; they stand: {written}"
+    )
 
 
 def test_a_replay_of_variant_files_only_says_there_is_nothing_to_replay() -> None:

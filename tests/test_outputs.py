@@ -53,6 +53,7 @@ from output_helpers import (
 )
 
 from workbench import api, outputs, runs
+from workbench.errors import display_path
 from workbench.games.chance_it import FAMILY
 from workbench.outputs import read_manifest, write_atomic
 from workbench.render import printing as print_set
@@ -791,6 +792,22 @@ def test_a_path_through_a_missing_folder_is_checked_where_it_really_points(tmp_p
     assert "not written by the workbench" in line
     assert assert_refused(invoke(*printing(Path("dd/x/../notes.txt")))).endswith("add --force to replace it")
     assert (tmp_path / "dd" / "notes.txt").read_text() == "mine\n"
+
+
+def test_a_refused_default_output_is_said_as_the_default_not_as_an_option_typed(tmp_path: Path, no_work: None) -> None:
+    """``simulate VARIANT`` without ``--out``, a file of the user's at the default place: the line names the path as
+    the option's default (it said ``--out reports/...``, an option the user never typed)."""
+    default = tmp_path / "reports" / BASE.stem
+    default.mkdir(parents=True)
+    (default / "report.html").write_text("mine\n")
+    line = assert_refused(invoke("simulate", BASE, "--games", "5"))
+    assert line == (
+        f"{display_path(default / 'report.html')} (the default of --out): this file exists and was not written by the "
+        "workbench (or was changed since); add --force to replace it"
+    )
+    typed = assert_refused(invoke("simulate", BASE, "--games", "5", "--out", default))
+    assert typed.startswith(f"--out {display_path(default / 'report.html')}: this file exists")
+    assert (default / "report.html").read_text() == "mine\n"
 
 
 @pytest.mark.parametrize("kind", ["folder", "fifo"])

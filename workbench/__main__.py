@@ -1,6 +1,8 @@
 """The ``workbench`` command, and ``python -m workbench``."""
 
+import contextlib
 import io
+import os
 import signal
 import sys
 from types import FrameType
@@ -44,7 +46,9 @@ def main() -> None:
         from workbench.cli import main as command_line
 
         command_line()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # before the command line took over (loading it), or as it was ending: said all the same
+        with contextlib.suppress(OSError):
+            os.write(2, b"interrupted\n")
         sys.exit(130)
 
 

@@ -75,6 +75,7 @@ class _Commands(TyperGroup):
 
     def invoke(self, ctx: Any) -> Any:
         _heard.clear()
+        _written.clear()
         previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
         try:
             done = super().invoke(ctx)
@@ -160,9 +161,14 @@ def _console_class() -> "type[Console]":
 
 def _reader_gone() -> NoReturn:
     """End quietly: the reader of standard output stopped reading (``... | head``), as the shell's own tools do (exit
-    128 + SIGPIPE; standard output pointed at nothing, so that no more is flushed at exit)."""
+    128 + SIGPIPE; standard output pointed at nothing, so that no more is flushed at exit). A run whose results were
+    written when it noticed says on standard error that they stand (a run that noticed earlier wrote nothing)."""
     with contextlib.suppress(OSError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if _written:
+        with contextlib.suppress(OSError):
+            shown = ", ".join(display_path(path) for path in _written)
+            warn(f"the reader of the output stopped reading once the results were written; they stand: {shown}")
     sys.exit(BROKEN_PIPE)
 
 
@@ -242,6 +248,20 @@ def _reported(failures: list[str] | None = None, renamed: Mapping[str, str] | No
         failures.extend(shown)
 
 
+def _given(option: str) -> bool:
+    """Whether the command line being run gave ``option`` (True when that cannot be told: outside a command)."""
+    from typer._click.core import ParameterSource
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    if ctx is None:
+        return True
+    for parameter in ctx.command.params:
+        if option in parameter.opts and parameter.name is not None:
+            return ctx.get_parameter_source(parameter.name) is not ParameterSource.DEFAULT
+    return True
+
+
 def _say_error(exc: Exception, renamed: Mapping[str, str] | None = None) -> list[str]:
     """Say what went wrong on standard error: a library error's located problems (and its note), anything else in
     one line (a bug: ``--debug`` shows its traceback); the lines said."""
@@ -251,7 +271,14 @@ def _say_error(exc: Exception, renamed: Mapping[str, str] | None = None) -> list
         warn(f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)")
         return [f"internal error: {exc}"]
     naming = partial(option_of, renamed={**RENAMED, **(renamed or {})})
-    shown = [exc.text(naming)] if isinstance(exc, UsageError) else [p.text(naming) for p in exc.problems]
+    if isinstance(exc, UsageError):
+        option = naming(exc.field) if exc.field is not None else None
+        if option is not None and exc.value is not None and not _given(option):  # a default the user never typed
+            shown = [f"{exc.value} (the default of {option}): {exc.why(naming)}"]
+        else:
+            shown = [exc.text(naming)]
+    else:
+        shown = [p.text(naming) for p in exc.problems]
     for line in shown:
         warn(line)
     if exc.note:
@@ -694,12 +721,15 @@ def _say_notes(runs: list[dict[str, Any]]) -> None:
 
 #: The signals heard once a run's results are written (see :func:`_results_written`).
 _heard: list[int] = []
+#: What this command's run has written, once it is over (see :func:`_results_written`).
+_written: list[Path] = []
 
 
-def _results_written() -> None:
-    """The run has written its results (or written nothing, as it says): from here to the command's end a Ctrl-C or
+def _results_written(written: list[Path]) -> None:
+    """The run has written its results, ``written`` (or nothing, as it says): from here to the command's end a Ctrl-C or
     SIGTERM is heard, not obeyed, so that what the command prints and its exit code stay true; the command then says
     so (:class:`_Commands`), as a run does for a signal during its commit."""
+    _written[:] = written
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda heard, frame: _heard.append(heard))
 
@@ -787,7 +817,7 @@ def simulate(
             progress=progress,
             notice=_notice,
         )
-    _results_written()
+    _results_written(simulation.written)
     if not simulation.written and simulation.interrupted:
         _stopped_before_any_game()
     runs = [run.to_dict() for run in simulation.runs]
@@ -813,14 +843,14 @@ def _progress() -> "Iterator[api.Progress]":
 
     The display starts with the first row, so a command refused before any work prints nothing else.
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     progress = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.fields[rate]}"),
-        TimeRemainingColumn(),
+        TextColumn("{task.fields[left]}"),
         console=console(stderr=True),
         transient=False,
     )
@@ -840,15 +870,19 @@ def _progress() -> "Iterator[api.Progress]":
 
 
 def _games_task(progress: "Progress", label: str, total: int) -> Callable[[int], None]:
-    """A progress row counting ``total`` games, with games/s; returns the function that advances it."""
-    task = progress.add_task(printable(label), total=total, rate="")
+    """A progress row counting ``total`` games, with games/s since it started and the time left at that speed (the
+    speed a run's estimate judges); returns the function that advances it."""
+    from workbench.runs import time_left
+
+    task = progress.add_task(printable(label), total=total, rate="", left="")
     started = time.perf_counter()
     done = [0]
 
     def advance(finished: int) -> None:
         done[0] += finished
         speed = done[0] / max(time.perf_counter() - started, 1e-9)
-        progress.update(task, advance=finished, rate=f"{speed:,.0f} games/s")
+        left = time_left((total - done[0]) / speed) if speed else ""
+        progress.update(task, advance=finished, rate=f"{speed:,.0f} games/s", left=left)
 
     return advance
 
@@ -905,7 +939,7 @@ def compare(
             progress=progress,
             notice=_notice,
         )
-    _results_written()
+    _results_written(comparison.written)
     if not comparison.runs:
         _stopped_before_any_game()
     for line in comparison.letters():
@@ -969,7 +1003,7 @@ def playtests(
             progress=progress,
             notice=_notice,
         )
-    _results_written()
+    _results_written(found.written)
     if not found.tables:
         _stopped_before_any_game()
     for title, headers, rows in found.terminal_tables(every):
@@ -1081,7 +1115,7 @@ def sweep(
             progress=progress,
             notice=_notice,
         )
-    _results_written()
+    _results_written(swept.written)
     if not swept.rows:
         _stopped_before_any_game("point")
     for title, headers, rows in swept.tables():
@@ -1161,7 +1195,7 @@ def cards(
             progress=progress,
             notice=_notice,
         )
-    _results_written()
+    _results_written(strength.written)
     if not strength.games:
         _stopped_before_any_game()
     _print_table(*strength.table())
@@ -1230,7 +1264,7 @@ def skill(
             progress=progress,
             notice=_notice,
         )
-    _results_written()
+    _results_written(result.written)
     if not result.games:
         _stopped_before_any_game()
     _print_table(*result.table())
@@ -1331,7 +1365,7 @@ def tune_stakes(
             progress=progress,
             notice=_notice,
         )
-    _results_written()
+    _results_written(tuning.written)
     report = tuning.report
     for tuned in report.tuned:
         best = tuned.best

@@ -124,6 +124,19 @@ class Patience:
         )
 
 
+def time_left(seconds: float) -> str:
+    """How long a run still takes, as its progress row says it: ``0:04:09`` within a day, else in words (the same
+    words as :class:`Patience`'s refusal).
+
+    >>> time_left(249.4), time_left(30 * 3600)
+    ('0:04:09', '1.2 days')
+    """
+    if seconds < 86400:
+        minutes, second = divmod(int(seconds), 60)
+        return f"{minutes // 60}:{minutes % 60:02d}:{second:02d}"
+    return _duration(seconds)
+
+
 def _duration(seconds: float) -> str:
     """A long time in words: ``3.2 days``, ``41 weeks``, ``12 years``.
 
@@ -327,7 +340,7 @@ def ready_engine(family: Family, choice: EngineChoice, notice: Notice | None, ba
             say("engine: batch")
         elif hands_over:
             say(f"engine: batch, compiling {compiled.what} in the background (once per installation, {compiled.about})")
-            say("the interpreter plays the same games until it is ready")
+            say("the interpreter plays the same games until it is ready (the compile may go on after this command ends)")
         else:
             started = time.perf_counter()
             say(f"engine: batch, compiling {compiled.what} first (once per installation, {compiled.about})...")

@@ -452,8 +452,9 @@ def check_workers(workers: int) -> None:
         raise UsageError(
             "workers",
             lambda name: (
-                f"this machine has {cores} core(s); use at most {most_workers()} (workers beyond the cores only "
-                f"share them; a cluster's workers are its own: {name('backend')} dask {name('scheduler')})"
+                f"this machine has {cores} core(s); use at most {most_workers()} (four a core, and never fewer than 16: "
+                f"workers beyond the cores only share them; a cluster's workers are its own: {name('backend')} dask "
+                f"{name('scheduler')})"
             ),
             str(workers),
         )
