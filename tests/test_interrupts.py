@@ -571,6 +571,21 @@ def test_a_signal_during_the_first_stop_request_returns_at_once() -> None:
     assert nested == [True] and stop() and stop.signal == signal.SIGINT
 
 
+def rendering(process: subprocess.Popen[str]) -> None:
+    """Return once ``process`` lays out pages (it has loaded Pango, WeasyPrint's text layout), or has ended; on a
+    system without /proc, after three seconds."""
+    maps = Path(f"/proc/{process.pid}/maps")
+    if not maps.parent.exists():
+        time.sleep(3.0)
+        return
+    deadline = time.monotonic() + HANG
+    while process.poll() is None and time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            if "libpango" in maps.read_text():
+                return
+        time.sleep(0.05)
+
+
 def test_ctrl_c_during_print_says_so(tmp_path: Path) -> None:
     """Commands without a run of games (print here: seconds of PDF work) say "interrupted" too, not just exit 130."""
     process = subprocess.Popen(
@@ -579,7 +594,7 @@ def test_ctrl_c_during_print_says_so(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(3.0)  # past the start-up, inside the layout of the set
+    rendering(process)  # past the start-up, inside the layout of the set
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=HANG)
     if process.returncode == 0:

@@ -129,3 +129,16 @@ def test_a_stop_ends_the_busy_workers_and_keeps_a_prefix() -> None:
     assert done.interrupted and 200 <= done.games < 10**7
     assert done.tally.indices == list(range(done.games))
     assert not multiprocessing.active_children()
+
+
+def test_a_task_for_a_worker_that_is_gone_is_its_death_not_an_error_of_the_outputs() -> None:
+    """A worker killed between two chunks: sending it the next one fails on its closed pipe (EPIPE), which a run took
+    for its records file failing ('cannot write games.jsonl: Broken pipe', exit 1)."""
+    worker = runner._Worker(multiprocessing.get_context("fork"), [counter])
+    worker.process.kill()
+    worker.process.join()
+    with pytest.raises(WorkerDied):
+        for position in range(100):  # the first sends may still fit in the pipe's buffer
+            worker.give(position, (0, position, position + 1, False, False))
+    worker.end()
+    assert not multiprocessing.active_children()

@@ -330,7 +330,11 @@ class _Worker:
         self.holds: deque[int] = deque()  #: the positions of the tasks it was given and has not answered, in order
 
     def give(self, position: int, task: Task) -> None:
-        self.connection.send(task)
+        """Send the worker a task; :class:`WorkerDied` if it is gone (its end of the pipe closed)."""
+        try:
+            self.connection.send(task)
+        except OSError:  # BrokenPipeError, ConnectionResetError: never the records' file (it said so, exit 1)
+            raise WorkerDied from None
         self.holds.append(position)
 
     def answer(self) -> Chunk:
