@@ -655,3 +655,28 @@ def test_ctrl_c_while_a_local_cluster_starts_is_never_lost(tmp_path: Path, delay
     # the same.
     assert ran.code in (130, -signal.SIGINT), f"the Ctrl-C was lost: exit {ran.code}\n{err[-2000:]}"
     assert Job(job, tmp_path, 0).group_is_gone(), "a process of the command outlived it"
+
+
+#: A child whose command line registers an exit handler and ends with ``sys.exit(sys.argv[1])`` (a number or words).
+ENDING = """
+import atexit, sys
+import workbench.cli
+
+def command_line():
+    atexit.register(lambda: print("exit handler ran", flush=True))
+    print("last line")
+    code = sys.argv[1]
+    sys.exit(int(code) if code.isdigit() else code)
+
+workbench.cli.main = command_line
+from workbench.__main__ import main
+main()
+"""
+
+
+@pytest.mark.parametrize(("code", "status", "said"), [("0", 0, ""), ("3", 3, ""), ("no such thing", 1, "no such thing\n")])
+def test_a_command_ends_at_once_after_its_last_line_as_sys_exit_would(code: str, status: int, said: str) -> None:
+    """The entry point leaves without Python's teardown of every module (a third of a second after the last line, in
+    which a Ctrl-C could only be ignored), but as ``sys.exit`` would: the code, words on standard error, exit handlers."""
+    child = subprocess.run([sys.executable, "-c", ENDING, code], capture_output=True, text=True, timeout=HANG)
+    assert (child.returncode, child.stdout, child.stderr) == (status, "last line\nexit handler ran\n", said)

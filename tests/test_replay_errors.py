@@ -179,3 +179,15 @@ def test_a_script_that_fails_before_play_has_no_trace() -> None:
     with pytest.raises(workbench.errors.ScenarioError) as info:
         workbench.games.replay_scenario(BROKEN / "unknown-card.yaml")
     assert info.value.trace == []
+
+
+@pytest.mark.parametrize(("named", "said"), [("nope.yaml", "no such file: nope.yaml"), (".", "a folder, not a variant file: .")])
+def test_a_scenarios_variant_that_is_not_a_file_is_located_at_its_key(tmp_path: Path, named: str, said: str) -> None:
+    """It said ``nope.yaml: file not found``, naming neither the script nor its line (``extends:`` was located)."""
+    script = tmp_path / "s.yaml"
+    script.write_text(f"players: 3\nvariant: {named}\n")
+    with pytest.raises(workbench.errors.ScenarioError) as raised:
+        workbench.games.replay_scenario(script)
+    [problem] = raised.value.problems
+    assert (problem.file, problem.line, problem.path) == (script, 2, "variant")
+    assert problem.message == f"{said} (looked for {tmp_path / named})"

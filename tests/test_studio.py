@@ -507,6 +507,15 @@ def test_a_file_larger_than_a_variant_can_be_is_not_opened(client: TestClient, s
     assert answer.status_code == 413 and "is larger than 5 MB" in answer.json()["error"]
 
 
+def test_a_save_larger_than_a_variant_can_be_is_not_written(client: TestClient, studio: Studio) -> None:
+    """The studio would then refuse to open the file it wrote (a 7 MB save was written, then refused with 413)."""
+    before = studio.path.read_text()
+    version = client.get("/api/variant").json()["version"]
+    answer = client.post("/api/save", json={"text": before + "# " + "x" * 6_000_000 + "\n", "version": version})
+    assert answer.status_code == 413 and "is larger than 5 MB" in answer.json()["error"]
+    assert studio.path.read_text() == before
+
+
 def test_a_folder_is_not_opened_as_a_variant(tmp_path: Path) -> None:
     ran = subprocess.run(
         [sys.executable, "-m", "workbench", "studio", str(tmp_path), "--no-browser", "--port", "0"],

@@ -518,15 +518,11 @@ def _load_document(
         return doc
     if not isinstance(parent, str):
         raise error([doc.problem(("extends",), f"expected the path of a variant file, got {_kind(parent)}")])
-    base_path = path.parent / parent
+    base_path = file_named(doc, ("extends",), parent, "a variant file", error)
     try:
-        found = base_path.is_file()
-        what = _not_a_file(base_path, "a variant file")
-        looped = found and base_path.resolve() in (*_seen, resolved)
-    except (OSError, RuntimeError) as exc:  # too long a name, a symlink loop
+        looped = base_path.resolve() in (*_seen, resolved)
+    except (OSError, RuntimeError) as exc:  # a symlink loop
         raise error([doc.problem(("extends",), f"cannot use {parent!r}: {getattr(exc, 'strerror', None) or exc}")]) from None
-    if not found:
-        raise error([doc.problem(("extends",), f"{what}: {parent} (looked for {base_path})")])
     refused = unreadable(base_path)
     if refused is not None:
         raise error([doc.problem(("extends",), f"{parent}: {refused}")])
@@ -690,6 +686,19 @@ def set_key(doc: Document, path: str, value: Any, where: Document, at: Key, name
         doc.marks.update({(*target, *k[len(at) :]): m for k, m in where.marks.items() if k[: len(at)] == at})
         doc.marks[target] = mark
     doc.sources = tuple(dict.fromkeys((*doc.sources, *where.sources)))
+
+
+def file_named(doc: Document, key: tuple[str | int, ...], name: str, wanted: str, error: type[WorkbenchError]) -> Path:
+    """The file a document read from a file names at ``key`` (``name``, relative to the document's folder), which must
+    be ``wanted`` (``a variant file``); an ``error`` located at that key when it is not a file or cannot be looked at."""
+    named = (doc.path.parent if doc.path is not None else Path()) / name
+    try:
+        if named.is_file():
+            return named
+        what = _not_a_file(named, wanted)
+    except (OSError, RuntimeError) as exc:  # too long a name, a symlink loop
+        raise error([doc.problem(key, f"cannot use {name!r}: {getattr(exc, 'strerror', None) or exc}")]) from None
+    raise error([doc.problem(key, f"{what}: {name} (looked for {named})")])
 
 
 def _not_a_file(path: Path, wanted: str) -> str:

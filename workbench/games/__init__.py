@@ -25,6 +25,7 @@ from workbench.loading import (
     did_you_mean,
     edit_lists,
     expand_includes,
+    file_named,
     load_document,
     merge,
     parse_yaml,
@@ -510,8 +511,9 @@ def load_scenario(path: Path) -> tuple[Document, Loaded] | None:
     overrides = doc.data.get("overrides")
     if overrides is not None and not isinstance(overrides, dict):
         raise ScenarioError([doc.problem(("overrides",), "expected a mapping of variant keys")])
-    sub = overrides_of(doc, ("overrides",), path.parent / ref, ScenarioError) if overrides else None
-    return doc, load_variant(path.parent / ref, sub)
+    variant = file_named(doc, ("variant",), ref, "a variant file", ScenarioError)
+    sub = overrides_of(doc, ("overrides",), variant, ScenarioError) if overrides else None
+    return doc, load_variant(variant, sub)
 
 
 def replay_scenario(

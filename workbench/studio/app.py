@@ -120,11 +120,15 @@ class Studio:
             raise odd
         with os.fdopen(handle, "rb") as file:
             data = file.read(MAX_BYTES + 1)
+        self._check_size(data)
+        return data
+
+    def _check_size(self, data: bytes) -> None:
+        """Refuse a file larger than a variant can be: on disk, or as a save would write it (it could not be opened)."""
         if len(data) > MAX_BYTES:
             raise Refused(
                 413, f"{display_path(self.path)} is larger than {MAX_BYTES // 1_000_000} MB, more than a variant can be"
             )
-        return data
 
     def read(self) -> tuple[str, str]:
         """The file's text and version, as on disk now."""
@@ -241,6 +245,7 @@ class Studio:
                 if data.count(b"\r\n") == data.count(b"\n") > 0:  # a browser's text has plain newlines: CRLF stays CRLF
                     text = text.replace("\r\n", "\n").replace("\n", "\r\n")
             encoded = text.encode("utf-8")
+            self._check_size(encoded)  # a file it would then refuse to open is not written
             changed = self._write(encoded, version_of(data) if data is not None else ABSENT)
             if changed is not None:  # another program wrote it while this save was being written
                 return self._kept(text, encoded, changed.kept)
