@@ -265,3 +265,22 @@ def test_a_command_leaves_the_signal_handlers_as_it_found_them(tmp_path: Path) -
     result = runner.invoke(app, ["simulate", str(BASE), "--games", "3", "--workers", "1", "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     assert {signum: signal.getsignal(signum) for signum in before} == before
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (["simulate", "VARIANT", "--out="], "workbench simulate: --out: an empty value"),
+        (["simulate", "VARIANT", "--records", ""], "workbench simulate: --records: an empty value"),
+        (["compare", "VARIANT", "VARIANT", "-o", ""], "workbench compare: -o: an empty value"),
+        (["schema", "--out="], "workbench schema: --out: an empty value"),
+        (["validate", ""], "workbench validate: an empty argument"),
+    ],
+)
+def test_an_empty_value_is_refused_not_taken_for_the_current_folder(tmp_path: Path, arguments: list[str], said: str) -> None:
+    """``--out "$DIR"`` with DIR unset: the results were written in the folder the command ran from."""
+    script = Path(sys.executable).with_name("workbench")
+    given = [str(ROOT / "variants" / "chance-it.yaml") if arg == "VARIANT" else arg for arg in arguments]
+    ran = subprocess.run([script, *given], cwd=tmp_path, capture_output=True, text=True)
+    assert ran.returncode == 1 and ran.stderr.startswith(said) and len(ran.stderr.splitlines()) == 1, ran.stderr
+    assert list(tmp_path.iterdir()) == []

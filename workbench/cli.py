@@ -50,6 +50,11 @@ class _Commands(TyperGroup):
         windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
+        given = list(args) if args is not None else sys.argv[1:]
+        empty = _empty_value(given)
+        if empty is not None:
+            warn(empty)
+            sys.exit(1)
         try:
             code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         except _ReaderGone:
@@ -157,6 +162,30 @@ def _console_class() -> "type[Console]":
             _reader_gone()
 
     return Quiet
+
+
+def _empty_value(args: list[str]) -> str | None:
+    """What to say of an empty value on the command line (``--out "$DIR"`` with DIR unset), or None: no command takes
+    one, and a path would have meant the current folder (``--out=`` wrote the results there).
+
+    >>> _empty_value(["simulate", "v.yaml", "--out="])
+    'workbench simulate: --out: an empty value (an unset shell variable?): give one, or leave the option out'
+    >>> _empty_value(["validate", ""]), _empty_value(["validate", "v.yaml"])
+    ('workbench validate: an empty argument (an unset shell variable?)', None)
+    """
+    command = " ".join(["workbench", *(arg for arg in args[:1] if not arg.startswith("-"))])
+    for at, arg in enumerate(args):
+        option, equals, value = arg.partition("=")
+        if arg.startswith("--") and equals and not value:
+            named: str | None = option
+        elif arg == "":
+            named = args[at - 1] if at and args[at - 1].startswith("-") and "=" not in args[at - 1] else None
+        else:
+            continue
+        if named is None:
+            return f"{command}: an empty argument (an unset shell variable?)"
+        return f"{command}: {named}: an empty value (an unset shell variable?): give one, or leave the option out"
+    return None
 
 
 def _reader_gone() -> NoReturn:
