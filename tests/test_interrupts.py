@@ -680,3 +680,32 @@ def test_a_command_ends_at_once_after_its_last_line_as_sys_exit_would(code: str,
     which a Ctrl-C could only be ignored), but as ``sys.exit`` would: the code, words on standard error, exit handlers."""
     child = subprocess.run([sys.executable, "-c", ENDING, code], capture_output=True, text=True, timeout=HANG)
     assert (child.returncode, child.stdout, child.stderr) == (status, "last line\nexit handler ran\n", said)
+
+
+#: A child whose command is interrupted while it imports the library (the first thing a command does): Ctrl-C then.
+SIGNAL_IN_THE_COMMANDS_IMPORTS = """
+import builtins, os, signal, sys
+real_import = builtins.__import__
+
+def importing(name, *args, **kwargs):
+    if name == "workbench" and args[2] and "api" in args[2]:  # from workbench import api
+        os.kill(os.getpid(), signal.SIGINT)
+    return real_import(name, *args, **kwargs)
+
+builtins.__import__ = importing
+sys.argv = ["workbench", "simulate", sys.argv[1], "--games", "5", "--out", sys.argv[2]]
+from workbench.__main__ import main
+main()
+"""
+
+
+def test_a_ctrl_c_while_a_command_imports_the_library_says_interrupted(tmp_path: Path) -> None:
+    """The signal lands in the command's own imports, before its stop handling: Typer turned that into a silent 130."""
+    child = subprocess.run(
+        [sys.executable, "-c", SIGNAL_IN_THE_COMMANDS_IMPORTS, str(BASE), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=HANG,
+    )
+    assert (child.returncode, child.stderr) == (130, "interrupted\n")
+    assert not (tmp_path / "out").exists()

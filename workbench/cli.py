@@ -86,6 +86,9 @@ class _Commands(TyperGroup):
             done = super().invoke(ctx)
         except BrokenPipeError:
             raise _ReaderGone from None
+        except KeyboardInterrupt:  # before the command's own handling (its imports): Typer would exit 130 silently
+            warn("interrupted")
+            raise typer.Exit(130) from None
         finally:  # the handlers of _results_written are this command's (a notebook or a test runs several)
             with contextlib.suppress(ValueError, TypeError):  # ValueError: not the main thread
                 for signum, handler in previous.items():
