@@ -42,7 +42,7 @@ def test_cli_skill_fits_100_columns_and_refuses_bad_input(tmp_path: Path) -> Non
         (["--ladder", "random,nobody"], "unknown bot 'nobody'"),
         (["--ladder", "random"], "at least two bots"),
         (["--ladder", "random,heuristic,random"], "random is named twice"),
-        (["--ladder", ""], "at least two bots, weakest first (got 0)"),
+        (["--ladder", ""], "--ladder: an empty value (an unset shell variable?)"),
         (["--ladder", ",,,"], "(got 0)"),
         (["-b", "random,heuristic,random,heuristic"], "one bot at every seat"),
         (["-p", "9"], "--players 9"),

@@ -340,7 +340,7 @@ def ready_engine(family: Family, choice: EngineChoice, notice: Notice | None, ba
             say("engine: batch")
         elif hands_over:
             say(f"engine: batch, compiling {compiled.what} in the background (once per installation, {compiled.about})")
-            say("the interpreter plays the same games until it is ready (the compile may go on after this command ends)")
+            say("the interpreter plays the same games until it is ready (the compile may outlast this command)")
         else:
             started = time.perf_counter()
             say(f"engine: batch, compiling {compiled.what} first (once per installation, {compiled.about})...")
