@@ -10,6 +10,8 @@ import threading
 from types import FrameType
 from typing import NoReturn
 
+from workbench.errors import BROKEN_PIPE
+
 
 def _stop(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
@@ -73,17 +75,13 @@ def _leave(code: int | str | None) -> NoReturn:
         try:
             stream.flush()
         except BrokenPipeError:
-            status = status or _BROKEN_PIPE
+            status = status or BROKEN_PIPE
         except (OSError, ValueError):  # closed, or no room: nothing more can be said there
             pass
     if any(not thread.daemon for thread in threading.enumerate() if thread is not threading.main_thread()):
         sys.exit(status)
     atexit._run_exitfuncs()
     os._exit(status)
-
-
-#: The shell's exit code for a reader that stopped reading (128 + SIGPIPE), as the command line's.
-_BROKEN_PIPE = 128 + signal.SIGPIPE
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from typer._click import exceptions as click_errors  # Typer's own copy of Click
 from typer.core import TyperGroup
 
 from workbench import studio as studio_server
-from workbench.errors import LATE_STOP, Interrupted, ScenarioError, UsageError, WorkbenchError, display_path
+from workbench.errors import BROKEN_PIPE, LATE_STOP, Interrupted, ScenarioError, UsageError, WorkbenchError, display_path
 from workbench.play import Chance, Left, Question, Table
 from workbench.render.terminal import printable
 
@@ -86,7 +86,8 @@ class _Commands(TyperGroup):
             done = super().invoke(ctx)
         except BrokenPipeError:
             raise _ReaderGone from None
-        except KeyboardInterrupt:  # before the command's own handling (its imports): Typer would exit 130 silently
+        except KeyboardInterrupt:  # not taken by a run's stop handling (the command's imports, its checks): said, where
+            # Typer would exit 130 silently
             warn("interrupted")
             raise typer.Exit(130) from None
         finally:  # the handlers of _results_written are this command's (a notebook or a test runs several)
@@ -267,9 +268,6 @@ def _reported(failures: list[str] | None = None, renamed: Mapping[str, str] | No
         raise
     except Interrupted:
         warn("interrupted: nothing was written (an unfinished comparison proves nothing)")
-        raise typer.Exit(130) from None
-    except KeyboardInterrupt:  # Typer would turn it into a silent exit 130
-        warn("interrupted")
         raise typer.Exit(130) from None
     except typer.Exit:
         raise
@@ -1518,10 +1516,6 @@ def schema(
             return
         written = api.write_schemas(out_dir, game, kind, force=force)
     say(f"wrote {', '.join(display_path(target) for target in written)}" if written else "the schema files are current")
-
-
-#: The exit code of a command whose standard output was closed by its reader: the shell's, for a SIGPIPE.
-BROKEN_PIPE = 128 + signal.SIGPIPE
 
 
 def main() -> None:

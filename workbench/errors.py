@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -172,3 +173,5 @@ class Interrupted(Exception):
 
 #: What a command says when a stop came once its results were whole: they are written, and it ends as finished.
 LATE_STOP = "finished (interrupt received after the results were written)"
+#: The exit code of a command whose standard output was closed by its reader: the shell's, for a SIGPIPE.
+BROKEN_PIPE = 128 + signal.SIGPIPE
