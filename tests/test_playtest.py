@@ -189,6 +189,9 @@ def test_a_recording_never_writes_over_the_variants_files_a_link_or_a_device(tmp
         playtest.record(BASE, pipe, Typist(1).table, force=True)
     with pytest.raises(UsageError, match="each name is 1 to 40 printable characters"):
         playtest.record(BASE, tmp_path / "n.yaml", Typist(1).table, names=["Ann", "", "Cy", "Di"])
+    with pytest.raises(UsageError, match=r"notes: at most 100,000 characters \(these have 6,000,000\)"):
+        playtest.record(BASE, tmp_path / "long.yaml", Typist(1).table, notes="x" * 6_000_000)  # the file could not be read back
+    assert not (tmp_path / "long.yaml").exists()
     stopped = tmp_path / "stopped.yaml"
     with pytest.raises(Left):
         playtest.record(BASE, stopped, Typist(4, stop_after=30).table)

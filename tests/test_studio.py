@@ -524,3 +524,12 @@ def test_a_folder_is_not_opened_as_a_variant(tmp_path: Path) -> None:
         timeout=HANG,
     )
     assert ran.returncode == 1 and ran.stderr.strip().endswith(": not a variant file (a folder? a pipe?)")
+
+
+def test_a_playtest_with_notes_too_long_to_read_back_is_refused_before_anything_is_written(
+    client: TestClient, studio: Studio
+) -> None:
+    """6 MB of notes were written into a playtest file the studio could then neither list nor resume."""
+    state = client.post("/api/playtest", json={"players": 4, "names": "a,b,c,d", "notes": "x" * 200_000}).json()
+    assert (state["state"], state["message"]) == ("failed", "notes: at most 100,000 characters (these have 200,000)")
+    assert not studio.playtests.exists() or list(studio.playtests.iterdir()) == []

@@ -73,6 +73,7 @@ def record(
     if resumed is None:
         _check_new(target, force)
         _check_names(names)
+        _check_notes(notes)
         if players is None and names:  # the names say how many play
             low, high = loaded.family.player_range(loaded.variant)
             if not low <= len(names) <= high:
@@ -147,6 +148,17 @@ def _check_names(names: Sequence[str]) -> None:
     for name in names:
         if not 1 <= len(name) <= 40 or not name.isprintable():
             raise UsageError("names", "each name is 1 to 40 printable characters (separate them with commas)", repr(name))
+
+
+#: The longest notes a playtest takes: its file must stay far below what a script may be (``loading.MAX_BYTES``).
+MOST_NOTES = 100_000
+
+
+def _check_notes(notes: str | None) -> None:
+    """Notes the script's ``playtest.notes`` takes: short enough that the file can be read back (6 MB of notes were
+    written, then the file could be neither resumed nor replayed)."""
+    if notes is not None and len(notes) > MOST_NOTES:
+        raise UsageError("notes", f"at most {MOST_NOTES:,} characters (these have {len(notes):,})")
 
 
 def _check_new(target: Path, force: bool) -> None:
