@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
 import jsonschema
 import pytest
@@ -215,12 +216,25 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(command: str) -> N
     assert (ran.returncode, ran.stderr) == (141, "")
 
 
+def read_until(pipe: BinaryIO, text: bytes) -> bool:
+    """Read ``pipe`` a byte at a time until ``text`` has come (True) or the pipe ends (False)."""
+    seen = b""
+    while not seen.endswith(text):
+        byte = pipe.read(1)
+        if not byte:
+            return False
+        seen += byte
+    return True
+
+
 @pytest.mark.skipif(not hasattr(fcntl, "F_SETPIPE_SZ"), reason="Linux: a pipe of one page")
 def test_a_reader_that_stops_once_the_table_starts_leaves_the_results_and_hears_where(tmp_path: Path) -> None:
     """``workbench simulate ... | head``, the reader gone as the table starts (after the run wrote its results; a pipe
-    of one page holds the rest back): the results stand, and standard error says so before the shell's 141."""
-    out = tmp_path / "out"
+    of one page holds the rest back): the results stand, and standard error says so, every one of them (the scenarios'
+    folder was left out), before the shell's 141."""
+    out, scripts = tmp_path / "out", tmp_path / "scripts"
     command = ["simulate", "variants/chance-it.yaml", "--games", "5", "--workers", "1", "--players", "3,4,5,6"]
+    command += ["--record-scenarios", str(scripts)]
     reading, writing = os.pipe()
     fcntl.fcntl(writing, fcntl.F_SETPIPE_SZ, 4096)
     child = subprocess.Popen(
@@ -231,13 +245,12 @@ def test_a_reader_that_stops_once_the_table_starts_leaves_the_results_and_hears_
         text=True,
     )
     os.close(writing)
-    with os.fdopen(reading, encoding="utf-8") as pipe:
-        lines = iter(pipe.readline, "")
-        assert any("; seed 1" in line for line in lines), "the table's title"
+    with os.fdopen(reading, "rb", buffering=0) as pipe:  # a byte at a time: what is not read stays in the pipe
+        assert read_until(pipe, b"; seed 1"), "the table's title"
     said = child.communicate(timeout=HANG)[1]
     assert child.returncode == 141, said
     assert [run["games"] for run in json.loads((out / "summary.json").read_text())["runs"]] == [5] * 4
-    written = f"{display_path(out / 'summary.json')}, {display_path(out / 'report.html')}"
+    written = ", ".join(display_path(path) for path in (out / "summary.json", out / "report.html", scripts))
     assert (
         said.strip().splitlines()[-1]
         == f"the reader of the output stopped reading once the results were written; they stand: {written}"

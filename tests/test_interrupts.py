@@ -482,6 +482,61 @@ def test_a_signal_as_tune_stakes_writes_the_variant_lets_it_finish_and_says_so(t
     assert (tmp_path / "stakes.yaml").is_file() and (tmp_path / "stakes.html").is_file()
 
 
+#: A child that runs the command line and sends itself a signal as the library's call returns: the results are in
+#: place, the run's own stop handling is over, and the command line has not yet printed anything about them.
+SIGNAL_AS_THE_LIBRARY_RETURNS = """
+import os, signal, sys
+from workbench import api
+name, signum = sys.argv[1], getattr(signal, sys.argv[2])
+real = getattr(api, name)
+
+def call(*args, **kwargs):
+    done = real(*args, **kwargs)
+    os.kill(os.getpid(), signum)
+    return done
+
+setattr(api, name, call)
+sys.argv = ["workbench", *sys.argv[3:]]
+from workbench.__main__ import main
+main()
+"""
+
+
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_a_signal_after_tune_stakes_wrote_the_variant_is_said_and_the_command_ends_as_finished(
+    tmp_path: Path, signum: str
+) -> None:
+    """Between the end of the run's own stop handling and what the command prints (closing the workers, among
+    other things) the signal was obeyed: 'interrupted', exit 130, although the proposal and the variant stood."""
+    shutil.copytree(ROOT / "variants", tmp_path / "variants")
+    shutil.copytree(ROOT / "cards", tmp_path / "cards")
+    variant = tmp_path / "variants" / "chance-it.yaml"
+    args = ["tune-stakes", str(variant), "--players", "3", "--budget", "100", "--exploit-games", "0", "--seed", "1"]
+    args += ["--out", str(tmp_path / "stakes.yaml"), "--write", "--engine", "interpreter"]
+    child = subprocess.run(
+        [sys.executable, "-c", SIGNAL_AS_THE_LIBRARY_RETURNS, "tune_stakes", signum, *args],
+        capture_output=True,
+        text=True,
+        timeout=HANG,
+    )
+    assert child.returncode == 0, f"exit {child.returncode}: {child.stderr}"
+    assert child.stdout.rstrip().endswith(LATE_STOP) and "interrupted" not in child.stderr, child.stdout + child.stderr
+    assert "source: proposed" in variant.read_text()
+
+
+def test_a_signal_before_the_library_wrote_anything_still_stops_the_command(tmp_path: Path) -> None:
+    """The other side of the instant the results are in place: a signal as the checks end (an import the command
+    makes, before any run) stops it at once, 'interrupted', exit 130, nothing written."""
+    inject = SIGNAL_AS_THE_LIBRARY_RETURNS.replace("done = real(*args, **kwargs)\n    os.kill", "os.kill")
+    inject = inject.replace("return done", "return real(*args, **kwargs)")
+    args = ["simulate", str(BASE), "--games", "5", "--workers", "1", "--bots", "random", "--out", str(tmp_path / "out")]
+    child = subprocess.run(
+        [sys.executable, "-c", inject, "simulate", "SIGINT", *args], capture_output=True, text=True, timeout=HANG
+    )
+    assert (child.returncode, child.stderr) == (130, "interrupted\n"), child.stdout + child.stderr
+    assert not (tmp_path / "out").exists()
+
+
 # --- SIGKILL: nothing can be handled, nothing earlier may be lost -----------------------------------------------
 
 

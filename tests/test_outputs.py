@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -910,3 +911,28 @@ def test_write_atomic_leaves_a_file_that_changed_since_its_version(tmp_path: Pat
     assert [p.name for p in tmp_path.iterdir()] == ["variant.yaml"]
     write_atomic(target, "name: mine\n", still=sha256_of(target))
     assert target.read_text() == "name: mine\n"
+
+
+def test_those_listening_hear_each_result_as_it_stands_and_never_a_manifest(tmp_path: Path) -> None:
+    """The command line learns from :func:`outputs.told` the instant its results are in place: each set once it is
+    whole, named as the caller named it (the scripts folder too), a single atomic write once it is in place; never a
+    manifest, which goes first, before the results it lists."""
+    heard: list[list[Path]] = []
+
+    def listener(placed: list[Path]) -> None:
+        assert all(path.exists() for path in placed), "told only once in place"
+        heard.append(placed)
+
+    pattern = re.compile(r"game-\d+\.yaml")
+    with outputs.told(listener), outputs.Outputs() as out:
+        summary = out.file(tmp_path / "summary.json", "out")
+        scripts = out.scripts(tmp_path / "scripts", "record_scenarios", pattern=pattern, names=pattern.fullmatch)
+        out.ready()
+        out.stage(summary, "{}")
+        scripts.add("game-1.yaml", "seed: 1\n")
+        assert heard == []
+        out.commit()
+        write_atomic(tmp_path / "variant.yaml", "name: x\n")
+    write_atomic(tmp_path / "after.yaml", "name: y\n")  # no longer listening
+    assert heard == [[tmp_path / "summary.json", tmp_path / "scripts"], [tmp_path / "variant.yaml"]]
+    assert (tmp_path / MANIFEST).is_file() and (tmp_path / "scripts" / MANIFEST).is_file()

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache, partial
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
@@ -90,7 +91,7 @@ class _Commands(TyperGroup):
             # Typer would exit 130 silently
             warn("interrupted")
             raise typer.Exit(130) from None
-        finally:  # the handlers of _results_written are this command's (a notebook or a test runs several)
+        finally:  # the handlers of _results are this command's (a notebook or a test runs several)
             with contextlib.suppress(ValueError, TypeError):  # ValueError: not the main thread
                 for signum, handler in previous.items():
                     signal.signal(signum, handler)
@@ -223,7 +224,7 @@ def say(text: str, *, wrap: bool = False) -> None:
 
 def _notice(text: str) -> None:
     """What a run says as it goes (the engine, the handover), said at once; but for a signal heard once its results
-    were written, said last, after what the command prints (see :func:`_results_written`)."""
+    were written, said last, after what the command prints (see :func:`_results`)."""
     if text == LATE_STOP:
         _heard.append(0)
     else:
@@ -749,19 +750,38 @@ def _say_notes(runs: list[dict[str, Any]]) -> None:
             say(f"note: {at}{note['text']}", wrap=True)
 
 
-#: The signals heard once a run's results are written (see :func:`_results_written`).
+#: The signals heard once a run's results are written (see :func:`_results`).
 _heard: list[int] = []
-#: What this command's run has written, once it is over (see :func:`_results_written`).
+#: What this command's run has put in place so far (see :func:`_results`).
 _written: list[Path] = []
 
 
-def _results_written(written: list[Path]) -> None:
-    """The run has written its results, ``written`` (or nothing, as it says): from here to the command's end a Ctrl-C or
-    SIGTERM is heard, not obeyed, so that what the command prints and its exit code stay true; the command then says
-    so (:class:`_Commands`), as a run does for a signal during its commit."""
-    _written[:] = written
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda heard, frame: _heard.append(heard))
+@contextmanager
+def _results() -> Iterator[None]:
+    """Around a run's library call. From the instant its results are in place (the one writer tells, as it puts them
+    there) to the command's end, a Ctrl-C or SIGTERM is heard, not obeyed, so that what the command prints and its
+    exit code stay true; the command then says so (:class:`_Commands`), as a run does for a signal during its commit.
+    Before that instant a signal does what it did (the run's own stop handling takes over while it plays)."""
+    from workbench.outputs import told
+
+    obeyed: dict[int, Any] = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+
+    def heard(signum: int, frame: FrameType | None) -> None:
+        if _written:
+            _heard.append(signum)
+            return
+        previous = obeyed[signum]
+        if callable(previous):
+            previous(signum, frame)
+        elif previous == signal.SIG_DFL:  # the system's: ends the process by the signal
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+
+    with contextlib.suppress(ValueError):  # not the main thread: the signals are not this command's
+        for signum in obeyed:
+            signal.signal(signum, heard)
+    with told(_written.extend):
+        yield
 
 
 def _stopped_before_any_game(what: str = "game") -> NoReturn:
@@ -827,7 +847,7 @@ def simulate(
     from workbench.render.report import summary_rows
     from workbench.sim import backends
 
-    with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
+    with _results(), _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         simulation = api.simulate(
             variant,
             players=_player_counts(players),
@@ -847,7 +867,6 @@ def simulate(
             progress=progress,
             notice=_notice,
         )
-    _results_written(simulation.written)
     if not simulation.written and simulation.interrupted:
         _stopped_before_any_game()
     runs = [run.to_dict() for run in simulation.runs]
@@ -952,7 +971,7 @@ def compare(
     from workbench.sim import backends
 
     default = Path("reports") / ("compare-" + "-vs-".join(v.stem[:40] for v in variants[:3]))  # a name any system takes
-    with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
+    with _results(), _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         comparison = studies.compare(
             variants,
             players=_player_counts(players),
@@ -969,7 +988,6 @@ def compare(
             progress=progress,
             notice=_notice,
         )
-    _results_written(comparison.written)
     if not comparison.runs:
         _stopped_before_any_game()
     for line in comparison.letters():
@@ -1016,7 +1034,7 @@ def playtests(
     from workbench.sim import backends
 
     default = Path("reports") / f"playtests-{variant.stem[:40]}"
-    with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
+    with _results(), _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         found = study.playtests(
             variant,
             logs,
@@ -1033,7 +1051,6 @@ def playtests(
             progress=progress,
             notice=_notice,
         )
-    _results_written(found.written)
     if not found.tables:
         _stopped_before_any_game()
     for title, headers, rows in found.terminal_tables(every):
@@ -1134,7 +1151,7 @@ def sweep(
     from workbench import sweep as sweeps
     from workbench.sim import backends
 
-    with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
+    with _results(), _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         swept = sweeps.run_sweep(
             path,
             out=out_dir or Path("reports") / (path.stem.strip(".") or "sweep"),
@@ -1145,7 +1162,6 @@ def sweep(
             progress=progress,
             notice=_notice,
         )
-    _results_written(swept.written)
     if not swept.rows:
         _stopped_before_any_game("point")
     for title, headers, rows in swept.tables():
@@ -1203,6 +1219,7 @@ def cards(
     from workbench.sim import backends
 
     with (
+        _results(),
         _reported(renamed={"extra": "--with", "only": "--card"}),
         backends.opened(backend, workers, scheduler) as runner,
         _progress() as progress,
@@ -1225,7 +1242,6 @@ def cards(
             progress=progress,
             notice=_notice,
         )
-    _results_written(strength.written)
     if not strength.games:
         _stopped_before_any_game()
     _print_table(*strength.table())
@@ -1276,7 +1292,7 @@ def skill(
     from workbench import studies
     from workbench.sim import backends
 
-    with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
+    with _results(), _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         result = studies.skill(
             variant,
             players=players,
@@ -1294,7 +1310,6 @@ def skill(
             progress=progress,
             notice=_notice,
         )
-    _results_written(result.written)
     if not result.games:
         _stopped_before_any_game()
     _print_table(*result.table())
@@ -1374,7 +1389,7 @@ def tune_stakes(
     from workbench import api
     from workbench.sim import backends
 
-    with _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
+    with _results(), _reported(), backends.opened(backend, workers, scheduler) as runner, _progress() as progress:
         tuning = api.tune_stakes(
             variant,
             _player_counts(players) or [],
@@ -1395,7 +1410,6 @@ def tune_stakes(
             progress=progress,
             notice=_notice,
         )
-    _results_written(tuning.written)
     report = tuning.report
     for tuned in report.tuned:
         best = tuned.best

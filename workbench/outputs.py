@@ -164,6 +164,25 @@ ABSENT = "absent"
 #: Whether ``os.link`` must follow a symbolic link it is given: only where the system cannot link the link itself.
 _LINK_FOLLOWS = os.link not in os.supports_follow_symlinks
 _CHANGED = "it changed on disk while it was being written (it was left as it is)"
+#: Who is told of the files put in place, while listening (:func:`told`).
+_listeners: list[Callable[[list[Path]], None]] = []
+
+
+@contextlib.contextmanager
+def told(listener: Callable[[list[Path]], None]) -> Iterator[None]:
+    """Inside the block, tell ``listener`` the files (and scripts folders) each commit or atomic write puts in place, as
+    soon as they stand, as they were named: a command line learns the instant its results are written, from which a
+    Ctrl-C must no longer end it as if they were not."""
+    _listeners.append(listener)
+    try:
+        yield
+    finally:
+        _listeners.remove(listener)
+
+
+def _tell(placed: list[Path]) -> None:
+    for listener in list(_listeners):
+        listener(placed)
 
 
 def write_atomic(path: Path, data: bytes | str, *, still: str | None = None) -> None:
@@ -175,15 +194,21 @@ def write_atomic(path: Path, data: bytes | str, *, still: str | None = None) -> 
     :class:`FileChanged` is raised and their file is at ``path`` (an earlier write of theirs that could not go back is
     kept beside it, named by :attr:`FileChanged.kept`); a file removed meanwhile is a change too, and stays removed.
     """
+    _write(path, data, still)
+    _tell([path])
+
+
+def _write(path: Path, data: bytes | str, still: str | None = None) -> None:
+    """:func:`write_atomic`, untold (a manifest is not a result)."""
     text = isinstance(data, str)
     with _temporary(path, text=text, newline="" if text else None) as temporary:
         temporary.handle.write(data)
     if still is None:
         _put_in_place(temporary.path, path, path)
         _sync_folder(path.parent)
-        return
-    with _placing(temporary.path, path):
-        _swap_if_still(temporary.path, path, still)
+    else:
+        with _placing(temporary.path, path):
+            _swap_if_still(temporary.path, path, still)
 
 
 @contextlib.contextmanager
@@ -385,7 +410,7 @@ def _write_manifest(folder: Path, files: dict[str, str], replacing: dict[str, st
     body: dict[str, Any] = {"generator": f"{GENERATOR} {__version__}", "files": dict(sorted(files.items()))}
     if replacing:
         body["replacing"] = dict(sorted(replacing.items()))
-    write_atomic(folder / MANIFEST, json.dumps(body, indent=1) + "\n")
+    _write(folder / MANIFEST, json.dumps(body, indent=1) + "\n")
 
 
 def _record_first(manifests: dict[Path, dict[str, str]]) -> None:
@@ -680,7 +705,7 @@ class Outputs:
                     raise UsageError(parameter, f"expected a file, found {kind}", display_path(Path(entry.path)))
                 elif not self.force and not is_ours(Path(entry.path), manifest, replacing):
                     raise UsageError(parameter, _not_ours, display_path(Path(entry.path)))
-        staged = Scripts(resolved, parameter, pattern)
+        staged = Scripts(resolved, parameter, pattern, folder)
         self.scripted[resolved] = staged
         return staged
 
@@ -738,6 +763,7 @@ class Outputs:
         for folder, scripts in self.scripted.items():  # keyed by the resolved folder, as the targets are
             manifests[folder] = scripts.recorded(manifests[folder] if folder in manifests else read_manifest(folder))
         _record_first(manifests)
+        placed = [staged.named for staged in self._staged]
         for staged in self._staged:
             _put_in_place(staged.temporary, staged.target, staged.named)
             self.written.append(staged.named)
@@ -745,6 +771,7 @@ class Outputs:
         for scripts in self.scripted.values():
             scripts.move_in()
         _settle(manifests)
+        _tell([*placed, *(scripts.named for scripts in self.scripted.values())])
         return list(self.written)
 
     def write(self, path: Path, data: bytes | str) -> None:
@@ -821,6 +848,7 @@ class Scripts:
     folder: Path
     parameter: str
     pattern: re.Pattern[str]
+    named: Path  #: the folder as the caller named it
     staging: Path | None = None  #: made by :meth:`Outputs.ready`
     hashes: dict[str, str] = field(default_factory=dict)
     kept: list[str] = field(default_factory=list)  #: stale files left because they were changed since written
@@ -885,6 +913,7 @@ __all__ = [
     "is_ours",
     "read_manifest",
     "sha256_of",
+    "told",
     "write_atomic",
     "write_beside",
 ]
