@@ -458,7 +458,7 @@ class DiesOnItsThirdRun(Local):
     def results(self, factories: Any, tasks: Any, stop: Any) -> Any:
         DiesOnItsThirdRun.runs += 1
         if DiesOnItsThirdRun.runs == 3:
-            raise WorkerDied
+            raise WorkerDied("a worker process was killed during the run; nothing was written")
         return super().results(factories, tasks, stop)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing import connection
 from typing import Any
@@ -88,6 +89,19 @@ def refuses() -> Counter:
     raise WorkbenchError([Problem(None, None, "players", "no seat for a fifth player")])
 
 
+def ends(how: str) -> Callable[[], Counter]:
+    """A simulator whose building, in a worker, ends the worker: by ``SIGKILL``, ``SIGTERM`` or an exit code."""
+
+    def build() -> Counter:
+        if in_a_worker():
+            if how.startswith("SIG"):
+                os.kill(os.getpid(), getattr(signal, how))
+            os._exit(int(how))
+        return Counter()
+
+    return build
+
+
 def play(factory: runner.Factory, games: int, workers: int = 3, **options: Any) -> runner.Run:
     return runner.run(factory, games, backend=Local(workers), **options)
 
@@ -109,6 +123,22 @@ def test_a_worker_cut_off_halfway_through_sending_a_chunk_ends_the_run() -> None
 def test_a_worker_that_dies_before_its_first_chunk_ends_the_run() -> None:
     with pytest.raises(WorkerDied):
         play(dies_at_once, 5000)
+    assert not multiprocessing.active_children()
+
+
+@pytest.mark.parametrize(
+    ("how", "said"),
+    [
+        ("SIGKILL", "a worker process was killed during the run (by the system, out of memory?, or by another program)"),
+        ("SIGTERM", "a worker process was stopped during the run by SIGTERM (from another program, or the system)"),
+        ("3", "a worker process ended during the run by itself, with exit code 3"),
+    ],
+)
+def test_a_dead_worker_is_said_as_it_died(how: str, said: str) -> None:
+    """Every death was 'killed by the system, out of memory?', a worker stopped by another program's SIGTERM too."""
+    with pytest.raises(WorkerDied) as raised:
+        play(ends(how), 5000, workers=2)
+    assert [problem.message for problem in raised.value.problems] == [f"{said}; nothing was written"]
     assert not multiprocessing.active_children()
 
 

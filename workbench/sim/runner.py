@@ -52,14 +52,12 @@ class Played(Protocol):
 
 
 class WorkerDied(WorkbenchError):
-    """A worker process ended in the middle of the run (killed by the system, out of memory?), or the cluster was lost:
-    the run stops. Not the input's fault: the command line exits with 3."""
+    """A worker process ended in the middle of the run (killed by the system, out of memory?, or stopped by another
+    program), or the cluster was lost: the run stops. Not the input's fault: the command line exits with 3."""
 
     exit_code = 3
 
-    def __init__(
-        self, message: str = "a worker process died during the run (killed by the system, out of memory?); nothing was written"
-    ) -> None:
+    def __init__(self, message: str) -> None:
         super().__init__([Problem(None, None, "", message)])
 
 
@@ -334,7 +332,7 @@ class _Worker:
         try:
             self.connection.send(task)
         except OSError:  # BrokenPipeError, ConnectionResetError: never the records' file (it said so, exit 1)
-            raise WorkerDied from None
+            raise self.died() from None
         self.holds.append(position)
 
     def answer(self) -> Chunk:
@@ -342,11 +340,25 @@ class _Worker:
         try:
             kind, value = self.connection.recv()
         except (EOFError, OSError):
-            raise WorkerDied from None
+            raise self.died() from None
         self.holds.popleft()
         if kind == "raised":
             raise value
         return value  # type: ignore[no-any-return]
+
+    def died(self) -> WorkerDied:
+        """The worker is gone: how it ended, as the system tells (by a signal, or by itself with an exit code)."""
+        self.process.join(timeout=5.0)
+        code = self.process.exitcode
+        if code is None:
+            how = "stopped answering during the run"
+        elif code == -signal.SIGKILL:
+            how = "was killed during the run (by the system, out of memory?, or by another program)"
+        elif code < 0:
+            how = f"was stopped during the run by {signal.Signals(-code).name} (from another program, or the system)"
+        else:
+            how = f"ended during the run by itself, with exit code {code}"
+        return WorkerDied(f"a worker process {how}; nothing was written")
 
     def end(self) -> None:
         """Let the worker go: at once when it is busy (its chunks are no longer wanted), else when it has read None."""
@@ -534,7 +546,7 @@ def _in_order(workers: list[_Worker], tasks: Iterator[Task], stop: Callable[[], 
                 position = worker.holds[0]
                 finished[position] = worker.answer()
             elif worker.process.sentinel in ready:  # it ended without being asked, even with nothing left to send
-                raise WorkerDied
+                raise worker.died()
 
 
 #: One process here: what a run uses unless told otherwise.
