@@ -297,3 +297,10 @@ def test_an_empty_value_is_refused_not_taken_for_the_current_folder(tmp_path: Pa
     ran = subprocess.run([script, *given], cwd=tmp_path, capture_output=True, text=True)
     assert ran.returncode == 1 and ran.stderr.startswith(said) and len(ran.stderr.splitlines()) == 1, ran.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("given", [" ", " chance-it.yaml", "chance-it.yaml "])
+def test_a_path_with_blanks_at_an_end_is_said_quoted(tmp_path: Path, given: str) -> None:
+    """A stray blank (a copied name, a script's quoting) gave ' : file not found', the path unseen."""
+    ran = runner.invoke(app, ["validate", given])
+    assert (ran.exit_code, ran.output) == (1, f"'{given}': file not found\n'{given}': 1 problem(s)\n"), ran.output

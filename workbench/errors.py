@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,11 +39,13 @@ class Problem:
 
 
 def display_path(path: Path) -> str:
-    """Show a path relative to the working directory when it lies below it."""
+    """Show a path relative to the working directory when it lies below it; quoted as a shell would take it when
+    blanks at either end would not be seen (``' x.yaml': file not found``)."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        shown = str(path.resolve().relative_to(Path.cwd().resolve()))
     except (ValueError, OSError, RuntimeError):  # elsewhere, or a path that cannot be resolved (a symlink loop)
-        return str(path)
+        shown = str(path)
+    return shlex.quote(shown) if shown != shown.strip() else shown
 
 
 def players_span(low: int, high: int) -> str:
