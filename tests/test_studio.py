@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -268,6 +269,26 @@ def test_a_simulation_runs_with_progress_and_its_report(client: TestClient, stud
     report = client.get(f"/api/run/{key}/report")
     assert report.status_code == 200 and "<svg" in report.text
     assert state["lines"][0].startswith("300 games at 4 players in ")
+
+
+def test_what_a_run_says_after_its_games_is_a_line_not_the_tables_label(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The handover ('the interpreter played all ... games'), said as the games end, replaced the label '4 players'
+    (on a machine whose compiled engine was not ready: the test passed or failed by the state of the cache)."""
+    handover = "the interpreter played all 10 games: the compiled engine was not ready for them"
+
+    def simulate(path: Any, *, progress: Any, notice: Any, **rest: Any) -> Any:
+        notice("the interpreter plays the same games until it is ready")
+        progress("4 players", 10)(10)
+        notice(handover)
+        return SimpleNamespace(runs=[SimpleNamespace(games=10, players=4)], report=lambda: "<svg></svg>")
+
+    monkeypatch.setattr(api, "simulate", simulate)
+    key = client.post("/api/run", json={"kind": "simulate", "games": 10, "players": 4, "seed": 3}).json()["id"]
+    state = wait_for(client, key)
+    assert (state["state"], state["done"], state["label"]) == ("done", 10, "4 players"), state
+    assert state["lines"][1:] == ["the interpreter plays the same games until it is ready", handover]
 
 
 def test_a_comparison_runs_against_a_file_of_the_folder(client: TestClient) -> None:

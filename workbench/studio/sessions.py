@@ -248,6 +248,7 @@ class Job:
         self.label = ""
         self.message: str | None = None
         self.lines: list[str] = []
+        self.notes: list[str] = []  #: what the run said as it went (see :meth:`_notice`)
         self.report: str | None = None
         self.stop = Stop()
         self._arguments = (path, against, games, players, seed, bots, engine)
@@ -264,7 +265,11 @@ class Job:
         return advance
 
     def _notice(self, text: str) -> None:
-        self.label = text  # "compiling the batch engine, once ...": the page shows it until the games start
+        """What the run says: a line under the result; before the first game also the progress's label (the compile
+        line), never after it (the handover, said as the games end, took the place of the table's label)."""
+        self.notes.append(text)
+        if not self.done:
+            self.label = text
 
     def _run(self) -> None:
         path, against, games, players, seed, bots, engine = self._arguments
@@ -287,7 +292,8 @@ class Job:
             return
         seconds = time.perf_counter() - started
         self.lines = [
-            f"{played:,} games at {table or players} players in {seconds:.1f} s (seed {seed}, bots {bots or 'the default'})"
+            f"{played:,} games at {table or players} players in {seconds:.1f} s (seed {seed}, bots {bots or 'the default'})",
+            *self.notes,
         ]
         if self.stop():
             self.state = "cancelled"
