@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pypdf
@@ -112,7 +113,7 @@ def test_stakes_sheets_guides_and_rules_are_printed(six: Path, variant) -> None:
         "3: -2 hearts",
         "6: buy or discard one market card",
         "20 stars",
-        "Everybody OUT: each player: -1 heart",
+        "Everybody OUT: each player: lose 1 heart",
         "+2 coins",
     ):
         assert words in re.sub(r"\s+", " ", rules), words
@@ -214,3 +215,47 @@ def test_a_bad_source_date_epoch_is_a_clear_error(tmp_path: Path, monkeypatch: p
     result = runner.invoke(app, ["print", str(BASE), "--only", "rules", "--out", str(target)])
     assert result.exit_code == 1 and "SOURCE_DATE_EPOCH='abc': expected whole seconds" in result.output
     assert not target.exists()
+
+
+class _Headers(HTMLParser):
+    """The text of every table header and page title of a printed set's HTML, each as one string."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.headers: list[str] = []
+        self._open: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("th", "h1"):
+            self._open = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("th", "h1") and self._open is not None:
+            text = " ".join("".join(self._open).split())
+            if text:
+                self.headers.append(text)
+            self._open = None
+
+    def handle_data(self, data: str) -> None:
+        if self._open is not None:
+            self._open.append(data)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["chance-it", "target-dice", "chance-chess"])
+def test_the_printed_words_read_at_the_table(tmp_path: Path, name: str) -> None:
+    """Every family's whole set: no signed amount after a verb ('each of them pays -3 coins', 'all OUT: each player
+    -1 heart' read either way round),
+    and every header and title on one line of its page (a stakes sheet's header wrapped to a lone 'IT')."""
+    target = tmp_path / "set.pdf"
+    result = runner.invoke(app, ["print", str(ROOT / "variants" / f"{name}.yaml"), "--out", str(target), "--html"])
+    assert result.exit_code == 0, result.output
+    lines = [" ".join(line.split()) for page in pypdf.PdfReader(target).pages for line in page.extract_text().splitlines()]
+    text = "\n".join(lines)
+    signed = re.compile(r".*\b(?:pays|takes|gets|loses|gains|player:?) [-+−]\d.*")
+    assert not signed.search(text), signed.findall(text)
+    parser = _Headers()
+    parser.feed(target.with_suffix(".html").read_text())
+    assert parser.headers, "the set has headers"
+    for header in parser.headers:
+        assert any(header in line for line in lines), f"{header!r} is not on one line"

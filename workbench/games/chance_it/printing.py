@@ -66,6 +66,8 @@ def effect_text(effect: Any, sides: int, where: str = "card") -> str:
     ...     return effect_text(Card(id="x", name="X", when="flash", effects=[effect]).effects[0], 6, where)
     >>> text({"gain": {"hearts": 1}}), text({"others_lose": {"hearts": 1}}), text("market", "die")
     ('+1 heart', 'every other player in the round loses 1 heart', 'buy or discard another card (not in the round you buy this)')
+    >>> text({"lose": {"hearts": 1, "coins": 2}}, "all_out")  # what each player does when everybody is OUT
+    'lose 1 heart and 2 coins'
     >>> text({"chance": {"roll": 4, "then": [{"gain": {"stars": 2}}], "else": [{"lose": {"hearts": 1}}]}})
     'roll 4+ (50%): +2 stars, else -1 heart'
     >>> text({"steal": {"coins": 1}})
@@ -291,17 +293,26 @@ def _stakes(variant: Variant, players: int) -> list[dict[str, Any]]:
     sheets = []
     for n in range(2, players + 1):
         sheet = variant.stakes[n]
-        out = [("all OUT: " + all_out) if entry == "all_out" else f"+{amount(entry, 'coins')}" for entry in sheet.out]
+        out = [f"all OUT: each player: {all_out}" if entry == "all_out" else _coins("takes", entry) for entry in sheet.out]
         sheets.append(
             {
                 "players": n,
                 "source": sheet.source,
                 "out": out,
-                "in": [f"-{amount(entry, 'coins')}" if entry else "0 coins" for entry in sheet.in_],
+                "in": [_coins("pays", entry) for entry in sheet.in_],
                 "note": "from the stakes tuner: playtest it" if sheet.source != "printed" else "as printed in the box",
             }
         )
     return sheets
+
+
+def _coins(verb: str, count: int) -> str:
+    """A stakes sheet's entry in words, never a signed amount (``pays -3`` reads as either way round).
+
+    >>> _coins("takes", 4), _coins("pays", 1), _coins("pays", 0)
+    ('takes 4 coins', 'pays 1 coin', 'pays nothing')
+    """
+    return f"{verb} {amount(count, 'coins')}" if count else f"{verb} nothing"
 
 
 def _inventory(variant: Variant, players: int) -> list[dict[str, Any]]:

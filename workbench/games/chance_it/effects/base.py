@@ -269,6 +269,14 @@ class Words:
         """The icons of a list of effects, in order."""
         return [icon for effect in effects for icon in self.icons_of(effect, self)]
 
+    def change(self, amounts: Sequence[tuple[str, int]], sign: str) -> str:
+        """A gain (``sign`` ``+``) or a loss (``-``) of resources: signed on a card or the board, beside its icons
+        (``+1 heart``); in words where everybody OUT is told what to do, on the stakes sheet and in the rules
+        (``lose 1 heart``: a signed amount there read either way round)."""
+        if self.where == "all_out":
+            return ("gain " if sign == "+" else "lose ") + resources_text(amounts, joiner=" and ")
+        return resources_text(amounts, sign)
+
     def others(self) -> str:
         """Who "the others" are here: every other player in the round, or at the table for an all-OUT round."""
         return "every other player" if self.where == "all_out" else "every other player in the round"

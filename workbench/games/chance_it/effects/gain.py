@@ -24,7 +24,6 @@ from workbench.games.chance_it.effects.base import (
     indexed,
     outcome,
     resource_icons,
-    resources_text,
 )
 
 if TYPE_CHECKING:
@@ -119,7 +118,7 @@ class GainKind(PlayerEffect):
         return outcome(**parts)
 
     def text(self, effect: Gain, words: Words) -> str:
-        return resources_text(list(effect.gain.items()), "+")
+        return words.change(list(effect.gain.items()), "+")
 
     def icons(self, effect: Gain, words: Words) -> list[tuple[str, str]]:
         return resource_icons(list(effect.gain.items()), "+")

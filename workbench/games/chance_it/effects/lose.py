@@ -22,7 +22,6 @@ from workbench.games.chance_it.effects.base import (
     indexed,
     outcome,
     resource_icons,
-    resources_text,
 )
 from workbench.games.chance_it.effects.gain import signed
 
@@ -120,7 +119,7 @@ class LoseKind(PlayerEffect):
         return outcome(**parts)
 
     def text(self, effect: Lose, words: Words) -> str:
-        return resources_text(list(effect.lose.items()), "-")
+        return words.change(list(effect.lose.items()), "-")
 
     def icons(self, effect: Lose, words: Words) -> list[tuple[str, str]]:
         return resource_icons(list(effect.lose.items()), "-")
