@@ -9,6 +9,7 @@ import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pypdf
 import pypdfium2
@@ -17,7 +18,7 @@ from typer.testing import CliRunner
 
 from workbench.cli import app
 from workbench.games import load_variant
-from workbench.render.printing import content_hash
+from workbench.render.printing import PrintOptions, calibration, content_hash
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"
@@ -198,7 +199,8 @@ def test_own_files_are_replaced_others_kept(tmp_path: Path) -> None:
         (["--bleed", "-1"], "--bleed -1: the bleed is a length in mm, 0 or more"),
         (["--bleed", "nan"], "--bleed nan: the bleed is a length in mm, 0 or more"),
         (["--backs-offset", "nan,0"], "--backs-offset nan,0: expected two lengths in mm"),
-        (["--bleed", "3", "--paper", "letter"], "fit on letter with at most 1.5 mm"),
+        (["--bleed", "7", "--paper", "letter"], "--bleed 7: at most 6 mm"),
+        (["--only", "calibrate"], "choose from cards, guides, stakes, board, rules, calibration"),
         (["--backs-offset", "2"], "--backs-offset 2: expected two lengths in mm"),
     ],
 )
@@ -259,3 +261,102 @@ def test_the_printed_words_read_at_the_table(tmp_path: Path, name: str) -> None:
     assert parser.headers, "the set has headers"
     for header in parser.headers:
         assert any(header in line for line in lines), f"{header!r} is not on one line"
+
+
+#: Pixels a mm when a page is rendered for its marks.
+PX = 10
+
+
+def _page_pixels(path: Path, index: int = 0) -> Any:
+    """A page as RGB pixels, :data:`PX` a mm."""
+    return pypdfium2.PdfDocument(path)[index].render(scale=PX * 25.4 / 72).to_pil().convert("RGB")
+
+
+def _inked(image: Any, box_mm: tuple[float, float, float, float]) -> bool:
+    """Whether anything is drawn (darker than near-white) in the box (left, top, right, bottom) in mm."""
+    left, top, right, bottom = (round(v * PX) for v in box_mm)
+    extrema = image.crop((left, top, right, bottom)).convert("L").getextrema()
+    return bool(extrema[0] < 200)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("paper", "size", "across", "down", "holds"),
+    [("a4", (210.0, 297.0), 2, 3, 6), ("letter", (215.9, 279.4), 2, 2, 4)],
+)
+def test_a_shops_bleed_fits_with_cut_marks_a_printer_prints(
+    tmp_path: Path, paper: str, size: tuple[float, float], across: int, down: int, holds: int
+) -> None:
+    """--bleed 3.2 (1/8 inch, what print shops ask): the sheet holds fewer cards, says how many, and its cut marks lie
+    outside the bleed and inside the 4 mm a home printer may leave blank at each edge (they sat at the page's edge)."""
+    target = tmp_path / "set.pdf"
+    result = runner.invoke(app, ["print", str(BASE), "--paper", paper, "--bleed", "3.2", "--only", "cards", "--out", str(target)])
+    assert result.exit_code == 0, result.output
+    assert f"a sheet holds {holds} cards ({across} across, {down} down)" in result.output
+    width, height = size
+    cell_w, cell_h = 63 + 2 * 3.2, 88 + 2 * 3.2
+    left, top = (width - across * cell_w) / 2, (height - down * cell_h) / 2
+    right, bottom = left + across * cell_w, top + down * cell_h
+    image = _page_pixels(target)
+    assert all(abs(got - round(mm * PX)) <= 1 for got, mm in zip(image.size, size, strict=True)), image.size
+    blank = 4 - 1 / PX  # a pixel's tolerance: a mark may end on the line 4 mm from the edge
+    for edge in (
+        (0, 0, width, blank),
+        (0, height - blank, width, height),
+        (0, 0, blank, height),
+        (width - blank, 0, width, height),
+    ):
+        assert not _inked(image, edge), f"ink within 4 mm of the paper's edge: {edge}"
+    cuts_x = [left + 3.2 + c * cell_w + edge for c in range(across) for edge in (0, 63)]
+    cuts_y = [top + 3.2 + r * cell_h + edge for r in range(down) for edge in (0, 88)]
+    for x in cuts_x:  # a mark above and below the cards on each cut, not touching the bleed
+        assert _inked(image, (x - 0.3, 4, x + 0.3, top - 1)), f"no mark above the cut at x = {x:.1f} mm"
+        assert _inked(image, (x - 0.3, bottom + 1, x + 0.3, height - 4)), f"no mark below the cut at x = {x:.1f} mm"
+    for y in cuts_y:
+        assert _inked(image, (4, y - 0.3, left - 1, y + 0.3)), f"no mark left of the cut at y = {y:.1f} mm"
+        assert _inked(image, (right + 1, y - 0.3, width - 4, y + 0.3)), f"no mark right of the cut at y = {y:.1f} mm"
+    for gap in ((left, top - 0.7, right, top - 0.2), (left - 0.7, top, left - 0.2, bottom)):
+        assert not _inked(image, gap), "a mark runs into the bleed"
+    bleed = image.getpixel((round((left + 0.5) * PX), round((top + 0.5) * PX)))
+    assert bleed[2] > 150 and bleed[0] < 120, f"the card's colour fills its bleed: {bleed}"
+
+
+def test_the_alignment_page_reads_the_offset_that_puts_the_back_on_its_target() -> None:
+    """A printer that shifts the back by (sx, sy) mm: read where the back's cross falls on the front's scales (long-edge
+    flip: mirrored left to right), print again with those numbers, and the cross lands on its target."""
+    width = 210.0
+    for printed in ((0.0, 0.0), (1.0, -0.5)):
+        page = calibration(PrintOptions(paper="a4", backs_offset=printed))
+        for shift in ((2.0, 0.0), (0.0, -3.0), (-1.5, 2.5), (-4.0, -4.0)):
+            read = []
+            for target, (x, y) in zip(page["targets"], page["crosses"], strict=True):
+                seen_x, seen_y = width - (x + shift[0]), y + shift[1]  # where the cross shows, seen from the front
+                across = {round(at, 3): value for at, value in _numbers(target["across"], printed[0], sign=1)}
+                down = {round(at, 3): value for at, value in _numbers(target["down"], printed[1], sign=-1)}
+                read.append((across[round(seen_x, 3)], down[round(seen_y, 3)]))
+            assert len(set(read)) == 1, "every target reads the same"
+            again = calibration(PrintOptions(paper="a4", backs_offset=read[0]))
+            for target, (x, y) in zip(again["targets"], again["crosses"], strict=True):
+                assert (round(width - (x + shift[0]), 3), round(y + shift[1], 3)) == (target["x"], target["y"])
+
+
+def _numbers(ticks: list[tuple[float, bool, str]], printed: float, *, sign: int) -> list[tuple[float, float]]:
+    """Every tick of a scale with the number it stands for: the printed numbers where there is one, and between them
+    counted on from the centre (the offset printed with) by the tick's distance, as a reader would."""
+    centre = ticks[len(ticks) // 2][0]
+    numbered = [(at, float(label)) for at, _, label in ticks if label]
+    assert all(value == pytest.approx(printed + sign * (at - centre)) for at, value in numbered), "the printed numbers"
+    return [(at, printed + sign * round(at - centre, 3)) for at, _, _ in ticks]
+
+
+@pytest.mark.slow
+def test_the_alignment_page_prints_front_and_back(tmp_path: Path) -> None:
+    target = tmp_path / "align.pdf"
+    result = runner.invoke(app, ["print", str(BASE), "--only", "calibration", "--backs-offset", "1,-0.5", "--out", str(target)])
+    assert result.exit_code == 0, result.output
+    pages = pypdf.PdfReader(target).pages
+    assert len(pages) == 2 and _is_size(_sizes(target), A4)
+    assert "This sheet was printed with --backs-offset 1,-0.5" in " ".join(pages[0].extract_text().split())
+    back = _page_pixels(target, 1)
+    red = back.getpixel((round((105 + 1) * PX), round((148.5 - 0.5 - 2.5) * PX)))  # on the centre cross's upright
+    assert red[0] > 150 and red[1] < 100, red

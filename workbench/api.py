@@ -713,12 +713,15 @@ def print_set(
     only: str | None = None,
     force: bool = False,
     create_folders: bool = False,
+    notice: Notice | None = None,
 ) -> list[Path]:
     """Print a playtest set to ``out`` (PDF; a name ending in .html writes only the HTML); the files written.
 
     ``html`` also writes the HTML beside the PDF. Options: ``paper`` (a4 or letter),
     ``players`` (the set is for N players), ``bleed`` (mm), ``backs``,
-    ``backs_offset`` (``"DX,DY"`` mm), ``only`` (a comma list of the family's parts, such as ``"cards,rules"``).
+    ``backs_offset`` (``"DX,DY"`` mm), ``only`` (a comma list of the family's parts, such as ``"cards,rules"``,
+    or ``"calibration"``: the duplex alignment page). ``notice`` hears how many cards a sheet holds when the bleed
+    leaves room for fewer than 3 x 3.
     """
     loaded, _ = as_loaded(variant)
     _printable(loaded)
@@ -730,6 +733,11 @@ def print_set(
         if html and not html_only:
             targets.append(outputs.file(out.with_suffix(".html"), "html"))
         page = print_page(loaded, paper=paper, players=players, bleed=bleed, backs=backs, backs_offset=backs_offset, only=only)
+        from workbench.render.printing import layout_note  # the options are checked: the paper is one of the papers
+
+        note = layout_note(paper.lower(), bleed)
+        if note is not None and notice is not None:
+            notice(note)
         for target in targets:
             is_html = target.suffix.lower() in (".html", ".htm")
             outputs.stage(target, page if is_html else print_pdf(loaded, page))

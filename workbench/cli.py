@@ -1466,7 +1466,11 @@ def print_set(
         ),
     ] = None,
     bleed: Annotated[
-        float, typer.Option("--bleed", help="Card background drawn this many mm beyond the cut on every side.")
+        float,
+        typer.Option(
+            "--bleed",
+            help="Card background drawn this many mm beyond the cut on every side (up to 6; a sheet then holds fewer cards).",
+        ),
     ] = 0.0,
     backs: Annotated[
         bool,
@@ -1479,7 +1483,7 @@ def print_set(
         str | None,
         typer.Option(
             "--only",
-            help="Print only these parts, comma-separated, such as cards,rules (a wrong one lists the game's).",
+            help="Print only these parts, comma-separated, such as cards,rules, or calibration: the duplex alignment page (a wrong one lists them).",
             show_default=False,
         ),
     ] = None,
@@ -1501,6 +1505,7 @@ def print_set(
             backs_offset=backs_offset,
             only=only,
             force=force,
+            notice=_notice,
         )
     say(f"wrote {', '.join(display_path(t) for t in written)}")
 

@@ -2,8 +2,10 @@
 
 A family lays out its set in a template that extends ``print_page.html.j2`` (the
 document, the page and card-sheet style) and imports ``print_kit.j2`` (the ``sheets``
-macro, which places 3 x 3 poker-size cards a page with cut marks and mirrored backs and
-asks the family's ``caller`` for each card's face, and the ``die`` macro). The family's
+macro, which places up to 3 x 3 poker-size cards a page (as many as fit with the bleed:
+:func:`layout`) with cut marks and mirrored backs and asks the family's ``caller`` for each
+card's face, and the ``die`` macro); the shared pages add the rules summary and, when asked
+for, the duplex alignment page (:func:`calibration`). The family's
 Python builds the faces; :func:`sheets` pages them and :func:`render_pdf` prints the
 HTML with WeasyPrint, byte for byte the same for the same input when
 ``SOURCE_DATE_EPOCH`` is set.
@@ -30,10 +32,13 @@ from workbench.render import templates
 #: Paper name -> (CSS page size, width mm, height mm).
 PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("letter", 215.9, 279.4)}
 CARD_W, CARD_H = 63.0, 88.0  #: poker size, mm
-COLUMNS, ROWS = 3, 3
-MARK_ROOM = 3.0  #: mm of page margin kept free around the cards for the cut marks
-MARK_GAP = 1.0  #: mm between a cut mark and the cards
+MOST_ACROSS, MOST_DOWN = 3, 3  #: cards a sheet holds at most
+PRINTABLE = 4.0  #: mm at each edge of the paper that a home printer may leave blank: nothing is drawn there
+MARK_GAP = 1.0  #: mm between a cut mark and the cards' bleed
 MARK_LENGTH = 7.0  #: mm, at most
+MARK_SHORTEST = 1.5  #: mm: a cut mark is at least this long, else the sheet holds a column or a row fewer
+MOST_BLEED = 6.0  #: mm (print shops ask 3 mm, or 1/8 inch)
+PARTS = ("calibration",)  #: the parts every family's set has besides its own, printed only when asked for
 #: Pips of a die face drawn on a 24 x 24 square: face -> (x, y) centres (other faces are drawn as numbers).
 PIPS = {
     1: [(12, 12)],
@@ -76,19 +81,19 @@ def print_options(options: dict[str, Any], parts: Sequence[str], players: tuple[
     bleed = float(options.get("bleed") or 0.0)
     if not math.isfinite(bleed) or bleed < 0:
         raise UsageError("bleed", "the bleed is a length in mm, 0 or more", f"{bleed:g}")
-    most = max_bleed(paper)
-    if bleed > most:
-        raise UsageError("bleed", f"3 x 3 cards with their bleed fit on {paper} with at most {most:g} mm", f"{bleed:g}")
+    if bleed > MOST_BLEED:
+        raise UsageError("bleed", f"at most {MOST_BLEED:g} mm (print shops ask 3 mm, or 1/8 inch: 3.175)", f"{bleed:g}")
     only = options.get("only")
     chosen: tuple[str, ...]
     if only is None or only == "":
         chosen = tuple(parts)
     else:
+        every = (*parts, *PARTS)
         asked = [part.strip() for part in (only.split(",") if isinstance(only, str) else only) if part.strip()]
-        unknown = [part for part in asked if part not in parts]
+        unknown = [part for part in asked if part not in every]
         if unknown or not asked:
-            raise UsageError("only", f"unknown part; choose from {', '.join(parts)}", ",".join(unknown) or str(only))
-        chosen = tuple(part for part in parts if part in asked)
+            raise UsageError("only", f"unknown part; choose from {', '.join(every)}", ",".join(unknown) or str(only))
+        chosen = tuple(part for part in every if part in asked)
     offset = options.get("backs_offset") or (0.0, 0.0)
     if isinstance(offset, str):
         try:
@@ -101,20 +106,34 @@ def print_options(options: dict[str, Any], parts: Sequence[str], players: tuple[
     return PrintOptions(paper, count, bleed, bool(options.get("backs", True)), tuple(offset), chosen)
 
 
-def max_bleed(paper: str) -> float:
-    """The largest bleed (mm, one decimal) that leaves room for the cut marks around 3 x 3 cards.
+def layout(paper: str, bleed: float) -> tuple[int, int]:
+    """How many cards a sheet holds across and down: at most 3 x 3, as many as fit with their bleed and with cut marks
+    at least :data:`MARK_SHORTEST` long that stay out of the edge a printer leaves blank (:data:`PRINTABLE`).
 
-    >>> max_bleed("a4"), max_bleed("letter")
-    (2.5, 1.5)
+    >>> layout("a4", 0), layout("letter", 0), layout("a4", 3.2), layout("letter", 3.2)
+    ((3, 3), (3, 3), (2, 3), (2, 2))
     """
     _, width, height = PAPERS[paper]
-    room = min((width - 2 * MARK_ROOM) / COLUMNS - CARD_W, (height - 2 * MARK_ROOM) / ROWS - CARD_H) / 2
-    return int(room * 10 + 1e-9) / 10
+    room = 2 * (PRINTABLE + MARK_GAP + MARK_SHORTEST)
+    across = int((width - room) // (CARD_W + 2 * bleed))
+    down = int((height - room) // (CARD_H + 2 * bleed))
+    return min(across, MOST_ACROSS), min(down, MOST_DOWN)
+
+
+def layout_note(paper: str, bleed: float) -> str | None:
+    """What a set printed with this bleed says about its sheets, when they hold fewer than 3 x 3 cards (else None)."""
+    across, down = layout(paper, bleed)
+    if (across, down) == (MOST_ACROSS, MOST_DOWN):
+        return None
+    return (
+        f"with a bleed of {bleed:g} mm on {paper}, a sheet holds {across * down} cards ({across} across, {down} down), "
+        "so that the cut marks stay where a printer prints"
+    )
 
 
 @dataclass
 class Sheet:
-    """One page of 3 x 3 card fronts (or backs): per slot its left/top in mm and the card there, or None."""
+    """One page of card fronts (or backs): per slot its left/top in mm and the card there, or None."""
 
     kind: str  #: "front" or "back"
     slots: list[tuple[float, float, dict[str, Any] | None]] = field(default_factory=list)
@@ -124,23 +143,26 @@ def geometry(options: PrintOptions) -> dict[str, Any]:
     """Where the cards sit on the page and where the cut marks go, in mm."""
     size, width, height = PAPERS[options.paper]
     bleed = options.bleed
+    across, down = layout(options.paper, bleed)
     cell_w, cell_h = CARD_W + 2 * bleed, CARD_H + 2 * bleed
-    left, top = (width - COLUMNS * cell_w) / 2, (height - ROWS * cell_h) / 2
-    right, bottom = left + COLUMNS * cell_w, top + ROWS * cell_h
-    xs = sorted({round(left + c * cell_w + bleed + edge, 3) for c in range(COLUMNS) for edge in (0, CARD_W)})
-    ys = sorted({round(top + r * cell_h + bleed + edge, 3) for r in range(ROWS) for edge in (0, CARD_H)})
+    left, top = (width - across * cell_w) / 2, (height - down * cell_h) / 2
+    right, bottom = left + across * cell_w, top + down * cell_h
+    xs = sorted({round(left + c * cell_w + bleed + edge, 3) for c in range(across) for edge in (0, CARD_W)})
+    ys = sorted({round(top + r * cell_h + bleed + edge, 3) for r in range(down) for edge in (0, CARD_H)})
     marks = []
     for x in xs:
-        marks.append((x, max(0.0, top - MARK_GAP - MARK_LENGTH), x, top - MARK_GAP))
-        marks.append((x, bottom + MARK_GAP, x, min(height, bottom + MARK_GAP + MARK_LENGTH)))
+        marks.append((x, max(PRINTABLE, top - MARK_GAP - MARK_LENGTH), x, top - MARK_GAP))
+        marks.append((x, bottom + MARK_GAP, x, min(height - PRINTABLE, bottom + MARK_GAP + MARK_LENGTH)))
     for y in ys:
-        marks.append((max(0.0, left - MARK_GAP - MARK_LENGTH), y, left - MARK_GAP, y))
-        marks.append((right + MARK_GAP, y, min(width, right + MARK_GAP + MARK_LENGTH), y))
+        marks.append((max(PRINTABLE, left - MARK_GAP - MARK_LENGTH), y, left - MARK_GAP, y))
+        marks.append((right + MARK_GAP, y, min(width - PRINTABLE, right + MARK_GAP + MARK_LENGTH), y))
     return {
         "size": size,
         "width": width,
         "height": height,
         "bleed": bleed,
+        "across": across,
+        "down": down,
         "cell_w": cell_w,
         "cell_h": cell_h,
         "left": left,
@@ -150,26 +172,64 @@ def geometry(options: PrintOptions) -> dict[str, Any]:
 
 
 def sheets(cards: list[dict[str, Any]], options: PrintOptions) -> list[Sheet]:
-    """Pages of 9 fronts, each followed (with backs on) by its backs, columns reversed for long-edge duplex."""
+    """Pages of fronts (as many as :func:`layout` fits), each followed (with backs on) by its backs, columns reversed
+    for long-edge duplex."""
     return list(_sheets(cards, geometry(options), options))
 
 
 def _sheets(cards: list[dict[str, Any]], geo: dict[str, Any], options: PrintOptions) -> Iterator[Sheet]:
-    per_page = COLUMNS * ROWS
+    across, per_page = geo["across"], geo["across"] * geo["down"]
     dx, dy = options.backs_offset
     for start in range(0, len(cards), per_page):
         page = cards[start : start + per_page]
         front, back = Sheet("front"), Sheet("back")
         for slot in range(per_page):
-            row, col = divmod(slot, COLUMNS)
+            row, col = divmod(slot, across)
             card = page[slot] if slot < len(page) else None
             front.slots.append((geo["left"] + col * geo["cell_w"], geo["top"] + row * geo["cell_h"], card))
-            mirrored = row * COLUMNS + (COLUMNS - 1 - col)
+            mirrored = row * across + (across - 1 - col)
             twin = page[mirrored] if mirrored < len(page) else None
             back.slots.append((geo["left"] + col * geo["cell_w"] + dx, geo["top"] + row * geo["cell_h"] + dy, twin))
         yield front
         if options.backs:
             yield back
+
+
+#: The duplex alignment page: where its targets are (mm from the paper's centre), how far its scales reach either way,
+#: and the step between two of their ticks (every other one numbered).
+TARGETS = ((-50.0, -80.0), (0.0, 0.0), (50.0, 80.0))
+SCALE_REACH, SCALE_STEP = 6.0, 0.5
+
+
+def calibration(options: PrintOptions) -> dict[str, Any]:
+    """The duplex alignment page, front and back, in mm: each target's scales on the front and its cross on the back.
+
+    Printed on both sides of one sheet (long-edge flip: the back is mirrored left to right), a cross on the back
+    lands on its target when the printer puts the back where it means to. Held to the light, where it lands is read
+    on the front's scales, numbered with the offset to print with: across, the back's shift shows mirrored, so the
+    number is the current X plus what the eye sees to the right; down, it shows as it is, so the number is the
+    current Y less what the eye sees downwards.
+    """
+    _, width, height = PAPERS[options.paper]
+    dx, dy = options.backs_offset
+    steps = round(SCALE_REACH / SCALE_STEP)
+    ticks = [i * SCALE_STEP for i in range(-steps, steps + 1)]
+    targets, crosses = [], []
+    for tx, ty in TARGETS:
+        x, y = width / 2 + tx, height / 2 + ty
+        # a long tick every mm and a number every 2 mm, but none at the centre (the offset printed with, said above
+        # the targets) and the down scale's only from 4 mm (the across scale's numbers are beside its centre)
+        across = [
+            (round(x + seen, 3), i % 2 == 0, f"{dx + seen:g}" if i % 4 == 0 and seen else "")
+            for i, seen in enumerate(ticks, -steps)
+        ]
+        down = [
+            (round(y + seen, 3), i % 2 == 0, f"{dy - seen:g}" if i % 4 == 0 and abs(seen) >= 4 else "")
+            for i, seen in enumerate(ticks, -steps)
+        ]
+        targets.append({"x": round(x, 3), "y": round(y, 3), "across": across, "down": down})
+        crosses.append((round(width - x + dx, 3), round(y + dy, 3)))
+    return {"targets": targets, "crosses": crosses, "reach": SCALE_REACH, "offset": f"{dx:g},{dy:g}"}
 
 
 def content_hash(variant: BaseModel) -> str:
@@ -199,6 +259,7 @@ def page_context(variant: BaseModel, options: PrintOptions) -> dict[str, Any]:
         "version": content_hash(variant),
         "options": options,
         "geo": geometry(options),
+        "calibration": calibration(options),
         "parts": options.only,
         "generator": GENERATOR,
         "date": build_date(),
