@@ -14,6 +14,7 @@ from typing import Any
 import pypdf
 import pypdfium2
 import pytest
+from PIL import Image
 from typer.testing import CliRunner
 
 from workbench.cli import app
@@ -360,3 +361,88 @@ def test_the_alignment_page_prints_front_and_back(tmp_path: Path) -> None:
     back = _page_pixels(target, 1)
     red = back.getpixel((round((105 + 1) * PX), round((148.5 - 0.5 - 2.5) * PX)))  # on the centre cross's upright
     assert red[0] > 150 and red[1] < 100, red
+
+
+#: Points in a mm (PDF boxes are in points).
+PT = 72 / 25.4
+
+
+def _box_mm(box: Any) -> tuple[float, float]:
+    return (round(float(box.width) / PT, 2), round(float(box.height) / PT, 2))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("shop", "trim", "bleed", "alternating"),
+    [("generic", (63.0, 88.0), 3.0, False), ("drivethrucards", (63.5, 88.9), 3.175, True)],
+)
+def test_a_print_shops_pdf_is_one_card_a_page_with_its_trim_and_bleed_boxes(
+    tmp_path: Path, variant, shop: str, trim: tuple[float, float], bleed: float, alternating: bool
+) -> None:
+    target = tmp_path / "cards.pdf"
+    args = ["print", str(BASE), "--format", "cards-pdf", "--shop", shop, "--players", "3", "--out", str(target)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "the colours are RGB, as designed" in result.output
+    pages = pypdf.PdfReader(target).pages
+    market, guides = sum(card.copies for card in variant.cards), 3 * 3
+    assert len(pages) == 2 * (market + guides), "a front and a back for every card, no other page"
+    for page in pages:
+        assert _box_mm(page.trimbox) == trim
+        assert _box_mm(page.bleedbox) == _box_mm(page.mediabox) == (round(trim[0] + 2 * bleed, 2), round(trim[1] + 2 * bleed, 2))
+        assert float(page.trimbox.left) - float(page.mediabox.left) == pytest.approx(bleed * PT, abs=0.01)
+    first = variant.cards[0]
+    texts = [" ".join(page.extract_text().split()) for page in pages]
+    assert f"{first.id} · " in texts[0] and "MARKET" not in texts[0]
+    back = 1 if alternating else market  # the first card's back: next, or after every market front
+    assert "MARKET" in texts[back] and f"{first.id} · " not in texts[back]
+
+
+@pytest.mark.slow
+def test_a_shop_that_takes_images_gets_one_a_card_face_at_its_size(tmp_path: Path) -> None:
+    """The Game Crafter's poker cards: 2.5 x 3.5 inches and 1/8 inch of bleed at 300 dpi are 825 x 1125 pixels."""
+    folder = tmp_path / "images"
+    args = ["print", str(BASE), "--format", "png", "--shop", "gamecrafter", "--only", "guides", "--players", "4"]
+    result = runner.invoke(app, [*args, "--out", str(folder)])
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in folder.iterdir() if p.name != ".workbench-outputs.json")
+    expected = sorted(
+        f"guide-{g}-{copy}-{side}.png" for g in ("in", "out", "chance-it") for copy in (1, 2, 3, 4) for side in ("front", "back")
+    )
+    assert names == expected
+    with Image.open(folder / "guide-in-1-front.png") as image:
+        assert image.size == (825, 1125)
+        assert image.getpixel((5, 5))[:3] == image.getpixel((819, 1119))[:3], "the card's colour fills its bleed"
+    again = runner.invoke(app, [*args[:-2], "--players", "3", "--out", str(folder)])  # a smaller set replaces its own
+    assert again.exit_code == 0, again.output
+    assert len([p for p in folder.iterdir() if p.suffix == ".png"]) == 2 * 3 * 3, "the fourth copies went with the run"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--format", "tiff"], "--format tiff: unknown format; choose sheets, cards-pdf, png"),
+        (["--shop", "kinkos"], "--shop kinkos: unknown shop; choose generic, drivethrucards, gamecrafter"),
+        (["--format", "png", "--dpi", "50"], "--dpi 50: give whole dots per inch from 72 to 1200"),
+        (["--format", "png", "--html"], "--html: with --format png the images are the set"),
+        (
+            ["--format", "cards-pdf", "--only", "stakes"],
+            "--only stakes: with --format cards-pdf, the cards: choose from cards, guides",
+        ),
+        (["--format", "cards-pdf", "--bleed", "4"], "--bleed 4: a card's PDF holds a bleed of at most 3.5 mm"),
+    ],
+)
+def test_bad_shop_options_exit_1(tmp_path: Path, args: list[str], message: str) -> None:
+    target = tmp_path / "out"
+    result = runner.invoke(app, ["print", str(BASE), "--out", str(target), *args])
+    assert result.exit_code == 1 and message in result.output, result.output
+    assert not target.exists()
+
+
+@pytest.mark.slow
+def test_the_images_default_folder_is_made_under_reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["print", str(BASE), "--format", "png", "--dpi", "72", "--only", "guides", "--players", "3"])
+    assert result.exit_code == 0, result.output
+    assert "wrote reports/chance-it-cards" in result.output
+    assert len(list((tmp_path / "reports" / "chance-it-cards").glob("guide-*-front.png"))) == 9

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -707,41 +708,70 @@ def print_set(
     html: bool = False,
     paper: str = "a4",
     players: int | None = None,
-    bleed: float = 0.0,
+    bleed: float | None = None,
     backs: bool = True,
     backs_offset: str = "0,0",
     only: str | None = None,
+    format: str = "sheets",
+    shop: str = "generic",
+    dpi: int = 300,
     force: bool = False,
     create_folders: bool = False,
     notice: Notice | None = None,
 ) -> list[Path]:
-    """Print a playtest set to ``out`` (PDF; a name ending in .html writes only the HTML); the files written.
+    """Print a playtest set to ``out``; the files written.
 
-    ``html`` also writes the HTML beside the PDF. Options: ``paper`` (a4 or letter),
-    ``players`` (the set is for N players), ``bleed`` (mm), ``backs``,
+    ``format``: ``sheets`` (a PDF of card sheets for a home printer and the set's other parts; a name ending in .html
+    writes only the HTML, and ``html`` also writes it beside the PDF), ``cards-pdf`` (a PDF of one card a page, its
+    TrimBox and BleedBox set, in ``shop``'s size, bleed and page order) or ``png`` (``out`` a folder: one image a card
+    face at ``dpi``, named ``ID-COPY-front.png`` and ``-back.png``). Options: ``paper`` (a4 or letter),
+    ``players`` (the set is for N players), ``bleed`` (mm; None: none on sheets, the shop's otherwise), ``backs``,
     ``backs_offset`` (``"DX,DY"`` mm), ``only`` (a comma list of the family's parts, such as ``"cards,rules"``,
-    or ``"calibration"``: the duplex alignment page). ``notice`` hears how many cards a sheet holds when the bleed
-    leaves room for fewer than 3 x 3.
+    or ``"calibration"``: the duplex alignment page; a shop's formats print only cards). ``notice`` hears how many
+    cards a sheet holds when the bleed leaves room for fewer than 3 x 3.
     """
     loaded, _ = as_loaded(variant)
     _printable(loaded)
     out = Path(out)
-    html_only = out.suffix.lower() in (".html", ".htm")
+    options = {"paper": paper, "players": players, "bleed": bleed, "backs": backs, "backs_offset": backs_offset}
+    options |= {"only": only, "format": format, "shop": shop, "dpi": dpi}
+    images = format == "png"
+    if images and html:
+        raise UsageError("html", "with --format png the images are the set: leave out --html")
+    html_only = not images and out.suffix.lower() in (".html", ".htm")
     with Outputs(force=force) as outputs:
         reserve_inputs(outputs, *loaded.sources)
-        targets = [outputs.file(out, "out", create_folder=create_folders)]
+        if images:
+            kept = outputs.scripts(out, "out", pattern=CARD_IMAGE, names=_card_image, create=create_folders)
+            targets = []
+        else:
+            targets = [outputs.file(out, "out", create_folder=create_folders)]
         if html and not html_only:
             targets.append(outputs.file(out.with_suffix(".html"), "html"))
-        page = print_page(loaded, paper=paper, players=players, bleed=bleed, backs=backs, backs_offset=backs_offset, only=only)
-        from workbench.render.printing import layout_note  # the options are checked: the paper is one of the papers
+        page = print_page(loaded, **options)  # every option checked (the outputs first, as by every command)
+        from workbench.render import printing  # WeasyPrint, for this command only
 
-        note = layout_note(paper.lower(), bleed)
+        note = printing.layout_note(paper.lower(), bleed) if format == "sheets" and bleed else printing.shop_note(shop, bleed)
         if note is not None and notice is not None:
             notice(note)
+        outputs.ready()
+        if images:
+            for name, image in printing.render_images(page, dpi):
+                kept.add(name, image)
         for target in targets:
             is_html = target.suffix.lower() in (".html", ".htm")
             outputs.stage(target, page if is_html else print_pdf(loaded, page))
-        return outputs.commit()
+        written = outputs.commit()
+    return [out] if images else written
+
+
+#: The name of a card's image (``--format png``): its id, its copy and its side.
+CARD_IMAGE = re.compile(r"[A-Za-z0-9_.-]+-\d+-(?:front|back)\.png")
+
+
+def _card_image(name: str) -> bool:
+    """Whether a file is a card's image (a set's images are all this run's: those it does not write again go)."""
+    return CARD_IMAGE.fullmatch(name) is not None
 
 
 def _printable(loaded: Loaded) -> Printable:
@@ -751,19 +781,11 @@ def _printable(loaded: Loaded) -> Printable:
     return printable
 
 
-def print_page(
-    variant: VariantLike,
-    *,
-    paper: str = "a4",
-    players: int | None = None,
-    bleed: float = 0.0,
-    backs: bool = True,
-    backs_offset: str = "0,0",
-    only: str | None = None,
-) -> str:
-    """The playtest set as one HTML document (what :func:`print_set` prints), with its options."""
+def print_page(variant: VariantLike, **options: Any) -> str:
+    """The playtest set as one HTML document (what :func:`print_set` prints), with the options :func:`print_set`
+    takes for it (``paper``, ``players``, ``bleed``, ``backs``, ``backs_offset``, ``only``, ``format``, ``shop``,
+    ``dpi``; any left out: their defaults)."""
     loaded, _ = as_loaded(variant)
-    options = {"paper": paper, "players": players, "bleed": bleed, "backs": backs, "backs_offset": backs_offset, "only": only}
     return _printable(loaded).print_html(loaded.variant, options)
 
 

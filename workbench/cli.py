@@ -1449,7 +1449,10 @@ def print_set(
     out_file: Annotated[
         Path | None,
         typer.Option(
-            "--out", "-o", help="PDF to write [default: reports/<variant>.pdf]; a name ending in .html writes only the HTML."
+            "--out",
+            "-o",
+            help="PDF to write [default: reports/<variant>.pdf, or reports/<variant>-cards.pdf]; a name ending in .html "
+            "writes only the HTML; with --format png, the folder of images [default: reports/<variant>-cards/].",
         ),
     ] = None,
     html: Annotated[
@@ -1466,12 +1469,14 @@ def print_set(
         ),
     ] = None,
     bleed: Annotated[
-        float,
+        float | None,
         typer.Option(
             "--bleed",
-            help="Card background drawn this many mm beyond the cut on every side (up to 6; a sheet then holds fewer cards).",
+            help="Card background drawn this many mm beyond the cut on every side, up to 6 (a sheet then holds fewer "
+            "cards) [default: none on sheets, the shop's for its formats].",
+            show_default=False,
         ),
-    ] = 0.0,
+    ] = None,
     backs: Annotated[
         bool,
         typer.Option("--backs/--no-backs", help="A page of card backs after each page of fronts, mirrored for long-edge duplex."),
@@ -1487,16 +1492,32 @@ def print_set(
             show_default=False,
         ),
     ] = None,
+    form: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="sheets (a home printer's card sheets and the other parts), cards-pdf (one card a page, with its trim "
+            "and bleed boxes, for a print shop) or png (one image a card face).",
+        ),
+    ] = "sheets",
+    shop: Annotated[
+        str, typer.Option("--shop", help="Whose card size, bleed and page order: generic, drivethrucards or gamecrafter.")
+    ] = "generic",
+    dpi: Annotated[int, typer.Option("--dpi", help="Dots per inch of --format png's images.")] = 300,
     force: Force = False,
 ) -> None:
     """Print a playtest set as PDF: the variant's cards, the sheets and board its game has, and a rule summary."""
     from workbench import api
 
+    default = Path("reports") / (f"{variant.stem}.pdf" if form == "sheets" else f"{variant.stem}-cards")
     with _reported():
         written = api.print_set(
             variant,
-            out_file or Path("reports") / f"{variant.stem}.pdf",
+            out_file or (default.with_suffix(".pdf") if form == "cards-pdf" else default),
             create_folders=out_file is None,
+            format=form,
+            shop=shop,
+            dpi=dpi,
             html=html,
             paper=paper,
             players=players,

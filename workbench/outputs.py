@@ -679,20 +679,24 @@ class Outputs:
             raise UsageError(parameter, _not_ours, display_path(path))
         return path
 
-    def scripts(self, folder: Path, parameter: str, *, pattern: re.Pattern[str], names: Callable[[str], bool]) -> Scripts:
-        """Name a folder for many small files (scenario scripts) called like ``pattern``; ``names`` are this run's.
+    def scripts(
+        self, folder: Path, parameter: str, *, pattern: re.Pattern[str], names: Callable[[str], bool], create: bool = False
+    ) -> Scripts:
+        """Name a folder for many small files (scenario scripts, card images) called like ``pattern``; ``names`` are
+        this run's.
 
         Checked now: the folder, and any file in it this run would replace that the
         workbench did not write. The files wait in a hidden staging folder (made by
         :meth:`ready`) until :meth:`commit` moves them in and removes the workbench's
-        earlier files of the same pattern that this run did not write again.
+        earlier files of the same pattern that this run did not write again. ``create``: as for
+        :meth:`folder_for`.
         """
         folder = Path(folder)
         resolved = _resolve(folder, parameter)
         for target, claim in self.targets.items():
             if target.parent == resolved and pattern.fullmatch(target.name):
                 raise UsageError(parameter, claim.then("names a file this run writes there"), display_path(folder))
-        self.folder_for(folder, parameter, create=False)
+        self.folder_for(folder, parameter, create=create)
         if resolved not in self._missing:
             manifest, replacing = read_manifest(resolved), read_manifest(resolved, "replacing")
             for entry in os.scandir(resolved):
@@ -854,18 +858,19 @@ class Scripts:
     kept: list[str] = field(default_factory=list)  #: stale files left because they were changed since written
     _gone: list[str] = field(default_factory=list)  #: earlier scripts of the workbench that go (see :meth:`recorded`)
 
-    def add(self, name: str, text: str) -> None:
-        """Stage one script in the private staging folder (flushed and fsynced; nobody sees it before the commit)."""
+    def add(self, name: str, data: str | bytes) -> None:
+        """Stage one file (a script, an image) in the private staging folder (flushed and fsynced; nobody sees it
+        before the commit)."""
         if not self.pattern.fullmatch(name) or self.staging is None:
             raise ValueError(f"not a script name, or the outputs are not ready: {name}")
         try:
-            with (self.staging / name).open("w", encoding="utf-8", newline="") as handle:
-                handle.write(text)
+            with (self.staging / name).open("wb") as handle:
+                handle.write(data.encode("utf-8") if isinstance(data, str) else data)
                 handle.flush()
                 os.fsync(handle.fileno())
         except OSError as exc:
             raise OutputError(self.folder / name, _reason(exc)) from None
-        self.hashes[name] = _digest(text)
+        self.hashes[name] = _digest(data)
 
     def recorded(self, manifest: dict[str, str]) -> dict[str, str]:
         """The folder's ``manifest`` once the staged scripts are in and the workbench's earlier ones gone (an

@@ -17,6 +17,7 @@ import hashlib
 import json
 import math
 import os
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -38,7 +39,35 @@ MARK_GAP = 1.0  #: mm between a cut mark and the cards' bleed
 MARK_LENGTH = 7.0  #: mm, at most
 MARK_SHORTEST = 1.5  #: mm: a cut mark is at least this long, else the sheet holds a column or a row fewer
 MOST_BLEED = 6.0  #: mm (print shops ask 3 mm, or 1/8 inch)
+CARDS_PDF_BLEED = 3.5  #: mm: the most a card's PDF page sets as its BleedBox (WeasyPrint's limit: 10 points)
 PARTS = ("calibration",)  #: the parts every family's set has besides its own, printed only when asked for
+MOST_DPI = 1200  #: for images (a shop asks 300)
+
+
+@dataclass(frozen=True)
+class Shop:
+    """What a print shop asks of card files, as its guide for poker-size cards says: the trim size, the bleed and the
+    order of the pages (check the shop's current template before an order: shops change them)."""
+
+    name: str
+    card: tuple[float, float]  #: trim width and height, mm
+    bleed: float  #: mm on every side
+    alternating: bool  #: each card's front, then its back (else every front, then every back, per deck)
+    order: str  #: the page order, in words
+
+
+#: The shops whose card files ``--shop`` writes, by name.
+SHOPS = {
+    shop.name: shop
+    for shop in (
+        Shop("generic", (CARD_W, CARD_H), 3.0, False, "every front, then every back in the same order, per deck"),
+        Shop("drivethrucards", (63.5, 88.9), 3.175, True, "each card's front, then its back"),
+        Shop("gamecrafter", (63.5, 88.9), 3.175, False, "every front, then every back in the same order, per deck"),
+    )
+}
+#: How a set is printed: card sheets for a home printer (with the other parts), one card a page for a print shop (PDF
+#: with its trim and bleed boxes set), or one image a card face for a shop that takes images.
+FORMATS = ("sheets", "cards-pdf", "png")
 #: Pips of a die face drawn on a 24 x 24 square: face -> (x, y) centres (other faces are drawn as numbers).
 PIPS = {
     1: [(12, 12)],
@@ -60,39 +89,63 @@ class PrintOptions:
     backs: bool = True  #: a page of card backs after each page of card fronts
     backs_offset: tuple[float, float] = (0.0, 0.0)  #: mm the backs are shifted (right, down) for a misaligned duplex
     only: tuple[str, ...] = ()  #: parts printed, in the family's order
+    format: str = "sheets"  #: one of FORMATS
+    shop: Shop = SHOPS["generic"]  #: whose card size, bleed and page order (formats other than sheets)
+    dpi: int = 300  #: of images
+
+    @property
+    def cards_only(self) -> bool:
+        """Whether the set is its cards alone, one a page (a print shop's files): no sheets, marks or other parts."""
+        return self.format != "sheets"
 
 
-def print_options(options: dict[str, Any], parts: Sequence[str], players: tuple[int, int], name: str) -> PrintOptions:
+def print_options(
+    options: dict[str, Any], parts: Sequence[str], players: tuple[int, int], name: str, *, decks: Sequence[str]
+) -> PrintOptions:
     """Check the command line's options against a variant (``name``, for ``players`` = (fewest, most), whose set
-    has ``parts`` in the order printed); :class:`UsageError` names the bad one.
+    has ``parts`` in the order printed, ``decks`` of them its cards); :class:`UsageError` names the bad one.
 
-    ``options``: ``paper`` (a4|letter), ``players`` (None: the most), ``bleed`` (mm),
-    ``backs`` (bool), ``backs_offset`` ("DX,DY" in mm, or a pair), ``only`` (comma list or None).
+    ``options``: ``paper`` (a4|letter), ``players`` (None: the most), ``bleed`` (mm; None: 0 on sheets, the shop's
+    otherwise), ``backs`` (bool), ``backs_offset`` ("DX,DY" in mm, or a pair), ``only`` (comma list or None),
+    ``format`` (one of :data:`FORMATS`), ``shop`` (a key of :data:`SHOPS`), ``dpi`` (whole dots per inch).
     """
     build_date()  # a bad SOURCE_DATE_EPOCH is the user's to fix, found before any work
     paper = str(options.get("paper") or "a4").lower()
     if paper not in PAPERS:
         raise UsageError("paper", "unknown paper; choose a4 or letter", str(options.get("paper")))
+    form = str(options.get("format") or "sheets")
+    if form not in FORMATS:
+        raise UsageError("format", f"unknown format; choose {', '.join(FORMATS)}", form)
+    shop = SHOPS.get(str(options.get("shop") or "generic"))
+    if shop is None:
+        raise UsageError("shop", f"unknown shop; choose {', '.join(SHOPS)}", str(options.get("shop")))
+    dpi = options.get("dpi") or 300
+    if not isinstance(dpi, int) or not 72 <= dpi <= MOST_DPI:
+        raise UsageError("dpi", f"give whole dots per inch from 72 to {MOST_DPI}", str(dpi))
     count = options.get("players")
     low, high = players
     count = high if count is None else count
     if not low <= count <= high:
         raise UsageError("players", f"'{name}' is for {players_span(low, high)} players", str(count))
-    bleed = float(options.get("bleed") or 0.0)
+    given = options.get("bleed")
+    bleed = float(given if given is not None else shop.bleed if form != "sheets" else 0.0)
     if not math.isfinite(bleed) or bleed < 0:
         raise UsageError("bleed", "the bleed is a length in mm, 0 or more", f"{bleed:g}")
     if bleed > MOST_BLEED:
         raise UsageError("bleed", f"at most {MOST_BLEED:g} mm (print shops ask 3 mm, or 1/8 inch: 3.175)", f"{bleed:g}")
+    if form == "cards-pdf" and bleed > CARDS_PDF_BLEED:
+        raise UsageError("bleed", f"a card's PDF holds a bleed of at most {CARDS_PDF_BLEED:g} mm (10 points)", f"{bleed:g}")
+    every = tuple(decks) if form != "sheets" else (*parts, *PARTS)
     only = options.get("only")
     chosen: tuple[str, ...]
     if only is None or only == "":
-        chosen = tuple(parts)
+        chosen = tuple(decks) if form != "sheets" else tuple(parts)
     else:
-        every = (*parts, *PARTS)
         asked = [part.strip() for part in (only.split(",") if isinstance(only, str) else only) if part.strip()]
         unknown = [part for part in asked if part not in every]
         if unknown or not asked:
-            raise UsageError("only", f"unknown part; choose from {', '.join(every)}", ",".join(unknown) or str(only))
+            which = f"with --format {form}, the cards: choose" if form != "sheets" else "unknown part; choose"
+            raise UsageError("only", f"{which} from {', '.join(every)}", ",".join(unknown) or str(only))
         chosen = tuple(part for part in every if part in asked)
     offset = options.get("backs_offset") or (0.0, 0.0)
     if isinstance(offset, str):
@@ -103,7 +156,7 @@ def print_options(options: dict[str, Any], parts: Sequence[str], players: tuple[
         except ValueError:
             raise UsageError("backs_offset", "expected two lengths in mm, right and down, such as 1,-0.5", offset) from None
         offset = (dx, dy)
-    return PrintOptions(paper, count, bleed, bool(options.get("backs", True)), tuple(offset), chosen)
+    return PrintOptions(paper, count, bleed, bool(options.get("backs", True)), tuple(offset), chosen, form, shop, dpi)
 
 
 def layout(paper: str, bleed: float) -> tuple[int, int]:
@@ -131,16 +184,30 @@ def layout_note(paper: str, bleed: float) -> str | None:
     )
 
 
+def shop_note(shop: str, bleed: float | None) -> str:
+    """What a print shop's files are (``shop`` a key of :data:`SHOPS`, checked): size, bleed, page order, colours."""
+    chosen = SHOPS[shop]
+    width, height = chosen.card
+    return (
+        f"{chosen.name}: cards of {width:g} x {height:g} mm with {chosen.bleed if bleed is None else bleed:g} mm of bleed, "
+        f"pages in the order {chosen.order}; the colours are RGB, as designed (the shop converts them for its press: "
+        "order a proof)"
+    )
+
+
 @dataclass
 class Sheet:
     """One page of card fronts (or backs): per slot its left/top in mm and the card there, or None."""
 
     kind: str  #: "front" or "back"
     slots: list[tuple[float, float, dict[str, Any] | None]] = field(default_factory=list)
+    name: str = ""  #: a page of one card: ``ID-COPY-front`` or ``-back`` (the page's anchor, an image's file name)
 
 
 def geometry(options: PrintOptions) -> dict[str, Any]:
     """Where the cards sit on the page and where the cut marks go, in mm."""
+    if options.cards_only:
+        return _card_pages(options)
     size, width, height = PAPERS[options.paper]
     bleed = options.bleed
     across, down = layout(options.paper, bleed)
@@ -161,6 +228,9 @@ def geometry(options: PrintOptions) -> dict[str, Any]:
         "width": width,
         "height": height,
         "bleed": bleed,
+        "page_bleed": 0.0,
+        "card_w": CARD_W,
+        "card_h": CARD_H,
         "across": across,
         "down": down,
         "cell_w": cell_w,
@@ -171,10 +241,46 @@ def geometry(options: PrintOptions) -> dict[str, Any]:
     }
 
 
+def _card_pages(options: PrintOptions) -> dict[str, Any]:
+    """One card a page, the page the card's trim and its bleed beyond it (the PDF's TrimBox and BleedBox)."""
+    width, height = options.shop.card
+    bleed = options.bleed
+    return {
+        "size": f"{width}mm {height}mm",
+        "width": width,
+        "height": height,
+        "bleed": bleed,
+        "page_bleed": bleed,
+        "card_w": width,
+        "card_h": height,
+        "across": 1,
+        "down": 1,
+        "cell_w": width + 2 * bleed,
+        "cell_h": height + 2 * bleed,
+        "left": -bleed,
+        "top": -bleed,
+        "marks": [],
+    }
+
+
 def sheets(cards: list[dict[str, Any]], options: PrintOptions) -> list[Sheet]:
     """Pages of fronts (as many as :func:`layout` fits), each followed (with backs on) by its backs, columns reversed
-    for long-edge duplex."""
-    return list(_sheets(cards, geometry(options), options))
+    for long-edge duplex; for a print shop, one card a page in the shop's order, each page named by the card's
+    ``id`` (every face a family prints has one) and its copy."""
+    if not options.cards_only:
+        return list(_sheets(cards, geometry(options), options))
+    geo, copies = geometry(options), Counter[str]()
+    fronts, backs = [], []
+    for card in cards:
+        copies[card["id"]] += 1
+        name = f"{card['id']}-{copies[card['id']]}"
+        fronts.append(Sheet("front", [(geo["left"], geo["top"], card)], f"{name}-front"))
+        backs.append(Sheet("back", [(geo["left"], geo["top"], card)], f"{name}-back"))
+    if not options.backs:
+        return fronts
+    if options.shop.alternating:
+        return [page for pair in zip(fronts, backs, strict=True) for page in pair]
+    return fronts + backs
 
 
 def _sheets(cards: list[dict[str, Any]], geo: dict[str, Any], options: PrintOptions) -> Iterator[Sheet]:
@@ -281,3 +387,25 @@ def render_pdf(html: str, version: str) -> bytes:
     identifier = f"{GENERATOR} {version} {hashlib.sha256(html.encode()).hexdigest()[:16]}"
     pdf: bytes = weasyprint.HTML(string=html, base_url=None).write_pdf(pdf_identifier=identifier.encode())  # no target: the bytes
     return pdf
+
+
+def render_images(html: str, dpi: int) -> list[tuple[str, bytes]]:
+    """The pages of a set printed one card a page (from :func:`sheets` with a shop's format) as PNG images at ``dpi``,
+    trim and bleed, each named by its card (``ID-COPY-front.png``); the same HTML gives the same bytes."""
+    import io
+
+    import pypdfium2
+    import weasyprint
+
+    document = weasyprint.HTML(string=html, base_url=None).render()
+    names = [list(page.anchors) for page in document.pages]
+    if any(len(found) != 1 for found in names):
+        raise ValueError("not a set of one card a page: each page must hold one named card")
+    pdf = pypdfium2.PdfDocument(document.write_pdf())
+    images = []
+    for (name,), page in zip(names, pdf, strict=True):
+        width, height = (round(points * dpi / 72) for points in page.get_size())  # PDFium may round a pixel up
+        buffer = io.BytesIO()
+        page.render(scale=dpi / 72).to_pil().crop((0, 0, width, height)).save(buffer, format="PNG", dpi=(dpi, dpi))
+        images.append((f"{name}.png", buffer.getvalue()))
+    return images

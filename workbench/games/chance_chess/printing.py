@@ -17,6 +17,7 @@ from workbench.games.chance_chess.schema import PIECES, Variant
 from workbench.render.printing import PrintOptions, environment, page_context, print_options, sheets
 
 PARTS = ("cards", "rules")  #: what ``--only`` may pick, in the order printed
+DECKS = ("cards",)  #: the parts that are cards (what a print shop's formats print)
 PLAYERS = (2, 2)  #: fewest and most players: white and black
 
 #: Each card's symbol, large on its face (the white pieces' glyphs; a star for any piece, circular arrows to reshuffle).
@@ -68,6 +69,7 @@ def share(copies: int, size: int) -> str:
 def _face(card: str, copies: int, variant: Variant, version: str) -> dict[str, Any]:
     return {
         "kind": card,
+        "id": card,
         "symbol": SYMBOLS[card],
         "pieces": "".join(SYMBOLS[piece] for piece in PIECES) if card == "any" else "",
         "word": WORDS[card],
@@ -188,5 +190,5 @@ def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
 def render_html(variant: Variant, options: dict[str, Any]) -> str:
     """The playtest set as one self-contained HTML document (what WeasyPrint prints); ``options`` as
     :func:`workbench.render.printing.print_options` takes them."""
-    checked = print_options(options, PARTS, PLAYERS, variant.name)
+    checked = print_options(options, PARTS, PLAYERS, variant.name, decks=DECKS)
     return environment("workbench.games.chance_chess").get_template("print.html.j2").render(**build(variant, checked))

@@ -21,6 +21,7 @@ from workbench.games.chance_it.schema import GUIDES, Card, Variant
 from workbench.render.printing import PrintOptions, environment, page_context, print_options, sheets
 
 PARTS = ("cards", "guides", "stakes", "board", "rules")  #: what ``--only`` may pick, in the order printed
+DECKS = ("cards", "guides")  #: the parts that are cards (what a print shop's formats print)
 _GUIDE_WORDS = {"in": "IN", "out": "OUT", "chance-it": "CHANCE IT"}
 #: Icons of the resources; the effect kinds add theirs (see :func:`drawing`).
 RESOURCE_DRAWINGS = {
@@ -369,5 +370,5 @@ def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
 def render_html(variant: Variant, options: dict[str, Any]) -> str:
     """The playtest set as one self-contained HTML document (what WeasyPrint prints); ``options`` as
     :func:`workbench.render.printing.print_options` takes them."""
-    checked = print_options(options, PARTS, (variant.players.min, variant.players.max), variant.name)
+    checked = print_options(options, PARTS, (variant.players.min, variant.players.max), variant.name, decks=DECKS)
     return environment("workbench.games.chance_it").get_template("print.html.j2").render(**build(variant, checked))

@@ -13,6 +13,7 @@ from workbench.games.target_dice.schema import SPECIALS, Variant
 from workbench.render.printing import PrintOptions, environment, page_context, print_options, sheets
 
 PARTS = ("cards", "rules")  #: what ``--only`` may pick, in the order printed
+DECKS = ("cards",)  #: the parts that are cards (what a print shop's formats print)
 
 #: What each special card does, as printed on it and in the rules.
 SPECIAL_TEXTS = {
@@ -30,6 +31,7 @@ TURNABLE = frozenset({6, 9, 66, 68, 86, 89, 98, 99})
 def _number_face(number: int, variant: Variant, version: str) -> dict[str, Any]:
     return {
         "kind": "number",
+        "id": f"number-{number}",
         "number": number,
         "underline": number in TURNABLE,
         "small": f"{number} · {variant.name} · {version}",
@@ -39,6 +41,7 @@ def _number_face(number: int, variant: Variant, version: str) -> dict[str, Any]:
 def _special_face(colour: str, variant: Variant, version: str) -> dict[str, Any]:
     return {
         "kind": colour,
+        "id": colour,
         "word": colour.upper(),
         "text": SPECIAL_TEXTS[colour],
         "hint": "Only for the starting player's own roll. Draw on until a number card appears.",
@@ -125,5 +128,5 @@ def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
 def render_html(variant: Variant, options: dict[str, Any]) -> str:
     """The playtest set as one self-contained HTML document (what WeasyPrint prints); ``options`` as
     :func:`workbench.render.printing.print_options` takes them."""
-    checked = print_options(options, PARTS, (variant.players.min, variant.players.max), variant.name)
+    checked = print_options(options, PARTS, (variant.players.min, variant.players.max), variant.name, decks=DECKS)
     return environment("workbench.games.target_dice").get_template("print.html.j2").render(**build(variant, checked))
