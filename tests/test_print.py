@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import json
 import math
 import os
 import re
@@ -10,6 +12,8 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 import pypdf
 import pypdfium2
@@ -18,8 +22,10 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from workbench.cli import app
+from workbench.errors import display_path
 from workbench.games import load_variant
-from workbench.render.printing import PrintOptions, calibration, content_hash
+from workbench.render import tts
+from workbench.render.printing import FORMATS, Page, PrintOptions, calibration, content_hash
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"
@@ -421,15 +427,18 @@ def test_a_shop_that_takes_images_gets_one_a_card_face_at_its_size(tmp_path: Pat
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--format", "tiff"], "--format tiff: unknown format; choose sheets, cards-pdf, png"),
+        (["--format", "tiff"], "--format tiff: unknown format; choose sheets, cards-pdf, png, tts"),
         (["--shop", "kinkos"], "--shop kinkos: unknown shop; choose generic, drivethrucards, gamecrafter"),
         (["--format", "png", "--dpi", "50"], "--dpi 50: give whole dots per inch from 72 to 1200"),
-        (["--format", "png", "--html"], "--html: with --format png the images are the set"),
+        (["--format", "png", "--html"], "--html: with --format png the folder is the set"),
         (
             ["--format", "cards-pdf", "--only", "stakes"],
             "--only stakes: with --format cards-pdf, the cards: choose from cards, guides",
         ),
         (["--format", "cards-pdf", "--bleed", "4"], "--bleed 4: a card's PDF holds a bleed of at most 3.5 mm"),
+        (["--base-url", "https://example.org"], "--base-url https://example.org: only with --format tts"),
+        (["--format", "tts", "--base-url", "ftp://example.org"], "--base-url ftp://example.org: only with --format tts: the"),
+        (["--format", "tts", "--html"], "--html: with --format tts the folder is the set"),
     ],
 )
 def test_bad_shop_options_exit_1(tmp_path: Path, args: list[str], message: str) -> None:
@@ -446,3 +455,107 @@ def test_the_images_default_folder_is_made_under_reports(tmp_path: Path, monkeyp
     assert result.exit_code == 0, result.output
     assert "wrote reports/chance-it-cards" in result.output
     assert len(list((tmp_path / "reports" / "chance-it-cards").glob("guide-*-front.png"))) == 9
+
+
+def _png(colour: str, size: tuple[int, int] = (4, 6)) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", size, colour).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def test_a_deck_past_69_cards_takes_a_second_sheet_and_every_copy_is_a_card() -> None:
+    """Tabletop Simulator's deck sheet is at most 10 x 7 with the last place kept for a hidden card: 75 cards are a
+    full sheet of 69 and a sheet of 6, and each card names its sheet's place (CardID = sheet key x 100 + place)."""
+    faces = [Page("cards", f"c{i}-1-front", _png("red" if i < 69 else "blue")) for i in range(75)]
+    html = "".join(
+        f'<section id="cards:c{i}-1-front" data-title="C{i}" data-description="does {i}"></section>' for i in range(75)
+    )
+    exported = tts.export(html, [*faces, Page("cards", "c0-1-back", _png("black")), Page("", "", _png("white"))], "Set", str)
+    decks = [o for o in exported.saved["ObjectStates"] if o["Name"] == "DeckCustom"]
+    assert len(decks) == 1
+    deck = decks[0]
+    sheets = {key: (entry["NumWidth"], entry["NumHeight"], entry["FaceURL"]) for key, entry in deck["CustomDeck"].items()}
+    assert sheets == {"1": (10, 7, "cards-sheet-1.png"), "2": (6, 1, "cards-sheet-2.png")}
+    assert deck["DeckIDs"] == [100 + i for i in range(69)] + [200 + i for i in range(6)]
+    assert [(c["Name"], c["Nickname"], c["Description"], c["CardID"]) for c in deck["ContainedObjects"]][68:70] == [
+        ("Card", "C68", "does 68", 168),
+        ("Card", "C69", "does 69", 200),
+    ]
+    with Image.open(io.BytesIO(exported.images["cards-sheet-1.png"])) as sheet:
+        assert sheet.size == (40, 42) and sheet.getpixel((39, 41)) == (255, 255, 255), "the 70th place is left empty"
+        assert sheet.getpixel((35, 41)) == (255, 0, 0)
+    with Image.open(io.BytesIO(exported.images["cards-sheet-2.png"])) as sheet:
+        assert sheet.size == (24, 6) and sheet.getpixel((0, 0)) == (0, 0, 255)
+    assert [o["Name"] for o in exported.saved["ObjectStates"]] == ["DeckCustom", "Custom_Tile"]
+    assert exported.saved["ObjectStates"][1]["CustomImage"]["ImageURL"] == "page-1.png"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["chance-it", "target-dice", "chance-chess"])
+def test_an_online_tables_set_loads_as_tabletop_simulator_reads_it(tmp_path: Path, name: str) -> None:
+    """--format tts: one DeckCustom a deck with one card a copy, deck sheets of the grid they state at 150 dpi (a card
+    63 x 88 mm is 372 x 520 pixels), one back a deck, the other pages as tiles, every image where its URL says."""
+    folder = tmp_path / "online"
+    result = runner.invoke(app, ["print", str(ROOT / "variants" / f"{name}.yaml"), "--format", "tts", "--out", str(folder)])
+    assert result.exit_code == 0, result.output
+    saved = json.loads((folder / "online.json").read_text())
+    objects = saved["ObjectStates"]
+    decks = [o for o in objects if o["Name"] == "DeckCustom"]
+    loaded = load_variant(ROOT / "variants" / f"{name}.yaml").variant
+    assert [len(deck["DeckIDs"]) for deck in decks] == _deck_sizes(name, loaded)
+    for deck in decks:
+        assert [card["CardID"] for card in deck["ContainedObjects"]] == deck["DeckIDs"]
+        assert all(card["Name"] == "Card" and card["Nickname"] for card in deck["ContainedObjects"])
+        for entry in deck["CustomDeck"].values():
+            face = Path(url2pathname(urlparse(entry["FaceURL"]).path))
+            back = Path(url2pathname(urlparse(entry["BackURL"]).path))
+            assert face.parent == back.parent == folder.resolve()
+            with Image.open(face) as image:
+                assert image.size == (372 * entry["NumWidth"], 520 * entry["NumHeight"])
+            with Image.open(back) as image:
+                assert image.size == (372, 520)
+    tiles = [o for o in objects if o["Name"] == "Custom_Tile"]
+    assert tiles and all(Path(url2pathname(urlparse(t["CustomImage"]["ImageURL"]).path)).is_file() for t in tiles)
+    hosted = runner.invoke(
+        app,
+        [
+            "print",
+            str(ROOT / "variants" / f"{name}.yaml"),
+            "--format",
+            "tts",
+            "--out",
+            str(folder),
+            "--base-url",
+            "https://example.org/set/",
+        ],
+    )
+    assert hosted.exit_code == 0, hosted.output
+    urls = [
+        e["FaceURL"]
+        for d in json.loads((folder / "online.json").read_text())["ObjectStates"]
+        for e in d.get("CustomDeck", {}).values()
+    ]
+    assert urls and all(url.startswith("https://example.org/set/") and "//" not in url[8:] for url in urls)
+
+
+def _deck_sizes(name: str, variant: Any) -> list[int]:
+    """The copies in each deck of a family's set, from the variant itself (the guide cards: 3 a player, 6 players)."""
+    if name == "chance-it":
+        return [sum(card.copies for card in variant.cards), 3 * variant.players.max]
+    if name == "target-dice":
+        return [sum(variant.deck.numbers.values()) + sum(variant.deck.specials.copies().values())]
+    return [variant.deck.size]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("form", FORMATS)
+@pytest.mark.parametrize("name", ["chance-it", "target-dice", "chance-chess"])
+def test_every_format_prints_every_family(tmp_path: Path, form: str, name: str) -> None:
+    """The formats are one list (printing.FORMATS): each prints each family's set, to a file or a folder."""
+    target = tmp_path / ("set" if form in ("png", "tts") else "set.pdf")
+    args = ["print", str(ROOT / "variants" / f"{name}.yaml"), "--format", form, "--out", str(target)]
+    result = runner.invoke(app, [*args, *(["--dpi", "72"] if form in ("png", "tts") else [])])
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().endswith(f"wrote {display_path(target)}")
+    written = [p for p in target.iterdir() if p.suffix == ".png"] if target.is_dir() else [target]
+    assert written and all(p.stat().st_size > 0 for p in written)

@@ -714,7 +714,8 @@ def print_set(
     only: str | None = None,
     format: str = "sheets",
     shop: str = "generic",
-    dpi: int = 300,
+    dpi: int | None = None,
+    base_url: str | None = None,
     force: bool = False,
     create_folders: bool = False,
     notice: Notice | None = None,
@@ -723,27 +724,35 @@ def print_set(
 
     ``format``: ``sheets`` (a PDF of card sheets for a home printer and the set's other parts; a name ending in .html
     writes only the HTML, and ``html`` also writes it beside the PDF), ``cards-pdf`` (a PDF of one card a page, its
-    TrimBox and BleedBox set, in ``shop``'s size, bleed and page order) or ``png`` (``out`` a folder: one image a card
-    face at ``dpi``, named ``ID-COPY-front.png`` and ``-back.png``). Options: ``paper`` (a4 or letter),
-    ``players`` (the set is for N players), ``bleed`` (mm; None: none on sheets, the shop's otherwise), ``backs``,
-    ``backs_offset`` (``"DX,DY"`` mm), ``only`` (a comma list of the family's parts, such as ``"cards,rules"``,
-    or ``"calibration"``: the duplex alignment page; a shop's formats print only cards). ``notice`` hears how many
-    cards a sheet holds when the bleed leaves room for fewer than 3 x 3.
+    TrimBox and BleedBox set, in ``shop``'s size, bleed and page order), ``png`` (``out`` a folder: one image a card
+    face at ``dpi``, default 300, named ``ID-COPY-front.png`` and ``-back.png``) or ``tts`` (``out`` a folder: the
+    set for Tabletop Simulator, :mod:`workbench.render.tts`, its images at ``dpi``, default 150, named by their URL
+    under ``base_url``, or by their path). Options: ``paper`` (a4 or letter), ``players`` (the set is for N players),
+    ``bleed`` (mm; None: none on sheets, the shop's for its formats), ``backs``, ``backs_offset`` (``"DX,DY"`` mm),
+    ``only`` (a comma list of the family's parts, such as ``"cards,rules"``, or ``"calibration"``: the duplex
+    alignment page; a shop's formats print only cards). ``notice`` hears how many cards a sheet holds when the bleed
+    leaves room for fewer than 3 x 3, and what a shop's files are.
     """
     loaded, _ = as_loaded(variant)
     _printable(loaded)
     out = Path(out)
+    folder = format in FOLDER_FORMATS
+    if folder and html:
+        raise UsageError("html", f"with --format {format} the folder is the set: leave out --html")
+    if base_url is not None and (format != "tts" or not base_url.startswith(("https://", "http://"))):
+        raise UsageError("base_url", "only with --format tts: the address the images will be at, http:// or https://", base_url)
+    dpi = dpi if dpi is not None else 150 if format == "tts" else 300
     options = {"paper": paper, "players": players, "bleed": bleed, "backs": backs, "backs_offset": backs_offset}
     options |= {"only": only, "format": format, "shop": shop, "dpi": dpi}
-    images = format == "png"
-    if images and html:
-        raise UsageError("html", "with --format png the images are the set: leave out --html")
-    html_only = not images and out.suffix.lower() in (".html", ".htm")
+    html_only = not folder and out.suffix.lower() in (".html", ".htm")
     with Outputs(force=force) as outputs:
         reserve_inputs(outputs, *loaded.sources)
-        if images:
-            kept = outputs.scripts(out, "out", pattern=CARD_IMAGE, names=_card_image, create=create_folders)
-            targets = []
+        if folder:
+            pattern = FOLDER_FORMATS[format]
+            kept = outputs.scripts(
+                out, "out", pattern=pattern, names=lambda name: pattern.fullmatch(name) is not None, create=create_folders
+            )
+            targets = [outputs.file(out / f"{out.name}.json", "out")] if format == "tts" else []
         else:
             targets = [outputs.file(out, "out", create_folder=create_folders)]
         if html and not html_only:
@@ -751,27 +760,42 @@ def print_set(
         page = print_page(loaded, **options)  # every option checked (the outputs first, as by every command)
         from workbench.render import printing  # WeasyPrint, for this command only
 
-        note = printing.layout_note(paper.lower(), bleed) if format == "sheets" and bleed else printing.shop_note(shop, bleed)
+        note = None
+        if format in ("cards-pdf", "png"):
+            note = printing.shop_note(shop, bleed)
+        elif format == "sheets":
+            note = printing.layout_note(paper.lower(), bleed or 0)
         if note is not None and notice is not None:
             notice(note)
         outputs.ready()
-        if images:
-            for name, image in printing.render_images(page, dpi):
-                kept.add(name, image)
-        for target in targets:
-            is_html = target.suffix.lower() in (".html", ".htm")
-            outputs.stage(target, page if is_html else print_pdf(loaded, page))
+        if format == "png":
+            for image in printing.render_images(page, dpi):
+                kept.add(f"{image.name}.png", image.image)
+        elif format == "tts":
+            from workbench.render import tts
+
+            def url(file: str) -> str:
+                return f"{base_url.rstrip('/')}/{file}" if base_url is not None else (out.resolve() / file).as_uri()
+
+            exported = tts.export(page, printing.render_images(page, dpi), loaded.variant.name, url)
+            for name, data in exported.images.items():
+                kept.add(name, data)
+            outputs.stage(targets[0], exported.json())
+        else:
+            for target in targets:
+                is_html = target.suffix.lower() in (".html", ".htm")
+                outputs.stage(target, page if is_html else print_pdf(loaded, page))
         written = outputs.commit()
-    return [out] if images else written
+    return [out] if folder else written
 
 
-#: The name of a card's image (``--format png``): its id, its copy and its side.
-CARD_IMAGE = re.compile(r"[A-Za-z0-9_.-]+-\d+-(?:front|back)\.png")
-
-
-def _card_image(name: str) -> bool:
-    """Whether a file is a card's image (a set's images are all this run's: those it does not write again go)."""
-    return CARD_IMAGE.fullmatch(name) is not None
+#: The formats whose ``out`` is a folder, and the names of the images they write there (a later run removes those of
+#: its own it does not write again): a card's image (its id, its copy and its side); a deck's sheets and back, and the
+#: set's other pages, for Tabletop Simulator (the saved object beside them is named after the folder).
+FOLDER_FORMATS = {
+    "png": re.compile(r"[A-Za-z0-9_.-]+-\d+-(?:front|back)\.png"),
+    "tts": re.compile(r"(?:[A-Za-z0-9_.-]+-(?:sheet-\d+|back)|page-\d+)\.png"),
+}
 
 
 def _printable(loaded: Loaded) -> Printable:

@@ -1452,7 +1452,7 @@ def print_set(
             "--out",
             "-o",
             help="PDF to write [default: reports/<variant>.pdf, or reports/<variant>-cards.pdf]; a name ending in .html "
-            "writes only the HTML; with --format png, the folder of images [default: reports/<variant>-cards/].",
+            "writes only the HTML; with --format png or tts, the folder [default: reports/<variant>-cards/ or -tts/].",
         ),
     ] = None,
     html: Annotated[
@@ -1497,27 +1497,39 @@ def print_set(
         typer.Option(
             "--format",
             help="sheets (a home printer's card sheets and the other parts), cards-pdf (one card a page, with its trim "
-            "and bleed boxes, for a print shop) or png (one image a card face).",
+            "and bleed boxes, for a print shop), png (one image a card face) or tts (a folder for Tabletop Simulator).",
         ),
     ] = "sheets",
     shop: Annotated[
         str, typer.Option("--shop", help="Whose card size, bleed and page order: generic, drivethrucards or gamecrafter.")
     ] = "generic",
-    dpi: Annotated[int, typer.Option("--dpi", help="Dots per inch of --format png's images.")] = 300,
+    dpi: Annotated[
+        int | None,
+        typer.Option("--dpi", help="Dots per inch of the images [default: 300 for png, 150 for tts].", show_default=False),
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option(
+            "--base-url",
+            help="With --format tts: the address the images will be put at (else the saved object names their files).",
+            show_default=False,
+        ),
+    ] = None,
     force: Force = False,
 ) -> None:
     """Print a playtest set as PDF: the variant's cards, the sheets and board its game has, and a rule summary."""
     from workbench import api
 
-    default = Path("reports") / (f"{variant.stem}.pdf" if form == "sheets" else f"{variant.stem}-cards")
+    defaults = {"cards-pdf": f"{variant.stem}-cards.pdf", "png": f"{variant.stem}-cards", "tts": f"{variant.stem}-tts"}
     with _reported():
         written = api.print_set(
             variant,
-            out_file or (default.with_suffix(".pdf") if form == "cards-pdf" else default),
+            out_file or Path("reports") / defaults.get(form, f"{variant.stem}.pdf"),
             create_folders=out_file is None,
             format=form,
             shop=shop,
             dpi=dpi,
+            base_url=base_url,
             html=html,
             paper=paper,
             players=players,

@@ -66,8 +66,9 @@ SHOPS = {
     )
 }
 #: How a set is printed: card sheets for a home printer (with the other parts), one card a page for a print shop (PDF
-#: with its trim and bleed boxes set), or one image a card face for a shop that takes images.
-FORMATS = ("sheets", "cards-pdf", "png")
+#: with its trim and bleed boxes set), one image a card face for a shop that takes images, or the decks and pages of an
+#: online table (Tabletop Simulator: :mod:`workbench.render.tts`).
+FORMATS = ("sheets", "cards-pdf", "png", "tts")
 #: Pips of a die face drawn on a 24 x 24 square: face -> (x, y) centres (other faces are drawn as numbers).
 PIPS = {
     1: [(12, 12)],
@@ -94,9 +95,14 @@ class PrintOptions:
     dpi: int = 300  #: of images
 
     @property
-    def cards_only(self) -> bool:
-        """Whether the set is its cards alone, one a page (a print shop's files): no sheets, marks or other parts."""
+    def one_a_page(self) -> bool:
+        """Whether the cards are printed one a page, each page named by its card (no sheets, no cut marks)."""
         return self.format != "sheets"
+
+    @property
+    def cards_only(self) -> bool:
+        """Whether the set is its cards alone (a print shop's files): not the other parts, which an online table has."""
+        return self.format in ("cards-pdf", "png")
 
 
 def print_options(
@@ -128,23 +134,24 @@ def print_options(
     if not low <= count <= high:
         raise UsageError("players", f"'{name}' is for {players_span(low, high)} players", str(count))
     given = options.get("bleed")
-    bleed = float(given if given is not None else shop.bleed if form != "sheets" else 0.0)
+    bleed = float(given if given is not None else shop.bleed if form in ("cards-pdf", "png") else 0.0)
     if not math.isfinite(bleed) or bleed < 0:
         raise UsageError("bleed", "the bleed is a length in mm, 0 or more", f"{bleed:g}")
     if bleed > MOST_BLEED:
         raise UsageError("bleed", f"at most {MOST_BLEED:g} mm (print shops ask 3 mm, or 1/8 inch: 3.175)", f"{bleed:g}")
     if form == "cards-pdf" and bleed > CARDS_PDF_BLEED:
         raise UsageError("bleed", f"a card's PDF holds a bleed of at most {CARDS_PDF_BLEED:g} mm (10 points)", f"{bleed:g}")
-    every = tuple(decks) if form != "sheets" else (*parts, *PARTS)
+    cards = form in ("cards-pdf", "png")
+    every = tuple(decks) if cards else (*parts, *PARTS) if form == "sheets" else tuple(parts)
     only = options.get("only")
     chosen: tuple[str, ...]
     if only is None or only == "":
-        chosen = tuple(decks) if form != "sheets" else tuple(parts)
+        chosen = tuple(decks) if cards else tuple(parts)
     else:
         asked = [part.strip() for part in (only.split(",") if isinstance(only, str) else only) if part.strip()]
         unknown = [part for part in asked if part not in every]
         if unknown or not asked:
-            which = f"with --format {form}, the cards: choose" if form != "sheets" else "unknown part; choose"
+            which = f"with --format {form}, the cards: choose" if cards else "unknown part; choose"
             raise UsageError("only", f"{which} from {', '.join(every)}", ",".join(unknown) or str(only))
         chosen = tuple(part for part in every if part in asked)
     offset = options.get("backs_offset") or (0.0, 0.0)
@@ -201,12 +208,12 @@ class Sheet:
 
     kind: str  #: "front" or "back"
     slots: list[tuple[float, float, dict[str, Any] | None]] = field(default_factory=list)
-    name: str = ""  #: a page of one card: ``ID-COPY-front`` or ``-back`` (the page's anchor, an image's file name)
+    name: str = ""  #: a page of one card: ``DECK:ID-COPY-front`` or ``-back`` (the page's anchor; see :func:`card_pages`)
 
 
 def geometry(options: PrintOptions) -> dict[str, Any]:
     """Where the cards sit on the page and where the cut marks go, in mm."""
-    if options.cards_only:
+    if options.one_a_page:
         return _card_pages(options)
     size, width, height = PAPERS[options.paper]
     bleed = options.bleed
@@ -225,6 +232,7 @@ def geometry(options: PrintOptions) -> dict[str, Any]:
         marks.append((right + MARK_GAP, y, min(width - PRINTABLE, right + MARK_GAP + MARK_LENGTH), y))
     return {
         "size": size,
+        "paper_size": size,
         "width": width,
         "height": height,
         "bleed": bleed,
@@ -247,6 +255,7 @@ def _card_pages(options: PrintOptions) -> dict[str, Any]:
     bleed = options.bleed
     return {
         "size": f"{width}mm {height}mm",
+        "paper_size": PAPERS[options.paper][0],  # the pages that are not cards (an online table's)
         "width": width,
         "height": height,
         "bleed": bleed,
@@ -263,17 +272,18 @@ def _card_pages(options: PrintOptions) -> dict[str, Any]:
     }
 
 
-def sheets(cards: list[dict[str, Any]], options: PrintOptions) -> list[Sheet]:
+def sheets(cards: list[dict[str, Any]], options: PrintOptions, deck: str) -> list[Sheet]:
     """Pages of fronts (as many as :func:`layout` fits), each followed (with backs on) by its backs, columns reversed
-    for long-edge duplex; for a print shop, one card a page in the shop's order, each page named by the card's
-    ``id`` (every face a family prints has one) and its copy."""
-    if not options.cards_only:
+    for long-edge duplex; for a print shop or an online table, one card a page in the shop's order, each page named
+    by the ``deck`` (the part's name), the card's ``id`` (every face a family prints has one, with a ``title`` and a
+    ``description`` for an online table) and its copy."""
+    if not options.one_a_page:
         return list(_sheets(cards, geometry(options), options))
     geo, copies = geometry(options), Counter[str]()
     fronts, backs = [], []
     for card in cards:
         copies[card["id"]] += 1
-        name = f"{card['id']}-{copies[card['id']]}"
+        name = f"{deck}:{card['id']}-{copies[card['id']]}"
         fronts.append(Sheet("front", [(geo["left"], geo["top"], card)], f"{name}-front"))
         backs.append(Sheet("back", [(geo["left"], geo["top"], card)], f"{name}-back"))
     if not options.backs:
@@ -389,23 +399,35 @@ def render_pdf(html: str, version: str) -> bytes:
     return pdf
 
 
-def render_images(html: str, dpi: int) -> list[tuple[str, bytes]]:
-    """The pages of a set printed one card a page (from :func:`sheets` with a shop's format) as PNG images at ``dpi``,
-    trim and bleed, each named by its card (``ID-COPY-front.png``); the same HTML gives the same bytes."""
+@dataclass(frozen=True)
+class Page:
+    """A printed page as an image: a card's face (``deck`` and ``name`` of its card), or another page of the set
+    (``deck`` and ``name`` empty)."""
+
+    deck: str
+    name: str  #: ``ID-COPY-front`` or ``-back``
+    image: bytes  #: PNG
+
+
+def render_images(html: str, dpi: int) -> list[Page]:
+    """The pages of a set printed one card a page (from :func:`sheets` with a format other than sheets) as PNG images
+    at ``dpi``, the card's trim and bleed: each card's named by its anchor, any other page as it comes; the same HTML
+    gives the same bytes."""
     import io
 
     import pypdfium2
     import weasyprint
 
     document = weasyprint.HTML(string=html, base_url=None).render()
-    names = [list(page.anchors) for page in document.pages]
-    if any(len(found) != 1 for found in names):
-        raise ValueError("not a set of one card a page: each page must hold one named card")
+    anchors = [[name for name in page.anchors if ":" in name] for page in document.pages]
+    if any(len(found) > 1 for found in anchors):
+        raise ValueError("a page holds more than one card: not a set of one card a page")
     pdf = pypdfium2.PdfDocument(document.write_pdf())
-    images = []
-    for (name,), page in zip(names, pdf, strict=True):
+    pages = []
+    for found, page in zip(anchors, pdf, strict=True):
         width, height = (round(points * dpi / 72) for points in page.get_size())  # PDFium may round a pixel up
         buffer = io.BytesIO()
         page.render(scale=dpi / 72).to_pil().crop((0, 0, width, height)).save(buffer, format="PNG", dpi=(dpi, dpi))
-        images.append((f"{name}.png", buffer.getvalue()))
-    return images
+        deck, _, name = found[0].partition(":") if found else ("", "", "")
+        pages.append(Page(deck, name, buffer.getvalue()))
+    return pages

@@ -70,6 +70,8 @@ def _face(card: str, copies: int, variant: Variant, version: str) -> dict[str, A
     return {
         "kind": card,
         "id": card,
+        "title": WORDS[card],
+        "description": CARD_TEXTS[card],
         "symbol": SYMBOLS[card],
         "pieces": "".join(SYMBOLS[piece] for piece in PIECES) if card == "any" else "",
         "word": WORDS[card],
@@ -181,7 +183,7 @@ def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
     cards = [_face(card, copies, variant, version) for card, copies in variant.deck.cards.copies().items() for _ in range(copies)]
     return {
         **page,
-        "card_sheets": sheets(cards, options) if "cards" in options.only else [],
+        "card_sheets": sheets(cards, options, "cards") if "cards" in options.only else [],
         "deck": deck_table(variant),
         "rules": rule_summary(variant),
     }

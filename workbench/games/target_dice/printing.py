@@ -32,6 +32,8 @@ def _number_face(number: int, variant: Variant, version: str) -> dict[str, Any]:
     return {
         "kind": "number",
         "id": f"number-{number}",
+        "title": str(number),
+        "description": f"The number {number}.",
         "number": number,
         "underline": number in TURNABLE,
         "small": f"{number} · {variant.name} · {version}",
@@ -42,6 +44,8 @@ def _special_face(colour: str, variant: Variant, version: str) -> dict[str, Any]
     return {
         "kind": colour,
         "id": colour,
+        "title": colour.upper(),
+        "description": SPECIAL_TEXTS[colour],
         "word": colour.upper(),
         "text": SPECIAL_TEXTS[colour],
         "hint": "Only for the starting player's own roll. Draw on until a number card appears.",
@@ -120,7 +124,7 @@ def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
     cards += [_special_face(colour, variant, version) for colour, copies in deck.specials.copies().items() for _ in range(copies)]
     return {
         **page,
-        "card_sheets": sheets(cards, options) if "cards" in options.only else [],
+        "card_sheets": sheets(cards, options, "cards") if "cards" in options.only else [],
         "rules": rule_summary(variant),
     }
 
