@@ -11,8 +11,9 @@ from workbench import api, runs
 from workbench.errors import UsageError
 from workbench.sim.runner import Stop
 
-#: More games than any machine plays in a day: a trillion.
-ABSURD = 10**12
+#: More games than any machine here plays in a day, yet fewer than a day's worth at :data:`runs.FASTEST`: judged
+#: once measured.
+ABSURD = 10**11
 
 
 class Clock:
@@ -54,7 +55,22 @@ def test_a_run_within_a_day_goes_on() -> None:
     patience.check()
 
 
-def test_a_simulation_of_a_trillion_games_is_refused_and_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_count_too_long_at_any_speed_is_refused_before_a_game_is_measured() -> None:
+    """Slow bots (a search bot on the interpreter) finish their first chunk of games only after minutes: the refusal
+    of --games 10^26 came 76 s to 215 s in. Beyond a day even at the fastest speed, it needs no measure."""
+    stop = Stop()
+    patience = runs.Patience(10**26, stop, Clock())
+    assert stop(), "stopped before any game"
+    with pytest.raises(UsageError) as refused:
+        patience.check()
+    said = refused.value.text(lambda name: f"--{name}")
+    assert "games would take about" in said and "even at 10,000,000 games a second (no engine here is faster)" in said
+    assert not runs.Patience(86_400 * 10_000_000, Stop(), Clock()).judged, "a day's worth at that speed is measured"
+
+
+def test_a_simulation_of_a_hundred_billion_games_is_refused_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(runs, "JUDGED_AFTER", 0.0)  # judged at its first chunk (any machine is a trillion games short)
     out = tmp_path / "report"
     with pytest.raises(UsageError) as refused:

@@ -7,6 +7,7 @@ import json
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -209,6 +210,7 @@ def test_own_files_are_replaced_others_kept(tmp_path: Path) -> None:
         (["--bleed", "7", "--paper", "letter"], "--bleed 7: at most 6 mm"),
         (["--only", "calibrate"], "choose from cards, guides, stakes, board, rules, calibration"),
         (["--backs-offset", "2"], "--backs-offset 2: expected two lengths in mm"),
+        (["--backs-offset", "1e9,-1e9"], "--backs-offset 1e+09,-1e+09: at most 20 mm either way"),
     ],
 )
 def test_bad_options_exit_1(tmp_path: Path, args: list[str], message: str) -> None:
@@ -411,7 +413,8 @@ def test_a_shop_that_takes_images_gets_one_a_card_face_at_its_size(tmp_path: Pat
     args = ["print", str(BASE), "--format", "png", "--shop", "gamecrafter", "--only", "guides", "--players", "4"]
     result = runner.invoke(app, [*args, "--out", str(folder)])
     assert result.exit_code == 0, result.output
-    names = sorted(p.name for p in folder.iterdir() if p.name != ".workbench-outputs.json")
+    names = sorted(p.name for p in folder.iterdir() if p.suffix == ".png")
+    assert (folder / "cards.json").is_file(), "the record of the set's cards, beside its images"
     expected = sorted(
         f"guide-{g}-{copy}-{side}.png" for g in ("in", "out", "chance-it") for copy in (1, 2, 3, 4) for side in ("front", "back")
     )
@@ -556,6 +559,41 @@ def test_every_format_prints_every_family(tmp_path: Path, form: str, name: str) 
     args = ["print", str(ROOT / "variants" / f"{name}.yaml"), "--format", form, "--out", str(target)]
     result = runner.invoke(app, [*args, *(["--dpi", "72"] if form in ("png", "tts") else [])])
     assert result.exit_code == 0, result.output
-    assert result.output.rstrip().endswith(f"wrote {display_path(target)}")
+    record = target / "cards.json" if target.is_dir() else target.with_suffix(".cards.json")
+    assert result.output.rstrip().endswith(f"wrote {display_path(target)}, {display_path(record)}")
+    assert json.loads(record.read_text())["cards"], "the record of the set's cards"
     written = [p for p in target.iterdir() if p.suffix == ".png"] if target.is_dir() else [target]
     assert written and all(p.stat().st_size > 0 for p in written)
+
+
+@pytest.mark.slow
+def test_a_reprint_after_a_cost_change_prints_exactly_that_card_and_its_copies(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "variants", tmp_path / "variants")
+    shutil.copytree(ROOT / "cards", tmp_path / "cards")
+    variant = tmp_path / "variants" / "chance-it.yaml"
+    first = runner.invoke(app, ["print", str(variant), "--out", str(tmp_path / "old.pdf")])
+    assert first.exit_code == 0, first.output
+    record = json.loads((tmp_path / "old.cards.json").read_text())
+    assert record["cards"]["cards:lucky-find"]["copies"] == 2 and record["cards"]["guides:guide-in"]["copies"] == 6
+    market = tmp_path / "cards" / "chance-it-market.yaml"
+    market.write_text(
+        market.read_text().replace(
+            "{id: lucky-find, name: Lucky Find, when: die-1, cost: 2,", "{id: lucky-find, name: Lucky Find, when: die-1, cost: 3,"
+        )
+    )
+
+    again = runner.invoke(
+        app, ["print", str(variant), "--out", str(tmp_path / "new.pdf"), "--changed-since", str(tmp_path / "old.pdf")]
+    )
+
+    assert again.exit_code == 0, again.output
+    assert "Lucky Find (changed): 1 card(s), 2 copies to print" in again.output
+    pages = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(tmp_path / "new.pdf").pages]
+    ids = re.findall(r"(\S+) · Chance It \(base game\) · ", " ".join(pages))
+    assert ids == ["lucky-find", "lucky-find"], "its two copies, and no other card (on a sheet, and its backs)"
+    assert len(pages) == 2 and "Stakes sheet" not in " ".join(pages)
+    unchanged = runner.invoke(
+        app, ["print", str(variant), "--out", str(tmp_path / "same.pdf"), "--changed-since", str(tmp_path / "new.cards.json")]
+    )
+    assert unchanged.exit_code == 0 and "no card changed, nothing to print" in unchanged.output, unchanged.output
+    assert not (tmp_path / "same.pdf").exists()

@@ -163,7 +163,7 @@ def test_the_pdf_is_the_print_commands(client: TestClient, studio: Studio, tmp_p
     answer = client.post("/api/pdf", json={"text": studio.path.read_text()})
     assert answer.status_code == 200 and answer.headers["content-type"] == "application/pdf"
     assert answer.headers["content-disposition"] == 'attachment; filename="chance-it.pdf"'
-    (printed,) = api.print_set(studio.path, tmp_path / "set.pdf")
+    printed, _record = api.print_set(studio.path, tmp_path / "set.pdf")
     ours, theirs = PdfReader(io.BytesIO(answer.content)), PdfReader(printed)
     assert len(ours.pages) == len(theirs.pages) > 1
     assert [page.extract_text() for page in ours.pages] == [page.extract_text() for page in theirs.pages]

@@ -716,6 +716,7 @@ def print_set(
     shop: str = "generic",
     dpi: int | None = None,
     base_url: str | None = None,
+    changed_since: str | os.PathLike[str] | None = None,
     force: bool = False,
     create_folders: bool = False,
     notice: Notice | None = None,
@@ -730,8 +731,11 @@ def print_set(
     under ``base_url``, or by their path). Options: ``paper`` (a4 or letter), ``players`` (the set is for N players),
     ``bleed`` (mm; None: none on sheets, the shop's for its formats), ``backs``, ``backs_offset`` (``"DX,DY"`` mm),
     ``only`` (a comma list of the family's parts, such as ``"cards,rules"``, or ``"calibration"``: the duplex
-    alignment page; a shop's formats print only cards). ``notice`` hears how many cards a sheet holds when the bleed
-    leaves room for fewer than 3 x 3, and what a shop's files are.
+    alignment page; a shop's formats print only cards). Every set writes the record of its cards' versions beside it
+    (``NAME.cards.json`` beside a file, ``cards.json`` in a folder); ``changed_since`` (an earlier set, or its record)
+    prints only the cards whose text, cost or art changed since it, and its copies (nothing, when none did).
+    ``notice`` hears how many cards a sheet holds when the bleed leaves room for fewer than 3 x 3, what a shop's files
+    are, and which cards changed.
     """
     loaded, _ = as_loaded(variant)
     _printable(loaded)
@@ -745,6 +749,7 @@ def print_set(
     options = {"paper": paper, "players": players, "bleed": bleed, "backs": backs, "backs_offset": backs_offset}
     options |= {"only": only, "format": format, "shop": shop, "dpi": dpi}
     html_only = not folder and out.suffix.lower() in (".html", ".htm")
+    earlier = _card_record(Path(changed_since)) if changed_since is not None else None
     with Outputs(force=force) as outputs:
         reserve_inputs(outputs, *loaded.sources)
         if folder:
@@ -757,8 +762,16 @@ def print_set(
             targets = [outputs.file(out, "out", create_folder=create_folders)]
         if html and not html_only:
             targets.append(outputs.file(out.with_suffix(".html"), "html"))
+        record = outputs.file(out / "cards.json" if folder else out.with_suffix(".cards.json"), "out")
         page = print_page(loaded, **options)  # every option checked (the outputs first, as by every command)
         from workbench.render import printing  # WeasyPrint, for this command only
+
+        versions = printing.card_record(page, loaded.variant)
+        if earlier is not None:
+            changed = _changed(earlier, versions["cards"], display_path(Path(changed_since or "")), notice)
+            if not changed:
+                return []
+            page = print_page(loaded, **options, cards=changed)
 
         note = None
         if format in ("cards-pdf", "png"):
@@ -785,8 +798,43 @@ def print_set(
             for target in targets:
                 is_html = target.suffix.lower() in (".html", ".htm")
                 outputs.stage(target, page if is_html else print_pdf(loaded, page))
+        outputs.stage(record, json.dumps(versions, indent=1) + "\n")  # the set's record, after the set
         written = outputs.commit()
-    return [out] if folder else written
+    return [out, record] if folder else written
+
+
+def _card_record(path: Path) -> dict[str, dict[str, Any]]:
+    """The cards of an earlier set, from its record (``path`` the record, or the set beside which it was written)."""
+    record = path / "cards.json" if path.is_dir() else path if path.suffix == ".json" else path.with_suffix(".cards.json")
+    try:
+        cards = json.loads(record.read_text(encoding="utf-8"))["cards"]
+        if not isinstance(cards, dict) or not all(isinstance(v, dict) and "version" in v for v in cards.values()):
+            raise ValueError
+    except FileNotFoundError:
+        said = f"no record of its cards: {display_path(record)} (a set printed before records were kept, or moved without it)"
+        raise UsageError("changed_since", said, display_path(path)) from None
+    except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+        raise UsageError(
+            "changed_since", f"{display_path(record)} is not a record of printed cards", display_path(path)
+        ) from None
+    return cards
+
+
+def _changed(earlier: dict[str, dict[str, Any]], now: dict[str, dict[str, Any]], since: str, notice: Notice | None) -> set[str]:
+    """The cards that changed (or are new) since an earlier set's record, said card by card."""
+    changed = {key for key, card in now.items() if earlier.get(key, {}).get("version") != card["version"]}
+    gone = sorted(set(earlier) - set(now))
+    if notice is not None:
+        words = [f"{now[key]['title'] or key} ({'changed' if key in earlier else 'new'})" for key in sorted(changed)]
+        copies = sum(now[key]["copies"] for key in changed)
+        notice(
+            f"since {since}: {', '.join(words)}: {len(changed)} card(s), {copies} cop{'y' if copies == 1 else 'ies'} to print"
+            if changed
+            else f"since {since}: no card changed, nothing to print"
+        )
+        if gone:
+            notice(f"no longer in the set since {since}: {', '.join(earlier[key].get('title') or key for key in gone)}")
+    return changed
 
 
 #: The formats whose ``out`` is a folder, and the names of the images they write there (a later run removes those of

@@ -1507,6 +1507,14 @@ def print_set(
         int | None,
         typer.Option("--dpi", help="Dots per inch of the images [default: 300 for png, 150 for tts].", show_default=False),
     ] = None,
+    changed_since: Annotated[
+        Path | None,
+        typer.Option(
+            "--changed-since",
+            help="An earlier set (its PDF, folder or record): print only the cards that changed since, and say which.",
+            show_default=False,
+        ),
+    ] = None,
     base_url: Annotated[
         str | None,
         typer.Option(
@@ -1530,6 +1538,7 @@ def print_set(
             shop=shop,
             dpi=dpi,
             base_url=base_url,
+            changed_since=changed_since,
             html=html,
             paper=paper,
             players=players,
@@ -1540,7 +1549,8 @@ def print_set(
             force=force,
             notice=_notice,
         )
-    say(f"wrote {', '.join(display_path(t) for t in written)}")
+    if written:
+        say(f"wrote {', '.join(display_path(t) for t in written)}")
 
 
 @app.command()

@@ -73,6 +73,9 @@ class RunOptions:
 LONGEST_RUN = 24 * 3600.0
 #: How long a run plays before its speed is judged (its first chunks are small, and the first may wait for the engine).
 JUDGED_AFTER = 2.0
+#: Games a second that no engine or cluster here reaches: a run longer than :data:`LONGEST_RUN` even at this speed is
+#: refused before it is measured.
+FASTEST = 10_000_000.0
 
 
 class Patience:
@@ -97,6 +100,9 @@ class Patience:
         self.judged = False  #: once: a run found reasonable is never stopped later
         self.estimate: float | None = None  #: the whole run's seconds, once judged too long
         self.speed = 0.0  #: games a second when it was judged (the estimate's)
+        if games / FASTEST > LONGEST_RUN:  # too long at any speed: refused at once, before a game is measured (slow
+            self.judged, self.speed, self.estimate = True, FASTEST, games / FASTEST  # bots measure only after minutes)
+            stop.request()
 
     def __call__(self, finished: int) -> None:
         """Games just finished (the runner's progress)."""
@@ -114,11 +120,16 @@ class Patience:
         """Refuse the run if it was judged too long (nothing of it is written)."""
         if self.estimate is None:
             return
+        at = (
+            f"even at {FASTEST:,.0f} games a second (no engine here is faster)"
+            if self.speed == FASTEST
+            else f"at the speed measured ({self.speed:,.1f} games a second)"
+        )
         raise UsageError(
             self.field,
             lambda name: (
-                f"{self.games:,} games would take about {_duration(self.estimate or 0.0)} at the speed measured "
-                f"({self.speed:,.1f} games a second): give fewer games, or {name('yes')} to play them all the same"
+                f"{self.games:,} games would take about {_duration(self.estimate or 0.0)} {at}: give fewer games, "
+                f"or {name('yes')} to play them all the same"
             ),
             f"{self.given}",
         )

@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from html.parser import HTMLParser
 from typing import Any
 
 import jinja2
@@ -42,6 +43,7 @@ MOST_BLEED = 6.0  #: mm (print shops ask 3 mm, or 1/8 inch)
 CARDS_PDF_BLEED = 3.5  #: mm: the most a card's PDF page sets as its BleedBox (WeasyPrint's limit: 10 points)
 PARTS = ("calibration",)  #: the parts every family's set has besides its own, printed only when asked for
 MOST_DPI = 1200  #: for images (a shop asks 300)
+MOST_OFFSET = 20.0  #: mm the backs may be shifted either way
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,7 @@ class PrintOptions:
     format: str = "sheets"  #: one of FORMATS
     shop: Shop = SHOPS["generic"]  #: whose card size, bleed and page order (formats other than sheets)
     dpi: int = 300  #: of images
+    cards: frozenset[str] | None = None  #: the cards printed, as ``DECK:ID`` (None: every one; see :func:`card_key`)
 
     @property
     def one_a_page(self) -> bool:
@@ -113,7 +116,8 @@ def print_options(
 
     ``options``: ``paper`` (a4|letter), ``players`` (None: the most), ``bleed`` (mm; None: 0 on sheets, the shop's
     otherwise), ``backs`` (bool), ``backs_offset`` ("DX,DY" in mm, or a pair), ``only`` (comma list or None),
-    ``format`` (one of :data:`FORMATS`), ``shop`` (a key of :data:`SHOPS`), ``dpi`` (whole dots per inch).
+    ``format`` (one of :data:`FORMATS`), ``shop`` (a key of :data:`SHOPS`), ``dpi`` (whole dots per inch), ``cards``
+    (the ``DECK:ID`` of the cards to print, for a reprint of those that changed; None: every one).
     """
     build_date()  # a bad SOURCE_DATE_EPOCH is the user's to fix, found before any work
     paper = str(options.get("paper") or "a4").lower()
@@ -146,7 +150,7 @@ def print_options(
     only = options.get("only")
     chosen: tuple[str, ...]
     if only is None or only == "":
-        chosen = tuple(decks) if cards else tuple(parts)
+        chosen = tuple(decks) if cards or options.get("cards") is not None else tuple(parts)  # a reprint: the cards
     else:
         asked = [part.strip() for part in (only.split(",") if isinstance(only, str) else only) if part.strip()]
         unknown = [part for part in asked if part not in every]
@@ -163,7 +167,14 @@ def print_options(
         except ValueError:
             raise UsageError("backs_offset", "expected two lengths in mm, right and down, such as 1,-0.5", offset) from None
         offset = (dx, dy)
-    return PrintOptions(paper, count, bleed, bool(options.get("backs", True)), tuple(offset), chosen, form, shop, dpi)
+    if any(abs(shift) > MOST_OFFSET for shift in offset):
+        shown = ",".join(f"{shift:g}" for shift in offset)
+        raise UsageError("backs_offset", f"at most {MOST_OFFSET:g} mm either way: a printer is off by a few", shown)
+    printed = options.get("cards")
+    return PrintOptions(
+        paper, count, bleed, bool(options.get("backs", True)), tuple(offset), chosen, form, shop, dpi,
+        frozenset(printed) if printed is not None else None,
+    )  # fmt: skip
 
 
 def layout(paper: str, bleed: float) -> tuple[int, int]:
@@ -272,11 +283,27 @@ def _card_pages(options: PrintOptions) -> dict[str, Any]:
     }
 
 
+def card_key(deck: str, card: dict[str, Any]) -> str:
+    """A card of a set, as its record and ``--changed-since`` name it: ``DECK:ID``."""
+    return f"{deck}:{card['id']}"
+
+
+def card_version(card: dict[str, Any]) -> str:
+    """A card face's own version: the sha256 of everything printed on it (its text, cost and art) but the small print
+    (which holds the whole variant's version), first 8 hex digits."""
+    printed = {key: value for key, value in card.items() if key not in ("small", "version")}
+    return hashlib.sha256(json.dumps(printed, sort_keys=True, default=str).encode()).hexdigest()[:8]
+
+
 def sheets(cards: list[dict[str, Any]], options: PrintOptions, deck: str) -> list[Sheet]:
     """Pages of fronts (as many as :func:`layout` fits), each followed (with backs on) by its backs, columns reversed
     for long-edge duplex; for a print shop or an online table, one card a page in the shop's order, each page named
     by the ``deck`` (the part's name), the card's ``id`` (every face a family prints has one, with a ``title`` and a
-    ``description`` for an online table) and its copy."""
+    ``description`` for an online table) and its copy. Each card is given its ``key`` and ``version`` (the set's
+    record: :func:`card_record`); with ``options.cards``, only those cards are printed."""
+    cards = [{**card, "key": card_key(deck, card), "version": card_version(card)} for card in cards]
+    if options.cards is not None:
+        cards = [card for card in cards if card["key"] in options.cards]
     if not options.one_a_page:
         return list(_sheets(cards, geometry(options), options))
     geo, copies = geometry(options), Counter[str]()
@@ -431,3 +458,28 @@ def render_images(html: str, dpi: int) -> list[Page]:
         deck, _, name = found[0].partition(":") if found else ("", "", "")
         pages.append(Page(deck, name, buffer.getvalue()))
     return pages
+
+
+class _Versions(HTMLParser):
+    """Every card printed in a set's HTML (a card sheet's slot or a card's page, fronts only): key, version, title."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.cards: dict[str, dict[str, Any]] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        given = dict(attrs)
+        key, version = given.get("data-card"), given.get("data-version")
+        if key and version and given.get("data-side") == "front":
+            entry = self.cards.setdefault(key, {"version": version, "copies": 0, "title": given.get("data-title") or ""})
+            entry["copies"] += 1
+
+
+def card_record(html: str, variant: BaseModel) -> dict[str, Any]:
+    """The record of the cards a set's HTML prints, written beside the set: each card's version and copies, by
+    ``DECK:ID`` (what ``--changed-since`` compares)."""
+    parser = _Versions()
+    parser.feed(html)
+    return {"generator": GENERATOR, "variant": str(getattr(variant, "name", "")), "version": content_hash(variant)} | {
+        "cards": dict(sorted(parser.cards.items()))
+    }
