@@ -26,7 +26,7 @@ from workbench.cli import app
 from workbench.errors import display_path
 from workbench.games import load_variant
 from workbench.render import tts
-from workbench.render.printing import FORMATS, Page, PrintOptions, calibration, content_hash
+from workbench.render.printing import FORMATS, Page, Piece, PrintOptions, calibration, content_hash
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"
@@ -473,7 +473,9 @@ def test_a_deck_past_69_cards_takes_a_second_sheet_and_every_copy_is_a_card() ->
     html = "".join(
         f'<section id="cards:c{i}-1-front" data-title="C{i}" data-description="does {i}"></section>' for i in range(75)
     )
-    exported = tts.export(html, [*faces, Page("cards", "c0-1-back", _png("black")), Page("", "", _png("white"))], "Set", str)
+    pages = [*faces, Page("cards", "c0-1-back", _png("black")), Page("", "", _png("white"))]
+    pieces = [Piece("die", 2, 6, plural="dice"), Piece("die", 1, 7, plural="dice"), Piece("coin", 0)]
+    exported = tts.export(html, pages, pieces, "Set", str)
     decks = [o for o in exported.saved["ObjectStates"] if o["Name"] == "DeckCustom"]
     assert len(decks) == 1
     deck = decks[0]
@@ -489,8 +491,12 @@ def test_a_deck_past_69_cards_takes_a_second_sheet_and_every_copy_is_a_card() ->
         assert sheet.getpixel((35, 41)) == (255, 0, 0)
     with Image.open(io.BytesIO(exported.images["cards-sheet-2.png"])) as sheet:
         assert sheet.size == (24, 6) and sheet.getpixel((0, 0)) == (0, 0, 255)
-    assert [o["Name"] for o in exported.saved["ObjectStates"]] == ["DeckCustom", "Custom_Tile"]
-    assert exported.saved["ObjectStates"][1]["CustomImage"]["ImageURL"] == "page-1.png"
+    objects = exported.saved["ObjectStates"]
+    assert [o["Name"] for o in objects] == ["DeckCustom", "Custom_Tile", "Bag", "Infinite_Bag"]
+    assert objects[1]["CustomImage"]["ImageURL"] == "page-1.png"
+    assert [die["Name"] for die in objects[2]["ContainedObjects"]] == ["Die_6", "Die_6"]
+    assert objects[3]["Nickname"] == "Set: coins (any number)" and len(objects[3]["ContainedObjects"]) == 1
+    assert exported.left_out == ["1 die of 7 sides"], "Tabletop Simulator has no die of 7 sides: said, not faked"
 
 
 @pytest.mark.slow
@@ -517,6 +523,15 @@ def test_an_online_tables_set_loads_as_tabletop_simulator_reads_it(tmp_path: Pat
                 assert image.size == (372 * entry["NumWidth"], 520 * entry["NumHeight"])
             with Image.open(back) as image:
                 assert image.size == (372, 520)
+    bags = {o["Nickname"].split(": ", 1)[1]: [c["Name"] for c in o["ContainedObjects"]] for o in objects if o["Name"] == "Bag"}
+    if name == "chance-chess":
+        assert bags == {}, "the chess set is the table's own"
+    else:
+        assert bags[f"{loaded.dice.count} dice"] == [f"Die_{loaded.dice.sides}"] * loaded.dice.count
+    if name == "chance-it":
+        coins = loaded.supply.coins
+        assert bags[f"{coins.small} coins"] == ["Chip_10"] * coins.small
+        assert bags[f"{coins.big} tokens worth {coins.big_value} coins"] == ["Chip_10"] * coins.big
     tiles = [o for o in objects if o["Name"] == "Custom_Tile"]
     assert tiles and all(Path(url2pathname(urlparse(t["CustomImage"]["ImageURL"]).path)).is_file() for t in tiles)
     hosted = runner.invoke(

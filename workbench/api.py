@@ -738,7 +738,7 @@ def print_set(
     are, and which cards changed.
     """
     loaded, _ = as_loaded(variant)
-    _printable(loaded)
+    family = _printable(loaded)
     out = Path(out)
     folder = format in FOLDER_FORMATS
     if folder and html:
@@ -790,7 +790,10 @@ def print_set(
             def url(file: str) -> str:
                 return f"{base_url.rstrip('/')}/{file}" if base_url is not None else (out.resolve() / file).as_uri()
 
-            exported = tts.export(page, printing.render_images(page, dpi), loaded.variant.name, url)
+            pieces = family.table_pieces(loaded.variant)
+            exported = tts.export(page, printing.render_images(page, dpi), pieces, loaded.variant.name, url)
+            if exported.left_out and notice is not None:
+                notice(f"not in the saved object (Tabletop Simulator has no such dice): {', '.join(exported.left_out)}")
             for name, data in exported.images.items():
                 kept.add(name, data)
             outputs.stage(targets[0], exported.json())

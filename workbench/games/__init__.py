@@ -225,6 +225,9 @@ class Printable(Family, Protocol):
         (which prints it as PDF); ``options`` as :func:`~workbench.render.printing.print_options` takes them, a bad
         one raises ``UsageError``."""
 
+    def table_pieces(self, variant: Any) -> list[Any]:
+        """The dice and tokens of the set (:class:`~workbench.render.printing.Piece`), for an online table."""
+
 
 class Tunable(Family, Protocol):
     """A family with stakes sheets the tuner can propose."""

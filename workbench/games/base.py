@@ -479,6 +479,10 @@ class FamilyParts:
         """The printable playtest set as one HTML document (see the family's ``printing`` module)."""
         return cast(str, self.part("printing").render_html(variant, options))
 
+    def table_pieces(self, variant: Any) -> list[Any]:
+        """The dice and tokens of the set, for an online table (see the family's ``printing`` module)."""
+        return cast(list[Any], self.part("printing").table_pieces(variant))
+
     def odds(self, variant: Any) -> dict[str, Any]:
         """The exact odds of the variant's chance, as plain data."""
         return cast(dict[str, Any], self.part("odds").odds(variant).to_dict())

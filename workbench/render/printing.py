@@ -427,6 +427,22 @@ def render_pdf(html: str, version: str) -> bytes:
 
 
 @dataclass(frozen=True)
+class Piece:
+    """A component of the set besides its cards and pages, as an online table lays it out: ``count`` dice of
+    ``sides`` sides, or ``count`` tokens (``sides`` 0; ``count`` 0: as many as wanted, an unlimited supply)."""
+
+    name: str
+    count: int
+    sides: int = 0
+    plural: str = ""  #: when not the name and an s
+
+    @property
+    def many(self) -> str:
+        """``count`` of them, in words: ``5 dice``, ``1 coin``."""
+        return f"{self.count} {self.name if self.count == 1 else self.plural or f'{self.name}s'}"
+
+
+@dataclass(frozen=True)
 class Page:
     """A printed page as an image: a card's face (``deck`` and ``name`` of its card), or another page of the set
     (``deck`` and ``name`` empty)."""

@@ -4,9 +4,10 @@ From the pages of a set printed one card a page (``print --format tts``): each d
 put together in deck sheets of at most 10 x 7 (the last place left empty: Tabletop Simulator
 shows it for a card hidden in a hand), one back image a deck, and the set's other pages
 (stakes sheets, the board, the rules) as tiles. The saved object holds one ``DeckCustom`` a
-deck, one ``Card`` in it for every copy, named and described by the card's own text, and one
-``Custom_Tile`` a page, every image named by its URL: a ``file:///`` path into the folder, or
-the address the images are put at (``--base-url``).
+deck, one ``Card`` in it for every copy, named and described by the card's own text, one
+``Custom_Tile`` a page, and the family's dice (Tabletop Simulator's own, in a bag) and tokens
+(chips in a bag; a bag that never empties for an unlimited supply), every image named by its
+URL: a ``file:///`` path into the folder, or the address the images are put at (``--base-url``).
 """
 
 from __future__ import annotations
@@ -19,27 +20,34 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
 
-from workbench.render.printing import Page
+from workbench.render.printing import Page, Piece
 
 #: Cards in a deck sheet: across, down, and how many (the last place is Tabletop Simulator's hidden face).
 ACROSS, DOWN = 10, 7
 PER_SHEET = ACROSS * DOWN - 1
 
 
+#: The dice Tabletop Simulator has, by their sides.
+DICE = (4, 6, 8, 10, 12, 20)
+
+
 @dataclass
 class Export:
-    """A set for Tabletop Simulator: the images by file name, and the saved object (JSON) that names them by URL."""
+    """A set for Tabletop Simulator: the images by file name, the saved object (JSON) that names them by URL, and the
+    pieces it could not hold (dice with sides Tabletop Simulator has no die for)."""
 
     images: dict[str, bytes]
     saved: dict[str, Any]
+    left_out: list[str]
 
     def json(self) -> str:
         return json.dumps(self.saved, indent=2) + "\n"
 
 
-def export(html: str, pages: list[Page], name: str, url: Callable[[str], str]) -> Export:
+def export(html: str, pages: list[Page], pieces: list[Piece], name: str, url: Callable[[str], str]) -> Export:
     """The saved object of a set (``html`` printed one card a page, ``pages`` its pages as images, from
-    :func:`workbench.render.printing.render_images`), called ``name``; ``url`` gives an image file's address."""
+    :func:`workbench.render.printing.render_images`, ``pieces`` its dice and tokens), called ``name``; ``url`` gives
+    an image file's address."""
     cards = _card_texts(html)
     fronts: dict[str, list[Page]] = {}
     backs: dict[str, Page] = {}
@@ -118,9 +126,41 @@ def export(html: str, pages: list[Page], name: str, url: Callable[[str], str]) -
                 },
             }
         )
+    left_out = []
+    for row, piece in enumerate(pieces):
+        if piece.sides and piece.sides not in DICE:
+            left_out.append(f"{piece.many} of {piece.sides} sides")
+            continue
+        objects.append(_piece(piece, name, _placed(-6.0, 3.0 * row)))
     saved: dict[str, Any] = {"SaveName": name, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": ""}
     saved |= {"XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {}}
-    return Export(images, saved)
+    return Export(images, saved, left_out)
+
+
+def _piece(piece: Piece, name: str, where: dict[str, float]) -> dict[str, Any]:
+    """Dice as Tabletop Simulator's own, tokens as chips in a bag (an unlimited supply: a bag that never empties)."""
+    if piece.sides:
+        die = {"Name": f"Die_{piece.sides}", "Nickname": f"{name}: {piece.name}", "Transform": where}
+        return {
+            "Name": "Bag",
+            "Nickname": f"{name}: {piece.many}",
+            "Transform": where,
+            "ContainedObjects": [die] * piece.count,
+        }
+    chip = {"Name": "Chip_10", "Nickname": piece.name, "Transform": where}
+    if not piece.count:
+        return {
+            "Name": "Infinite_Bag",
+            "Nickname": f"{name}: {piece.plural or piece.name + 's'} (any number)",
+            "Transform": where,
+            "ContainedObjects": [chip],
+        }
+    return {
+        "Name": "Bag",
+        "Nickname": f"{name}: {piece.many}",
+        "Transform": where,
+        "ContainedObjects": [chip] * piece.count,
+    }
 
 
 def _placed(x: float, z: float, *, face_down: bool = False, scale: float = 1.0) -> dict[str, float]:
@@ -173,4 +213,4 @@ def _card_texts(html: str) -> dict[str, tuple[str, str]]:
     return parser.found
 
 
-__all__ = ["ACROSS", "DOWN", "PER_SHEET", "Export", "export"]
+__all__ = ["ACROSS", "DICE", "DOWN", "PER_SHEET", "Export", "export"]

@@ -14,7 +14,7 @@ import chess
 
 from workbench.games.chance_chess.engine import FIFTY_MOVES
 from workbench.games.chance_chess.schema import PIECES, Variant
-from workbench.render.printing import PrintOptions, environment, page_context, print_options, sheets
+from workbench.render.printing import Piece, PrintOptions, environment, page_context, print_options, sheets
 
 PARTS = ("cards", "rules")  #: what ``--only`` may pick, in the order printed
 DECKS = ("cards",)  #: the parts that are cards (what a print shop's formats print)
@@ -187,6 +187,11 @@ def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
         "deck": deck_table(variant),
         "rules": rule_summary(variant),
     }
+
+
+def table_pieces(variant: Variant) -> list[Piece]:
+    """None: a chess set's board and pieces are the table's own (Tabletop Simulator has them)."""
+    return []
 
 
 def render_html(variant: Variant, options: dict[str, Any]) -> str:

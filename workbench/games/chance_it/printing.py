@@ -18,7 +18,7 @@ from markupsafe import Markup, escape
 from workbench.games.chance_it import effects as kinds
 from workbench.games.chance_it.effects import amount, join, kind_of
 from workbench.games.chance_it.schema import GUIDES, Card, Variant
-from workbench.render.printing import PrintOptions, environment, page_context, print_options, sheets
+from workbench.render.printing import Piece, PrintOptions, environment, page_context, print_options, sheets
 
 PARTS = ("cards", "guides", "stakes", "board", "rules")  #: what ``--only`` may pick, in the order printed
 DECKS = ("cards", "guides")  #: the parts that are cards (what a print shop's formats print)
@@ -371,6 +371,22 @@ def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
         "components": components,
         "rules": rule_summary(variant),
     }
+
+
+def table_pieces(variant: Variant) -> list[Piece]:
+    """The dice, and the supply's tokens (small ones worth 1, big ones worth their value; any number when unlimited)."""
+    pieces = [Piece("die", variant.dice.count, variant.dice.sides, plural="dice")]
+    for resource in ("coins", "hearts", "stars"):
+        entry = getattr(variant.supply, resource)
+        token = resource[:-1]
+        if entry == "unlimited":
+            pieces.append(Piece(token, 0))
+            continue
+        pieces.append(Piece(token, entry.small))
+        if entry.big:
+            worth = f"worth {entry.big_value} {resource}"
+            pieces.append(Piece(f"token {worth}", entry.big, plural=f"tokens {worth}"))
+    return pieces
 
 
 def render_html(variant: Variant, options: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from workbench.games.target_dice.schema import SPECIALS, Variant
-from workbench.render.printing import PrintOptions, environment, page_context, print_options, sheets
+from workbench.render.printing import Piece, PrintOptions, environment, page_context, print_options, sheets
 
 PARTS = ("cards", "rules")  #: what ``--only`` may pick, in the order printed
 DECKS = ("cards",)  #: the parts that are cards (what a print shop's formats print)
@@ -127,6 +127,11 @@ def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
         "card_sheets": sheets(cards, options, "cards") if "cards" in options.only else [],
         "rules": rule_summary(variant),
     }
+
+
+def table_pieces(variant: Variant) -> list[Piece]:
+    """The stock of dice (the scores are kept on paper)."""
+    return [Piece("die", variant.dice.count, variant.dice.sides, plural="dice")]
 
 
 def render_html(variant: Variant, options: dict[str, Any]) -> str:
