@@ -26,7 +26,8 @@ from workbench.cli import app
 from workbench.errors import display_path
 from workbench.games import load_variant
 from workbench.render import tts
-from workbench.render.printing import FORMATS, Page, Piece, PrintOptions, calibration, content_hash
+from workbench.render.formats import FORMATS
+from workbench.render.printing import Page, Piece, PrintOptions, calibration, content_hash
 
 ROOT = Path(__file__).parent.parent
 BASE = ROOT / "variants" / "chance-it.yaml"

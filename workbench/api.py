@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from workbench.outputs import Outputs, Scripts, check_writable
 from workbench.play import Answer, check_seats
 from workbench.policies import said
 from workbench.recording import SCRIPT_NAME
+from workbench.render.formats import FORMATS
 from workbench.runs import (
     ENGINES,
     Notice,
@@ -740,20 +740,21 @@ def print_set(
     loaded, _ = as_loaded(variant)
     family = _printable(loaded)
     out = Path(out)
-    folder = format in FOLDER_FORMATS
+    chosen = FORMATS.get(format, FORMATS["sheets"])  # an unknown one is refused with the other options
+    folder = chosen.images is not None
     if folder and html:
         raise UsageError("html", f"with --format {format} the folder is the set: leave out --html")
     if base_url is not None and (format != "tts" or not base_url.startswith(("https://", "http://"))):
         raise UsageError("base_url", "only with --format tts: the address the images will be at, http:// or https://", base_url)
-    dpi = dpi if dpi is not None else 150 if format == "tts" else 300
+    dpi = dpi if dpi is not None else chosen.dpi or 300
     options = {"paper": paper, "players": players, "bleed": bleed, "backs": backs, "backs_offset": backs_offset}
     options |= {"only": only, "format": format, "shop": shop, "dpi": dpi}
     html_only = not folder and out.suffix.lower() in (".html", ".htm")
     earlier = _card_record(Path(changed_since)) if changed_since is not None else None
     with Outputs(force=force) as outputs:
         reserve_inputs(outputs, *loaded.sources)
-        if folder:
-            pattern = FOLDER_FORMATS[format]
+        if chosen.images is not None:
+            pattern = chosen.images
             kept = outputs.scripts(
                 out, "out", pattern=pattern, names=lambda name: pattern.fullmatch(name) is not None, create=create_folders
             )
@@ -774,7 +775,7 @@ def print_set(
             page = print_page(loaded, **options, cards=changed)
 
         note = None
-        if format in ("cards-pdf", "png"):
+        if chosen.cards_only:
             note = printing.shop_note(shop, bleed)
         elif format == "sheets":
             note = printing.layout_note(paper.lower(), bleed or 0)
@@ -838,15 +839,6 @@ def _changed(earlier: dict[str, dict[str, Any]], now: dict[str, dict[str, Any]],
         if gone:
             notice(f"no longer in the set since {since}: {', '.join(earlier[key].get('title') or key for key in gone)}")
     return changed
-
-
-#: The formats whose ``out`` is a folder, and the names of the images they write there (a later run removes those of
-#: its own it does not write again): a card's image (its id, its copy and its side); a deck's sheets and back, and the
-#: set's other pages, for Tabletop Simulator (the saved object beside them is named after the folder).
-FOLDER_FORMATS = {
-    "png": re.compile(r"[A-Za-z0-9_.-]+-\d+-(?:front|back)\.png"),
-    "tts": re.compile(r"(?:[A-Za-z0-9_.-]+-(?:sheet-\d+|back)|page-\d+)\.png"),
-}
 
 
 def _printable(loaded: Loaded) -> Printable:

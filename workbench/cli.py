@@ -27,6 +27,7 @@ from typer.core import TyperGroup
 from workbench import studio as studio_server
 from workbench.errors import BROKEN_PIPE, LATE_STOP, Interrupted, ScenarioError, UsageError, WorkbenchError, display_path
 from workbench.play import Chance, Left, Question, Table
+from workbench.render.formats import FORMATS
 from workbench.render.terminal import printable
 
 if TYPE_CHECKING:
@@ -1496,8 +1497,7 @@ def print_set(
         str,
         typer.Option(
             "--format",
-            help="sheets (a home printer's card sheets and the other parts), cards-pdf (one card a page, with its trim "
-            "and bleed boxes, for a print shop), png (one image a card face) or tts (a folder for Tabletop Simulator).",
+            help="; ".join(f"{name}: {shown.what}" for name, shown in FORMATS.items()) + ".",
         ),
     ] = "sheets",
     shop: Annotated[
@@ -1528,11 +1528,11 @@ def print_set(
     """Print a playtest set as PDF: the variant's cards, the sheets and board its game has, and a rule summary."""
     from workbench import api
 
-    defaults = {"cards-pdf": f"{variant.stem}-cards.pdf", "png": f"{variant.stem}-cards", "tts": f"{variant.stem}-tts"}
+    default = FORMATS.get(form, FORMATS["sheets"]).out.format(stem=variant.stem)
     with _reported():
         written = api.print_set(
             variant,
-            out_file or Path("reports") / defaults.get(form, f"{variant.stem}.pdf"),
+            out_file or Path("reports") / default,
             create_folders=out_file is None,
             format=form,
             shop=shop,

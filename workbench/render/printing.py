@@ -30,6 +30,7 @@ from pydantic import BaseModel
 from workbench import GENERATOR  # in the HTML meta, the PDF Creator and ID
 from workbench.errors import UsageError, players_span
 from workbench.render import templates
+from workbench.render.formats import FORMATS
 
 #: Paper name -> (CSS page size, width mm, height mm).
 PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("letter", 215.9, 279.4)}
@@ -67,10 +68,6 @@ SHOPS = {
         Shop("gamecrafter", (63.5, 88.9), 3.175, False, "every front, then every back in the same order, per deck"),
     )
 }
-#: How a set is printed: card sheets for a home printer (with the other parts), one card a page for a print shop (PDF
-#: with its trim and bleed boxes set), one image a card face for a shop that takes images, or the decks and pages of an
-#: online table (Tabletop Simulator: :mod:`workbench.render.tts`).
-FORMATS = ("sheets", "cards-pdf", "png", "tts")
 #: Pips of a die face drawn on a 24 x 24 square: face -> (x, y) centres (other faces are drawn as numbers).
 PIPS = {
     1: [(12, 12)],
@@ -100,12 +97,7 @@ class PrintOptions:
     @property
     def one_a_page(self) -> bool:
         """Whether the cards are printed one a page, each page named by its card (no sheets, no cut marks)."""
-        return self.format != "sheets"
-
-    @property
-    def cards_only(self) -> bool:
-        """Whether the set is its cards alone (a print shop's files): not the other parts, which an online table has."""
-        return self.format in ("cards-pdf", "png")
+        return FORMATS[self.format].one_a_page
 
 
 def print_options(
@@ -126,6 +118,7 @@ def print_options(
     form = str(options.get("format") or "sheets")
     if form not in FORMATS:
         raise UsageError("format", f"unknown format; choose {', '.join(FORMATS)}", form)
+    cards = FORMATS[form].cards_only
     shop = SHOPS.get(str(options.get("shop") or "generic"))
     if shop is None:
         raise UsageError("shop", f"unknown shop; choose {', '.join(SHOPS)}", str(options.get("shop")))
@@ -138,14 +131,13 @@ def print_options(
     if not low <= count <= high:
         raise UsageError("players", f"'{name}' is for {players_span(low, high)} players", str(count))
     given = options.get("bleed")
-    bleed = float(given if given is not None else shop.bleed if form in ("cards-pdf", "png") else 0.0)
+    bleed = float(given if given is not None else shop.bleed if cards else 0.0)
     if not math.isfinite(bleed) or bleed < 0:
         raise UsageError("bleed", "the bleed is a length in mm, 0 or more", f"{bleed:g}")
     if bleed > MOST_BLEED:
         raise UsageError("bleed", f"at most {MOST_BLEED:g} mm (print shops ask 3 mm, or 1/8 inch: 3.175)", f"{bleed:g}")
     if form == "cards-pdf" and bleed > CARDS_PDF_BLEED:
         raise UsageError("bleed", f"a card's PDF holds a bleed of at most {CARDS_PDF_BLEED:g} mm (10 points)", f"{bleed:g}")
-    cards = form in ("cards-pdf", "png")
     every = tuple(decks) if cards else (*parts, *PARTS) if form == "sheets" else tuple(parts)
     only = options.get("only")
     chosen: tuple[str, ...]
