@@ -415,7 +415,7 @@ def test_a_shop_that_takes_images_gets_one_a_card_face_at_its_size(tmp_path: Pat
     result = runner.invoke(app, [*args, "--out", str(folder)])
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in folder.iterdir() if p.suffix == ".png")
-    assert (folder / "cards.json").is_file(), "the record of the set's cards, beside its images"
+    assert folder.with_suffix(".cards.json").is_file(), "the record of the set's cards, beside its folder"
     expected = sorted(
         f"guide-{g}-{copy}-{side}.png" for g in ("in", "out", "chance-it") for copy in (1, 2, 3, 4) for side in ("front", "back")
     )
@@ -443,6 +443,7 @@ def test_a_shop_that_takes_images_gets_one_a_card_face_at_its_size(tmp_path: Pat
         (["--base-url", "https://example.org"], "--base-url https://example.org: only with --format tts"),
         (["--format", "tts", "--base-url", "ftp://example.org"], "--base-url ftp://example.org: only with --format tts: the"),
         (["--format", "tts", "--html"], "--html: with --format tts the folder is the set"),
+        (["--format", "tts", "--changed-since", "old.pdf"], "--changed-since old.pdf: an online table takes the whole set"),
     ],
 )
 def test_bad_shop_options_exit_1(tmp_path: Path, args: list[str], message: str) -> None:
@@ -533,6 +534,10 @@ def test_an_online_tables_set_loads_as_tabletop_simulator_reads_it(tmp_path: Pat
         coins = loaded.supply.coins
         assert bags[f"{coins.small} coins"] == ["Chip_10"] * coins.small
         assert bags[f"{coins.big} tokens worth {coins.big_value} coins"] == ["Chip_10"] * coins.big
+        colours = {o["Nickname"]: o["ContainedObjects"][0].get("ColorDiffuse") for o in objects if o["Name"] == "Bag"}
+        hearts = loaded.supply.hearts.small
+        coin, heart = colours[f"Chance It (base game): {coins.small} coins"], colours[f"Chance It (base game): {hearts} hearts"]
+        assert coin and heart and coin != heart, "a coin and a heart look different"
     tiles = [o for o in objects if o["Name"] == "Custom_Tile"]
     assert tiles and all(Path(url2pathname(urlparse(t["CustomImage"]["ImageURL"]).path)).is_file() for t in tiles)
     hosted = runner.invoke(
@@ -575,8 +580,8 @@ def test_every_format_prints_every_family(tmp_path: Path, form: str, name: str) 
     args = ["print", str(ROOT / "variants" / f"{name}.yaml"), "--format", form, "--out", str(target)]
     result = runner.invoke(app, [*args, *(["--dpi", "72"] if form in ("png", "tts") else [])])
     assert result.exit_code == 0, result.output
-    record = target / "cards.json" if target.is_dir() else target.with_suffix(".cards.json")
-    assert result.output.rstrip().endswith(f"wrote {display_path(target)}, {display_path(record)}")
+    record = target.with_suffix(".cards.json")
+    assert f"wrote {display_path(target)}, " in result.output and result.output.rstrip().endswith(display_path(record))
     assert json.loads(record.read_text())["cards"], "the record of the set's cards"
     written = [p for p in target.iterdir() if p.suffix == ".png"] if target.is_dir() else [target]
     assert written and all(p.stat().st_size > 0 for p in written)
@@ -608,8 +613,19 @@ def test_a_reprint_after_a_cost_change_prints_exactly_that_card_and_its_copies(t
     ids = re.findall(r"(\S+) · Chance It \(base game\) · ", " ".join(pages))
     assert ids == ["lucky-find", "lucky-find"], "its two copies, and no other card (on a sheet, and its backs)"
     assert len(pages) == 2 and "Stakes sheet" not in " ".join(pages)
+    same = runner.invoke(
+        app, ["print", str(variant), "--out", str(tmp_path / "old.pdf"), "--changed-since", str(tmp_path / "old.pdf")]
+    )
+    assert same.exit_code == 1 and "a reprint would replace the set it compares with" in same.output, same.output
+    assert len(pypdf.PdfReader(tmp_path / "old.pdf").pages) > 2, "the set compared with stands whole"
+    mending = "{id: mending, name: Mending, when: die-2, cost: 2, copies: "
+    market.write_text(market.read_text().replace(mending + "2,", mending + "3,"))
+    more = runner.invoke(
+        app, ["print", str(variant), "--out", str(tmp_path / "more.pdf"), "--changed-since", str(tmp_path / "new.pdf")]
+    )
+    assert more.exit_code == 0 and "Mending (copies 2 -> 3): 1 card(s), 3 copies to print" in more.output, more.output
     unchanged = runner.invoke(
-        app, ["print", str(variant), "--out", str(tmp_path / "same.pdf"), "--changed-since", str(tmp_path / "new.cards.json")]
+        app, ["print", str(variant), "--out", str(tmp_path / "same.pdf"), "--changed-since", str(tmp_path / "more.cards.json")]
     )
     assert unchanged.exit_code == 0 and "no card changed, nothing to print" in unchanged.output, unchanged.output
     assert not (tmp_path / "same.pdf").exists()

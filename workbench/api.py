@@ -731,9 +731,10 @@ def print_set(
     under ``base_url``, or by their path). Options: ``paper`` (a4 or letter), ``players`` (the set is for N players),
     ``bleed`` (mm; None: none on sheets, the shop's for its formats), ``backs``, ``backs_offset`` (``"DX,DY"`` mm),
     ``only`` (a comma list of the family's parts, such as ``"cards,rules"``, or ``"calibration"``: the duplex
-    alignment page; a shop's formats print only cards). Every set writes the record of its cards' versions beside it
-    (``NAME.cards.json`` beside a file, ``cards.json`` in a folder); ``changed_since`` (an earlier set, or its record)
-    prints only the cards whose text, cost or art changed since it, and its copies (nothing, when none did).
+    alignment page; a shop's formats print only cards). Every set of cards writes the record of their versions and
+    copies beside it (``NAME.cards.json``, for a file or a folder ``NAME``); ``changed_since`` (an earlier set, or its
+    record) prints only the cards whose text, cost, art or copies changed since it, with their copies (nothing, when
+    none did), never over that set (not for an online table, which takes a whole set).
     ``notice`` hears how many cards a sheet holds when the bleed leaves room for fewer than 3 x 3, what a shop's files
     are, and which cards changed.
     """
@@ -750,7 +751,16 @@ def print_set(
     options = {"paper": paper, "players": players, "bleed": bleed, "backs": backs, "backs_offset": backs_offset}
     options |= {"only": only, "format": format, "shop": shop, "dpi": dpi}
     html_only = not folder and out.suffix.lower() in (".html", ".htm")
-    earlier = _card_record(Path(changed_since)) if changed_since is not None else None
+    earlier = None
+    if changed_since is not None:
+        if format == "tts":
+            raise UsageError(
+                "changed_since", "an online table takes the whole set: print it again without it", str(changed_since)
+            )
+        earlier = _card_record(Path(changed_since))
+        if _record_of(Path(changed_since)).resolve() == _record_of(out).resolve():
+            said = "a reprint would replace the set it compares with: give it an --out of its own"
+            raise UsageError("changed_since", said, display_path(Path(changed_since)))
     with Outputs(force=force) as outputs:
         reserve_inputs(outputs, *loaded.sources)
         if chosen.images is not None:
@@ -763,7 +773,7 @@ def print_set(
             targets = [outputs.file(out, "out", create_folder=create_folders)]
         if html and not html_only:
             targets.append(outputs.file(out.with_suffix(".html"), "html"))
-        record = outputs.file(out / "cards.json" if folder else out.with_suffix(".cards.json"), "out")
+        record = outputs.file(_record_of(out), "out", create_folder=create_folders) if not html_only else None
         page = print_page(loaded, **options)  # every option checked (the outputs first, as by every command)
         from workbench.render import printing  # WeasyPrint, for this command only
 
@@ -776,7 +786,7 @@ def print_set(
 
         note = None
         if chosen.cards_only:
-            note = printing.shop_note(shop, bleed)
+            note = printing.shop_note(shop, bleed, images=chosen.images is not None)
         elif format == "sheets":
             note = printing.layout_note(paper.lower(), bleed or 0)
         if note is not None and notice is not None:
@@ -802,14 +812,20 @@ def print_set(
             for target in targets:
                 is_html = target.suffix.lower() in (".html", ".htm")
                 outputs.stage(target, page if is_html else print_pdf(loaded, page))
-        outputs.stage(record, json.dumps(versions, indent=1) + "\n")  # the set's record, after the set
+        if record is not None and versions["cards"]:  # the set's record, after the set
+            outputs.stage(record, json.dumps(versions, indent=1) + "\n")
         written = outputs.commit()
-    return [out, record] if folder else written
+    return [out, *written] if folder else written
+
+
+def _record_of(path: Path) -> Path:
+    """The record of a set's cards: written beside the set (a PDF or a folder of images), or named itself."""
+    return path if path.name.endswith(".cards.json") else path.with_suffix(".cards.json")
 
 
 def _card_record(path: Path) -> dict[str, dict[str, Any]]:
     """The cards of an earlier set, from its record (``path`` the record, or the set beside which it was written)."""
-    record = path / "cards.json" if path.is_dir() else path if path.suffix == ".json" else path.with_suffix(".cards.json")
+    record = _record_of(path)
     try:
         cards = json.loads(record.read_text(encoding="utf-8"))["cards"]
         if not isinstance(cards, dict) or not all(isinstance(v, dict) and "version" in v for v in cards.values()):
@@ -826,10 +842,21 @@ def _card_record(path: Path) -> dict[str, dict[str, Any]]:
 
 def _changed(earlier: dict[str, dict[str, Any]], now: dict[str, dict[str, Any]], since: str, notice: Notice | None) -> set[str]:
     """The cards that changed (or are new) since an earlier set's record, said card by card."""
-    changed = {key for key, card in now.items() if earlier.get(key, {}).get("version") != card["version"]}
+
+    def how(key: str) -> str | None:
+        card, then = now[key], earlier.get(key)
+        if then is None:
+            return "new"
+        if then.get("version") != card["version"]:
+            return "changed"
+        if then.get("copies") != card["copies"]:
+            return f"copies {then.get('copies')} -> {card['copies']}"
+        return None
+
+    changed = {key for key in now if how(key) is not None}
     gone = sorted(set(earlier) - set(now))
     if notice is not None:
-        words = [f"{now[key]['title'] or key} ({'changed' if key in earlier else 'new'})" for key in sorted(changed)]
+        words = [f"{now[key]['title'] or key} ({how(key)})" for key in sorted(changed)]
         copies = sum(now[key]["copies"] for key in changed)
         notice(
             f"since {since}: {', '.join(words)}: {len(changed)} card(s), {copies} cop{'y' if copies == 1 else 'ies'} to print"

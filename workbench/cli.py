@@ -1528,7 +1528,8 @@ def print_set(
     """Print a playtest set as PDF: the variant's cards, the sheets and board its game has, and a rule summary."""
     from workbench import api
 
-    default = FORMATS.get(form, FORMATS["sheets"]).out.format(stem=variant.stem)
+    stem = f"{variant.stem}-changed" if changed_since is not None else variant.stem  # a reprint goes beside the set
+    default = FORMATS.get(form, FORMATS["sheets"]).out.format(stem=stem)
     with _reported():
         written = api.print_set(
             variant,

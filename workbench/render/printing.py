@@ -194,14 +194,15 @@ def layout_note(paper: str, bleed: float) -> str | None:
     )
 
 
-def shop_note(shop: str, bleed: float | None) -> str:
-    """What a print shop's files are (``shop`` a key of :data:`SHOPS`, checked): size, bleed, page order, colours."""
+def shop_note(shop: str, bleed: float | None, *, images: bool) -> str:
+    """What a print shop's files are (``shop`` a key of :data:`SHOPS`, checked): size, bleed, page order (or, for
+    ``images``, their names), colours."""
     chosen = SHOPS[shop]
     width, height = chosen.card
+    order = "images named by card, copy and side" if images else f"pages in the order {chosen.order}"
     return (
         f"{chosen.name}: cards of {width:g} x {height:g} mm with {chosen.bleed if bleed is None else bleed:g} mm of bleed, "
-        f"pages in the order {chosen.order}; the colours are RGB, as designed (the shop converts them for its press: "
-        "order a proof)"
+        f"{order}; the colours are RGB, as designed (the shop converts them for its press: order a proof)"
     )
 
 
@@ -427,6 +428,7 @@ class Piece:
     count: int
     sides: int = 0
     plural: str = ""  #: when not the name and an s
+    colour: str = ""  #: a token's, as ``#rrggbb`` (the table's own colour when empty)
 
     @property
     def many(self) -> str:

@@ -147,7 +147,10 @@ def _piece(piece: Piece, name: str, where: dict[str, float]) -> dict[str, Any]:
             "Transform": where,
             "ContainedObjects": [die] * piece.count,
         }
-    chip = {"Name": "Chip_10", "Nickname": piece.name, "Transform": where}
+    chip: dict[str, Any] = {"Name": "Chip_10", "Nickname": piece.name, "Transform": where}
+    if piece.colour:
+        red, green, blue = (int(piece.colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+        chip["ColorDiffuse"] = {"r": round(red, 4), "g": round(green, 4), "b": round(blue, 4)}
     if not piece.count:
         return {
             "Name": "Infinite_Bag",

@@ -373,19 +373,23 @@ def build(variant: Variant, options: PrintOptions) -> dict[str, Any]:
     }
 
 
+#: The tokens' colours at an online table: the printed icons' (a coin's gold, a heart's red, a star's blue).
+TOKEN_COLOURS = {"coins": "#f2c14e", "hearts": "#d6336c", "stars": "#2f6db5"}
+
+
 def table_pieces(variant: Variant) -> list[Piece]:
     """The dice, and the supply's tokens (small ones worth 1, big ones worth their value; any number when unlimited)."""
     pieces = [Piece("die", variant.dice.count, variant.dice.sides, plural="dice")]
     for resource in ("coins", "hearts", "stars"):
         entry = getattr(variant.supply, resource)
-        token = resource[:-1]
+        token, colour = resource[:-1], TOKEN_COLOURS[resource]
         if entry == "unlimited":
-            pieces.append(Piece(token, 0))
+            pieces.append(Piece(token, 0, colour=colour))
             continue
-        pieces.append(Piece(token, entry.small))
+        pieces.append(Piece(token, entry.small, colour=colour))
         if entry.big:
             worth = f"worth {entry.big_value} {resource}"
-            pieces.append(Piece(f"token {worth}", entry.big, plural=f"tokens {worth}"))
+            pieces.append(Piece(f"token {worth}", entry.big, plural=f"tokens {worth}", colour=colour))
     return pieces
 
 
