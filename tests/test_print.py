@@ -444,6 +444,11 @@ def test_a_shop_that_takes_images_gets_one_a_card_face_at_its_size(tmp_path: Pat
         (["--format", "tts", "--base-url", "ftp://example.org"], "--base-url ftp://example.org: only with --format tts: the"),
         (["--format", "tts", "--html"], "--html: with --format tts the folder is the set"),
         (["--format", "tts", "--changed-since", "old.pdf"], "--changed-since old.pdf: an online table takes the whole set"),
+        (["--format", "png", "--dpi", "0"], "--dpi 0: give whole dots per inch from 72 to 1200"),
+        (["--format", "tts", "--no-backs"], "--backs: an online table's decks have backs"),
+        (["--format", "tts", "--base-url", "https://"], "--base-url https://: only with --format tts: the https://"),
+        (["--format", "tts", "--base-url", "https://h/?a=1#f"], "--base-url https://h/?a=1#f: the address of a folder"),
+        (["--format", "tts", "--base-url", "https://h/a b/"], "--base-url https://h/a b/: only with --format tts"),
     ],
 )
 def test_bad_shop_options_exit_1(tmp_path: Path, args: list[str], message: str) -> None:
@@ -629,3 +634,64 @@ def test_a_reprint_after_a_cost_change_prints_exactly_that_card_and_its_copies(t
     )
     assert unchanged.exit_code == 0 and "no card changed, nothing to print" in unchanged.output, unchanged.output
     assert not (tmp_path / "same.pdf").exists()
+
+
+@pytest.mark.parametrize(
+    ("record", "said"),
+    [
+        ('{"cards": {"gone": {"version": "x", "title": 5}}}', "is not a record of printed cards"),
+        ('{"cards": ["a"]}', "is not a record of printed cards"),
+        (
+            '{"game": "target-dice", "cards": {"cards:x": {"version": "x", "copies": 1, "title": "X"}}}',
+            "a record of target-dice cards",
+        ),
+        (None, "is not a record of printed cards"),  # a FIFO: read, it would hold the command forever
+    ],
+)
+def test_a_record_that_is_not_one_of_this_games_cards_is_refused(tmp_path: Path, record: str | None, said: str) -> None:
+    path = tmp_path / "old.json"
+    if record is None:
+        os.mkfifo(path)
+    else:
+        path.write_text(record)
+    result = runner.invoke(app, ["print", str(BASE), "--out", str(tmp_path / "new.pdf"), "--changed-since", str(path)])
+    assert result.exit_code == 1 and said in result.output, result.output
+    assert not (tmp_path / "new.pdf").exists()
+
+
+def test_a_reprint_of_parts_without_cards_and_images_of_no_cards_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "old.cards.json").write_text('{"cards": {"cards:x": {"version": "x", "copies": 1, "title": "X"}}}')
+    args = [
+        "print",
+        str(BASE),
+        "--out",
+        str(tmp_path / "new.pdf"),
+        "--only",
+        "rules",
+        "--changed-since",
+        str(tmp_path / "old.pdf"),
+    ]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1 and "--only rules: no cards to print: the parts chosen have none" in result.output
+    bare = tmp_path / "bare.yaml"
+    bare.write_text(f"extends: {BASE}\nname: no cards\ncards: []\n")
+    result = runner.invoke(app, ["print", str(bare), "--format", "png", "--only", "cards", "--out", str(tmp_path / "images")])
+    assert result.exit_code == 1 and "no cards to print" in result.output, result.output
+    assert not (tmp_path / "images").exists()
+
+
+@pytest.mark.slow
+def test_the_record_goes_where_the_set_really_is_and_a_dot_folder_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link.pdf").symlink_to(tmp_path / "real" / "set.pdf")
+    result = runner.invoke(app, ["print", str(BASE), "--only", "guides", "--out", str(tmp_path / "link.pdf")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "real" / "set.cards.json").is_file() and not (tmp_path / "link.cards.json").exists()
+    online = tmp_path / "online"
+    online.mkdir()
+    monkeypatch.chdir(online)
+    result = runner.invoke(app, ["print", str(BASE), "--format", "tts", "--dpi", "72", "--out", "."])
+    assert result.exit_code == 0, result.output
+    assert (online / "online.json").is_file() and (tmp_path / "online.cards.json").is_file()

@@ -745,8 +745,8 @@ def print_set(
     folder = chosen.images is not None
     if folder and html:
         raise UsageError("html", f"with --format {format} the folder is the set: leave out --html")
-    if base_url is not None and (format != "tts" or not base_url.startswith(("https://", "http://"))):
-        raise UsageError("base_url", "only with --format tts: the address the images will be at, http:// or https://", base_url)
+    if base_url is not None:
+        _check_base_url(base_url, format)
     dpi = dpi if dpi is not None else chosen.dpi or 300
     options = {"paper": paper, "players": players, "bleed": bleed, "backs": backs, "backs_offset": backs_offset}
     options |= {"only": only, "format": format, "shop": shop, "dpi": dpi}
@@ -757,7 +757,7 @@ def print_set(
             raise UsageError(
                 "changed_since", "an online table takes the whole set: print it again without it", str(changed_since)
             )
-        earlier = _card_record(Path(changed_since))
+        earlier = _card_record(Path(changed_since), loaded.variant)
         if _record_of(Path(changed_since)).resolve() == _record_of(out).resolve():
             said = "a reprint would replace the set it compares with: give it an --out of its own"
             raise UsageError("changed_since", said, display_path(Path(changed_since)))
@@ -768,7 +768,7 @@ def print_set(
             kept = outputs.scripts(
                 out, "out", pattern=pattern, names=lambda name: pattern.fullmatch(name) is not None, create=create_folders
             )
-            targets = [outputs.file(out / f"{out.name}.json", "out")] if format == "tts" else []
+            targets = [outputs.file(out / f"{out.resolve().name}.json", "out")] if format == "tts" else []
         else:
             targets = [outputs.file(out, "out", create_folder=create_folders)]
         if html and not html_only:
@@ -778,6 +778,8 @@ def print_set(
         from workbench.render import printing  # WeasyPrint, for this command only
 
         versions = printing.card_record(page, loaded.variant)
+        if not versions["cards"] and (chosen.cards_only or earlier is not None):
+            raise UsageError("only", "no cards to print: the parts chosen have none", only or ", ".join(FORMATS))
         if earlier is not None:
             changed = _changed(earlier, versions["cards"], display_path(Path(changed_since or "")), notice)
             if not changed:
@@ -786,7 +788,7 @@ def print_set(
 
         note = None
         if chosen.cards_only:
-            note = printing.shop_note(shop, bleed, images=chosen.images is not None)
+            note = printing.shop_note(shop, bleed, images=chosen.images is not None, backs=backs)
         elif format == "sheets":
             note = printing.layout_note(paper.lower(), bleed or 0)
         if note is not None and notice is not None:
@@ -819,16 +821,35 @@ def print_set(
 
 
 def _record_of(path: Path) -> Path:
-    """The record of a set's cards: written beside the set (a PDF or a folder of images), or named itself."""
-    return path if path.name.endswith(".cards.json") else path.with_suffix(".cards.json")
+    """The record of a set's cards: written beside the set (a PDF or a folder of images, where it really is), or named
+    itself."""
+    path = path.resolve() if path.is_symlink() or path.name in ("", "..") else path  # ".": the folder's own name
+    return path if path.suffix == ".json" else path.with_suffix(".cards.json")
 
 
-def _card_record(path: Path) -> dict[str, dict[str, Any]]:
-    """The cards of an earlier set, from its record (``path`` the record, or the set beside which it was written)."""
+def _check_base_url(base_url: str, format: str) -> None:
+    """Refuse an address for an online table's images that is not a plain http(s) folder address."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(base_url)
+    plain = not any(c.isspace() or c in "\"'<>\\" for c in base_url)
+    if format != "tts" or parts.scheme.lower() not in ("http", "https") or not parts.netloc or not plain:
+        said = "only with --format tts: the https:// (or http://) address of the folder the images will be put in"
+        raise UsageError("base_url", said, base_url)
+    if parts.query or parts.fragment:
+        raise UsageError("base_url", "the address of a folder: no ? or # part", base_url)
+
+
+def _card_record(path: Path, variant: Any) -> dict[str, dict[str, Any]]:
+    """The cards of an earlier set of ``variant``'s game, from its record (``path`` the record, or the set beside
+    which it was written)."""
     record = _record_of(path)
     try:
-        cards = json.loads(record.read_text(encoding="utf-8"))["cards"]
-        if not isinstance(cards, dict) or not all(isinstance(v, dict) and "version" in v for v in cards.values()):
+        if not record.is_file():  # a FIFO would hold the command forever
+            raise FileNotFoundError if not record.exists() else ValueError
+        body = json.loads(record.read_text(encoding="utf-8"))
+        cards = body["cards"]
+        if not isinstance(cards, dict) or not all(_a_card(entry) for entry in cards.values()):
             raise ValueError
     except FileNotFoundError:
         said = f"no record of its cards: {display_path(record)} (a set printed before records were kept, or moved without it)"
@@ -837,7 +858,24 @@ def _card_record(path: Path) -> dict[str, dict[str, Any]]:
         raise UsageError(
             "changed_since", f"{display_path(record)} is not a record of printed cards", display_path(path)
         ) from None
+    if body.get("game", variant.game) != variant.game:
+        said = f"a record of {body.get('game')} cards, not of {variant.game} ones: compare a set of the same game"
+        raise UsageError("changed_since", said, display_path(path))
     return cards
+
+
+#: The most cards a reprint names that are no longer in the set (a record of another set would name hundreds).
+MOST_NAMED = 12
+
+
+def _a_card(entry: Any) -> bool:
+    """Whether a record's entry is a card as :func:`workbench.render.printing.card_record` writes it."""
+    return (
+        isinstance(entry, dict)
+        and isinstance(entry.get("version"), str)
+        and isinstance(entry.get("title", ""), str)
+        and isinstance(entry.get("copies", 0), int)
+    )
 
 
 def _changed(earlier: dict[str, dict[str, Any]], now: dict[str, dict[str, Any]], since: str, notice: Notice | None) -> set[str]:
@@ -864,7 +902,9 @@ def _changed(earlier: dict[str, dict[str, Any]], now: dict[str, dict[str, Any]],
             else f"since {since}: no card changed, nothing to print"
         )
         if gone:
-            notice(f"no longer in the set since {since}: {', '.join(earlier[key].get('title') or key for key in gone)}")
+            names = [earlier[key].get("title") or key for key in gone[:MOST_NAMED]]
+            more = f" and {len(gone) - MOST_NAMED:,} more" if len(gone) > MOST_NAMED else ""
+            notice(f"no longer in the set since {since}: {', '.join(names)}{more}")
     return changed
 
 

@@ -122,9 +122,12 @@ def print_options(
     shop = SHOPS.get(str(options.get("shop") or "generic"))
     if shop is None:
         raise UsageError("shop", f"unknown shop; choose {', '.join(SHOPS)}", str(options.get("shop")))
-    dpi = options.get("dpi") or 300
-    if not isinstance(dpi, int) or not 72 <= dpi <= MOST_DPI:
+    dpi = options.get("dpi")
+    dpi = 300 if dpi is None else dpi
+    if not isinstance(dpi, int) or isinstance(dpi, bool) or not 72 <= dpi <= MOST_DPI:
         raise UsageError("dpi", f"give whole dots per inch from 72 to {MOST_DPI}", str(dpi))
+    if form == "tts" and options.get("backs") is False:
+        raise UsageError("backs", "an online table's decks have backs: leave out --no-backs")
     count = options.get("players")
     low, high = players
     count = high if count is None else count
@@ -194,12 +197,14 @@ def layout_note(paper: str, bleed: float) -> str | None:
     )
 
 
-def shop_note(shop: str, bleed: float | None, *, images: bool) -> str:
+def shop_note(shop: str, bleed: float | None, *, images: bool, backs: bool) -> str:
     """What a print shop's files are (``shop`` a key of :data:`SHOPS`, checked): size, bleed, page order (or, for
-    ``images``, their names), colours."""
+    ``images``, their names; without ``backs``, fronts only), colours."""
     chosen = SHOPS[shop]
     width, height = chosen.card
     order = "images named by card, copy and side" if images else f"pages in the order {chosen.order}"
+    if not backs:
+        order = f"{order}, fronts only"
     return (
         f"{chosen.name}: cards of {width:g} x {height:g} mm with {chosen.bleed if bleed is None else bleed:g} mm of bleed, "
         f"{order}; the colours are RGB, as designed (the shop converts them for its press: order a proof)"
@@ -490,6 +495,10 @@ def card_record(html: str, variant: BaseModel) -> dict[str, Any]:
     ``DECK:ID`` (what ``--changed-since`` compares)."""
     parser = _Versions()
     parser.feed(html)
-    return {"generator": GENERATOR, "variant": str(getattr(variant, "name", "")), "version": content_hash(variant)} | {
-        "cards": dict(sorted(parser.cards.items()))
+    return {
+        "generator": GENERATOR,
+        "game": str(getattr(variant, "game", "")),
+        "variant": str(getattr(variant, "name", "")),
+        "version": content_hash(variant),
+        "cards": dict(sorted(parser.cards.items())),
     }
