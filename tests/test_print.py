@@ -695,3 +695,12 @@ def test_the_record_goes_where_the_set_really_is_and_a_dot_folder_is_named(
     result = runner.invoke(app, ["print", str(BASE), "--format", "tts", "--dpi", "72", "--out", "."])
     assert result.exit_code == 0, result.output
     assert (online / "online.json").is_file() and (tmp_path / "online.cards.json").is_file()
+
+
+def test_a_users_image_named_like_the_sets_is_kept_and_said_so(tmp_path: Path) -> None:
+    folder = tmp_path / "images"
+    folder.mkdir()
+    (folder / "mycard-1-front.png").write_bytes(b"mine")
+    result = runner.invoke(app, ["print", str(BASE), "--format", "png", "--out", str(folder)])
+    assert result.exit_code == 1 and "mycard-1-front.png: this file is named like those the command writes" in result.output
+    assert "move or rename it" in result.output and (folder / "mycard-1-front.png").read_bytes() == b"mine"

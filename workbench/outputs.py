@@ -96,6 +96,13 @@ def _not_ours(name: Naming) -> str:
     return f"this file exists and was not written by the workbench (or was changed since); add {name('force')} to replace it"
 
 
+def _named_like_ours(name: Naming) -> str:
+    return (
+        "this file is named like those the command writes in this folder but was not written by the workbench (or was "
+        f"changed since): move or rename it, or add {name('force')} (a file of that name the run writes replaces it)"
+    )
+
+
 def _changed_meanwhile(path: Path) -> Reason:
     shown = display_path(path)
     return lambda name: f"{shown} changed while the command ran; nothing was written (add {name('force')} to replace it anyway)"
@@ -708,7 +715,7 @@ class Outputs:
                     kind = _kind(entry.stat(follow_symlinks=False).st_mode)
                     raise UsageError(parameter, f"expected a file, found {kind}", display_path(Path(entry.path)))
                 elif not self.force and not is_ours(Path(entry.path), manifest, replacing):
-                    raise UsageError(parameter, _not_ours, display_path(Path(entry.path)))
+                    raise UsageError(parameter, _named_like_ours, display_path(Path(entry.path)))
         staged = Scripts(resolved, parameter, pattern, folder)
         self.scripted[resolved] = staged
         return staged
