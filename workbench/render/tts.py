@@ -1,8 +1,9 @@
 """Tabletop Simulator: a printed set as a saved object that an online table loads. Family-agnostic.
 
 From the pages of a set printed one card a page (``print --format tts``): each deck's faces
-put together in deck sheets of at most 10 x 7 (the last place left empty: Tabletop Simulator
-shows it for a card hidden in a hand), one back image a deck, and the set's other pages
+put together in deck sheets of at most 10 x 7 with 69 cards (as Tabletop Simulator's deck
+builder makes them), one back image a deck (also what the others see of a card in a hand:
+``BackIsHidden``), and the set's other pages
 (stakes sheets, the board, the rules) as tiles. The saved object holds one ``DeckCustom`` a
 deck, one ``Card`` in it for every copy, named and described by the card's own text, one
 ``Custom_Tile`` a page, and the family's dice (Tabletop Simulator's own, in a bag) and tokens
@@ -22,7 +23,8 @@ from typing import Any
 
 from workbench.render.printing import Page, Piece
 
-#: Cards in a deck sheet: across, down, and how many (the last place is Tabletop Simulator's hidden face).
+#: Cards in a deck sheet: across, down, and how many (the last place left free, as Tabletop Simulator's deck builder
+#: leaves it).
 ACROSS, DOWN = 10, 7
 PER_SHEET = ACROSS * DOWN - 1
 
