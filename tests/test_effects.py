@@ -396,7 +396,7 @@ def test_the_made_up_kind_plays_records_and_replays(donate: DonateKind, tmp_path
 
 
 def test_the_made_up_kind_prints_with_its_icon_and_text(donate: DonateKind, tmp_path: Path) -> None:
-    html, _record = api.print_set(gift_variant(tmp_path), tmp_path / "set.html", only="cards,board")
+    (html,) = api.print_set(gift_variant(tmp_path), tmp_path / "set.html", only="cards,board")
     page = html.read_text()
     assert "give 2 coins to the next player in the round" in page
     assert "give 1 coin to the next player in the round" in page  # the board
