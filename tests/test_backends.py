@@ -151,6 +151,7 @@ class KillOnce(distributed.WorkerPlugin):  # type: ignore[misc]
 def test_a_ctrl_c_while_the_cluster_closes_does_not_break_it_off() -> None:
     """A second Ctrl-C lands while the LocalCluster closes (the first stopped the run): the close goes to its end,
     no KeyboardInterrupt (it left the workers to Python's exit, ten seconds on, and the command's last lines unsaid)."""
+    before = signal.getsignal(signal.SIGINT)  # Python's handler, or SIG_IGN when the tests were started in the background
     dask = cluster.Dask(workers=1)
     dask.start()
     started = dask._cluster
@@ -164,7 +165,7 @@ def test_a_ctrl_c_while_the_cluster_closes_does_not_break_it_off() -> None:
     started.close = interrupted_close
     dask.close()
     assert started.status.name == "closed"
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is before, "the handler it found, put back"
 
 
 @pytest.mark.slow
