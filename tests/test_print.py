@@ -478,7 +478,9 @@ def test_a_deck_past_69_cards_takes_a_second_sheet_and_every_copy_is_a_card() ->
     full sheet of 69 and a sheet of 6, and each card names its sheet's place (CardID = sheet key x 100 + place)."""
     faces = [Page("cards", f"c{i}-1-front", _png("red" if i < 69 else "blue")) for i in range(75)]
     html = "".join(
-        f'<section id="cards:c{i}-1-front" data-title="C{i}" data-description="does {i}"></section>' for i in range(75)
+        f'<div class="slot" data-card="cards:c{i}" data-version="v" data-side="front" data-title="C{i}" '
+        f'data-description="does {i}" data-page="cards:c{i}-1-front"></div>'
+        for i in range(75)
     )
     pages = [*faces, Page("cards", "c0-1-back", _png("black")), Page("", "", _png("white"))]
     pieces = [Piece("die", 2, 6, plural="dice"), Piece("die", 1, 7, plural="dice"), Piece("coin", 0)]

@@ -475,30 +475,39 @@ def render_images(html: str, dpi: int) -> list[Page]:
     return pages
 
 
-class _Versions(HTMLParser):
-    """Every card printed in a set's HTML (a card sheet's slot or a card's page, fronts only): key, version, title."""
+class _Slots(HTMLParser):
+    """The data of every card printed in a set's HTML (its slot's ``data-`` attributes, by name without the prefix)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.cards: dict[str, dict[str, Any]] = {}
+        self.cards: list[dict[str, str]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        given = dict(attrs)
-        key, version = given.get("data-card"), given.get("data-version")
-        if key and version and given.get("data-side") == "front":
-            entry = self.cards.setdefault(key, {"version": version, "copies": 0, "title": given.get("data-title") or ""})
-            entry["copies"] += 1
+        given = {name[5:]: value or "" for name, value in attrs if name.startswith("data-")}
+        if "card" in given:
+            self.cards.append(given)
+
+
+def printed_cards(html: str) -> list[dict[str, str]]:
+    """Every card a set's HTML prints, front or back, in order: its ``card`` (``DECK:ID``), ``version``, ``side``,
+    ``title``, ``description`` and ``page`` (the anchor of a page of one card; empty on a sheet)."""
+    parser = _Slots()
+    parser.feed(html)
+    return parser.cards
 
 
 def card_record(html: str, variant: BaseModel) -> dict[str, Any]:
     """The record of the cards a set's HTML prints, written beside the set: each card's version and copies, by
     ``DECK:ID`` (what ``--changed-since`` compares)."""
-    parser = _Versions()
-    parser.feed(html)
+    cards: dict[str, dict[str, Any]] = {}
+    for card in printed_cards(html):
+        if card["side"] == "front":
+            entry = cards.setdefault(card["card"], {"version": card["version"], "copies": 0, "title": card["title"]})
+            entry["copies"] += 1
     return {
         "generator": GENERATOR,
         "game": str(getattr(variant, "game", "")),
         "variant": str(getattr(variant, "name", "")),
         "version": content_hash(variant),
-        "cards": dict(sorted(parser.cards.items())),
+        "cards": dict(sorted(cards.items())),
     }

@@ -18,10 +18,9 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from typing import Any
 
-from workbench.render.printing import Page, Piece
+from workbench.render.printing import Page, Piece, printed_cards
 
 #: Cards in a deck sheet: across, down, and how many (the last place left free, as Tabletop Simulator's deck builder
 #: leaves it).
@@ -50,7 +49,7 @@ def export(html: str, pages: list[Page], pieces: list[Piece], name: str, url: Ca
     """The saved object of a set (``html`` printed one card a page, ``pages`` its pages as images, from
     :func:`workbench.render.printing.render_images`, ``pieces`` its dice and tokens), called ``name``; ``url`` gives
     an image file's address."""
-    cards = _card_texts(html)
+    cards = {card["page"]: (card["title"], card["description"]) for card in printed_cards(html) if card["page"]}
     fronts: dict[str, list[Page]] = {}
     backs: dict[str, Page] = {}
     tiles: list[Page] = []
@@ -196,26 +195,6 @@ def _grid(faces: list[bytes], across: int, down: int) -> bytes:
     buffer = io.BytesIO()
     sheet.save(buffer, format="PNG")
     return buffer.getvalue()
-
-
-class _CardTexts(HTMLParser):
-    """The title and description of every named card page of a set's HTML, by anchor."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.found: dict[str, tuple[str, str]] = {}
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        given = dict(attrs)
-        anchor = given.get("id")
-        if tag == "section" and anchor and "data-title" in given:
-            self.found[anchor] = (given["data-title"] or "", given.get("data-description") or "")
-
-
-def _card_texts(html: str) -> dict[str, tuple[str, str]]:
-    parser = _CardTexts()
-    parser.feed(html)
-    return parser.found
 
 
 __all__ = ["ACROSS", "DICE", "DOWN", "PER_SHEET", "Export", "export"]
