@@ -209,18 +209,20 @@ class _Model:
                 self._usable.clear()
             usable = self._usable[tableau] = self.die_cards(tableau)
         used: dict[int, int] = {}  # of each face's die cards, how many this roll has used
+        faces, rerolled = self.face, self.rerolls
         for face in dice:
-            w, h, k = self.face[face]
+            w, h, k = faces[face]
             worth, change, knives = worth + w, change + h, knives + k
-            waiting = usable.get(face) if usable else None
-            if waiting:
-                taken = used.get(face, 0)
-                if taken < len(waiting):
-                    used[face] = taken + 1
-                    w, h, k = self.card[waiting[taken]]
-                    worth, change, knives = worth + w, change + h, knives + k
-            if self.rerolls[face]:
-                rerolls += self.rerolls[face]
+            if usable:
+                waiting = usable.get(face)
+                if waiting:
+                    taken = used.get(face, 0)
+                    if taken < len(waiting):
+                        used[face] = taken + 1
+                        w, h, k = self.card[waiting[taken]]
+                        worth, change, knives = worth + w, change + h, knives + k
+            if rerolled[face]:
+                rerolls += rerolled[face]
                 worth, knives = worth + self.reroll_worth, knives + self.reroll_knives
         value_in = knife * knives + self.over_rerolls(hearts + change, rerolls, holding, worth)
 
@@ -257,9 +259,16 @@ class _Model:
             return self._ending(hearts, holding, gains)
         changes = self.reroll_hearts
         hearts += (rerolls - 1) * self.reroll_mean
+        p = self.p
+        heart, danger, least, ruin = p.heart, p.danger, p.min_hearts, -holding - 10 * p.star
         total = 0.0
-        for change in changes:
-            total += self._ending(hearts + change, holding, gains)
+        for change in changes:  # _ending of each, written out (the hot loop)
+            left = hearts + change
+            if left <= 0:
+                total += ruin
+            else:
+                short = least - left
+                total += heart * left - (danger * short if short > 0 else 0.0) + gains
         return total / len(changes)
 
     def _ending(self, hearts: float, holding: float, gains: float) -> float:
@@ -297,13 +306,13 @@ class _Model:
             if other.forced_in:
                 chances.append(1.0)
                 continue
-            tableau = other.tableau
-            key = (roll, other.coins, other.hearts, other.stars, tableau, alive)
+            position = other.position
+            key = (roll, position, alive)
             chance = seen.get(key)
             if chance is None:  # the bots of a table share this model: a position with these dice is judged once
                 if level0 is None:
                     level0 = [self.others_play_in(dice, alive)] * (alive - 1)
-                values = self.guide_values(dice, other.coins, other.hearts, other.stars, tableau, alive, level0)
+                values = self.guide_values(dice, *position, alive, level0)
                 if len(seen) >= 4096:
                     seen.clear()
                 chance = seen[key] = _pull(max(values[IN], values[CHANCE_IT]) - values[OUT])
@@ -360,7 +369,10 @@ class HeuristicBot:
     def pick(self, values: Sequence[float]) -> int:
         """The option to take by its value: the first worth most, or with a ``temperature``, one drawn with a chance
         that grows as exp(value / temperature) (a quantal response; one draw of the bot's stream)."""
-        best = max(range(len(values)), key=values.__getitem__)
+        best = 0  # the first worth most, as max() takes it, without a call a value
+        for index in range(1, len(values)):
+            if values[index] > values[best]:
+                best = index
         temperature = self.persona.temperature
         if not temperature or len(values) == 1:
             return best
@@ -375,12 +387,12 @@ class HeuristicBot:
 
     def guide_values(self, view: View) -> dict[str, float]:
         """What each guide is worth to this seat, with this round's dice and the others' holdings (level 1)."""
-        me = view.me
-        others = [other for other in view.players if not other.eliminated and other.seat != me.seat]
+        seat, dice = view.seat, view.dice
+        others = [other for other in view.players if other.seat != seat and not other.eliminated]
         model = self.model(view.rules)
         alive = len(others) + 1
-        chances = model.read_others(view.dice, others, alive)
-        return model.guide_values(view.dice, me.coins, me.hearts, me.stars, me.tableau, alive, chances)
+        chances = model.read_others(dice, others, alive)
+        return model.guide_values(dice, *view.players[seat].position, alive, chances)
 
     def market(self, view: View, options: tuple[MarketMove, ...]) -> MarketMove:
         return options[self.pick([self.move_value(view, move) for move in options])]
@@ -392,11 +404,11 @@ class HeuristicBot:
         out another player who has a single heart left.
         """
         model = self.model(view.rules)
-        p, me = self.persona, view.me
         action, card_id = move
-        card = view.rules.by_id[card_id]
         if action != BUY:
             return 0.01 * model.card_worth[card_id]
+        p, me = self.persona, view.me
+        card = view.rules.by_id[card_id]
         if me.coins - card.cost < p.reserve:
             return -1e9
         worth, hearts, knives = model.split(model.passive(card, me.tableau)) if card.kind == "passive" else model.card[card_id]

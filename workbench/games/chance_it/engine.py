@@ -172,6 +172,13 @@ class PlayerView:
         """The cards in front of the seat (face up)."""
         return tuple(self._player.tableau)
 
+    @property
+    def position(self) -> tuple[int, int, int, tuple[CardDef, ...]]:
+        """Coins, hearts, stars and the tableau at once (what a bot reads of every seat at every decision)."""
+        player = self._player
+        coins, hearts, stars = player.res
+        return coins, hearts, stars, tuple(player.tableau)
+
 
 class View(TableView["Game"]):
     """What one seat may see when it decides: public state, its own state and the dice, never the chance source.
@@ -314,9 +321,10 @@ class Game(EventLog):
         return [p for p in self.players if not p.eliminated]
 
     def turn_order(self, players: Sequence[Player]) -> list[Player]:
-        """``players`` clockwise (ascending seat, wrapping) from the starting player."""
+        """``players`` (in seat order, as :meth:`alive` lists them) clockwise from the starting player: the seats from
+        the starting player's on, then those before it."""
         start = self.starting_player
-        return sorted(players, key=lambda p: (p.seat - start) % len(self.players))
+        return [p for p in players if p.seat >= start] + [p for p in players if p.seat < start]
 
     def snapshot(self, *, events: bool = True) -> dict[str, Any]:
         """The state as plain data: the replay output format (``--json``)."""
@@ -456,13 +464,19 @@ class Game(EventLog):
         """The legal market moves: buy what the player can afford, or discard any face-up card."""
         kinds = dict.fromkeys(self.market)  # copies of a card are one compiled object
         coins = player.res[COINS]
-        return tuple((BUY, card.id) for card in kinds if card.cost <= coins) + tuple((DISCARD, card.id) for card in kinds)
+        moves = [(BUY, card.id) for card in kinds if card.cost <= coins]
+        moves += [(DISCARD, card.id) for card in kinds]
+        return tuple(moves)
 
     def take(self, player: Player, move: MarketMove, chance: ChanceSource) -> CardDef | None:
         """Carry out a legal market move (rules 8 and 9); returns a bought flash card, whose effects are due."""
         action, card_id = move
         market = self.market
-        card = next(card for card in market if card.id == card_id)
+        for card in market:
+            if card.id == card_id:
+                break
+        else:
+            raise LookupError(f"{card_id} is not in the market")  # a move checked against market_moves always is
         market.remove(card)
         if action == DISCARD:
             self.discard.append(card)
@@ -534,7 +548,8 @@ class Round:
         if self.stakes(alive) and self.action_round(dice):
             self.chance_it_action()
         living = game.alive()
-        game.trajectory.append((*(sum(p.res[r] for p in living) for r in range(len(RESOURCES))), len(living)))
+        held = tuple(map(sum, zip(*[p.res for p in living]))) if living else (0,) * len(RESOURCES)
+        game.trajectory.append((*held, len(living)))
         if not game.is_over:
             if game.round >= rules.max_rounds:
                 game.finish("max_rounds", living)
@@ -649,12 +664,8 @@ class Round:
         for player in self.participants:
             if player.eliminated or not player.tableau:
                 continue
-            used = self.used[player.seat]
-            eligible = [
-                i
-                for i, card in enumerate(player.tableau[: self.owned_before[player.seat]])
-                if card.face == face and i not in used
-            ]
+            used, tableau = self.used[player.seat], player.tableau
+            eligible = [i for i in range(self.owned_before[player.seat]) if tableau[i].face == face and i not in used]
             if eligible:
                 index = self.pick_card(player, eligible)
                 used.add(index)
