@@ -269,3 +269,18 @@ def test_a_table_with_a_search_bot_plays_on_the_search_levels_own_compiled_code(
     assert isinstance(paired, Handover) and not paired.ready(), "the search arm's code is not ready: none hands over"
     ready["rung"] = True
     assert paired.ready()
+
+
+@pytest.mark.parametrize("variant", ["chance-it.yaml", "card-lab.yaml"])
+def test_a_first_run_learns_the_batch_engine_can_play_without_loading_numba(variant: str) -> None:
+    """Loading Numba and the kernel takes about half a second, which a first run (its compiled code not there yet, so the
+    interpreter plays) would spend for nothing: whether the batch engine can play the tables is asked without them, and
+    the answer is the kernel's."""
+    code = (
+        "import sys; from workbench import runs\n"
+        f"plan = runs.plan('variants/{variant}', None, None)\n"
+        "choice = runs.choose_engine(plan.family, [(plan.loaded.variant, plan.seated)], 'auto')\n"
+        "print(choice.engine, choice.why or '-', 'numba' in sys.modules)"
+    )
+    ran = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert ran.stdout.split() == ["batch", "-", "False"]

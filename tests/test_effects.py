@@ -36,7 +36,7 @@ from workbench.games.chance_it import effects as kinds
 from workbench.games.chance_it import printing
 from workbench.games.chance_it.batch import NoBatchForm, compile_program
 from workbench.games.chance_it.batch.kernel import OPS, PARTS, batch_forms
-from workbench.games.chance_it.batch.program import Writer
+from workbench.games.chance_it.batchable import Writer, blocker
 from workbench.games.chance_it.bots import RandomBot
 from workbench.games.chance_it.chance import RandomChance, bot_stream
 from workbench.games.chance_it.effects import (
@@ -172,6 +172,9 @@ def test_every_kind_supplies_every_part(kind: EffectKind) -> None:
             assert kind.tag not in OPS and f"'{kind.tag}' was registered after the batch engine was loaded" in str(exc)
     else:
         assert form is not None and kind.tag in OPS
+    # asked without the kernel (a first run), the same answer, but for a kind registered after the kernel was loaded
+    said = blocker(compile_variant(variant))
+    assert said == (None if form is not None else f"the effect kind '{kind.tag}' has no batch form")
 
 
 def test_every_built_in_kind_has_a_batch_form() -> None:

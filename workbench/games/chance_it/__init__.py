@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
     from workbench.play import Answer
     from workbench.sim.calibrating import Parameter
     from workbench.sim.paired import Measure
+
+#: The batch engine's kernel module (it imports Numba): whether this process has loaded it.
+_KERNEL = "workbench.games.chance_it.batch.kernel"
 
 # Only the variant's model and what validating a file needs are imported here: the engine, the bots, the
 # simulators, the odds and the reports are imported by the methods that use them (a command imports what it runs).
@@ -169,7 +173,9 @@ class ChanceIt(FamilyParts):
         return self.simulator(variant, players, bots, personas, seed, engine=engine, gift=Gift(card, coins))
 
     def batch_blocker(self, variant: Variant, personas: list[Persona]) -> str | None:
-        from workbench.games.chance_it.batch import NoBatchForm, compile_program
+        """Asked without loading the batch engine (Numba) unless this process has loaded it already: a first run,
+        whose compiled code is not there yet, plays on the interpreter at once."""
+        from workbench.games.chance_it.batchable import NoBatchForm, blocker
         from workbench.games.chance_it.engine import compile_variant
 
         for persona in personas:
@@ -177,8 +183,13 @@ class ChanceIt(FamilyParts):
                 return f"the {persona.policy} bot plays only in the interpreter"
             if persona.temperature:
                 return "a heuristic bot with a temperature (it draws among its options by their values) plays only in the interpreter"
+        rules = compile_variant(variant)
+        if _KERNEL not in sys.modules:
+            return blocker(rules)
+        from workbench.games.chance_it.batch import compile_program  # loaded: it knows the kinds it was loaded with
+
         try:
-            compile_program(compile_variant(variant))
+            compile_program(rules)
         except NoBatchForm as exc:
             return str(exc)
         return None

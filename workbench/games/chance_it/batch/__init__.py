@@ -19,7 +19,8 @@ from workbench.games.chance_it.basics import RESOURCES
 from workbench.games.chance_it.batch import kernel as k
 from workbench.games.chance_it.batch.layout import CARD_SUMS, FLOATS, GAME, GAME_OUT, MAXP, ROW, SEAT, SEAT_OUT, joint_room
 from workbench.games.chance_it.batch.model import model_arrays
-from workbench.games.chance_it.batch.program import NoBatchForm, Program, compile_program
+from workbench.games.chance_it.batch.program import Program, compile_program
+from workbench.games.chance_it.batchable import NoBatchForm
 from workbench.games.chance_it.compiled import BATCH, SEARCH
 from workbench.games.chance_it.engine import BUY, DISCARD, END_REASONS, GUIDES
 from workbench.games.chance_it.policies import GAME as FAMILY

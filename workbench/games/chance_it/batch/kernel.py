@@ -69,8 +69,6 @@ BATCH.use()  # before any function is compiled: Numba takes its cache folder whe
 
 # --- constants shared with program.py and model.py (plain module globals: Numba freezes them) -------------------
 
-#: Modifiers of passive cards the engine reads (by name, as ``PassiveEffect.modifiers`` names them).
-MODIFIERS = ("chance_bonus",)
 IN, OUT, CHANCE_IT = 0, 1, 2
 FLASH, DIE, CHANCE_CARD, PASSIVE = 0, 1, 2, 3
 KINDS = ("flash", "die", "chance-it", "passive")

@@ -1,10 +1,10 @@
 """A compiled variant as the batch engine's arrays: effect rows, the board, the sheets, the cards, the supply.
 
 Every effect kind writes its own row (:meth:`EffectKind.batch`, after the kind's number in
-the kernel, ``kernel.OPS``); a kind with no batch form
-or a modifier the engine does not read makes :func:`compile_program` raise
-:class:`NoBatchForm` with the reason, which ``--engine auto`` reports when it falls back to
-the interpreter.
+the kernel, ``kernel.OPS``), walked by :mod:`..batchable`'s writer; a kind with no batch
+form, one registered after the kernel was loaded, or a modifier the engine does not read
+makes :func:`compile_program` raise :class:`NoBatchForm` with the reason, which
+``--engine auto`` reports when it falls back to the interpreter.
 """
 
 from __future__ import annotations
@@ -18,14 +18,10 @@ import numpy.typing as npt
 
 from workbench.games.chance_it.batch import kernel as k
 from workbench.games.chance_it.batch.layout import CARD, REGION, RULE
-from workbench.games.chance_it.effects import Batch, Effects
+from workbench.games.chance_it.batchable import NoBatchForm, Writer, write
 from workbench.games.chance_it.rules import Rules
 
 Ints = npt.NDArray[np.int64]
-
-
-class NoBatchForm(Exception):
-    """The variant (or the run) needs something the batch engine does not have; the message says what."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,54 +34,13 @@ class Program:
     lists: int  #: how many effect lists (the size of the valuation table)
 
 
-class Writer:
-    """Collects the rows and tables while the kinds write themselves (the :class:`Batch` they are given)."""
-
-    def __init__(self) -> None:
-        self.items: list[tuple[int, ...]] = []
-        self.lists: list[tuple[int, int]] = []
-        self.pairs: list[tuple[int, int]] = []
-        self.options: list[int] = []
-        self.conds: list[tuple[int, int, int, int]] = []
-        self.batch = Batch(list=self.list, amounts=self.amounts, lists=self.many, conditions=self.conditions)
-
-    def row(self, argument: Any, kind: Any) -> tuple[int, ...]:
-        """The kind's row: its number in the kernel, then the numbers it writes (five, zeros after its own)."""
-        numbers = kind.batch(argument, self.batch)
-        if numbers is None:
-            raise NoBatchForm(f"the effect kind '{kind.tag}' has no batch form")
-        compiled = k.FORMS.get(kind.tag)
-        if compiled is None or compiled[0] is not kind:  # the kernel compiles the forms of the kinds it was loaded with
-            raise NoBatchForm(f"the effect kind '{kind.tag}' was registered after the batch engine was loaded")
-        op = k.OPS[kind.tag]
-        if len(numbers) > 5:
-            raise NoBatchForm(f"'{kind.tag}' writes at most five numbers in the batch engine, got {len(numbers)}")
-        return (op, *numbers, *(0,) * (5 - len(numbers)))
-
-    def list(self, effects: Effects) -> int:
-        """Compile the nested lists first, so that a list's id is above every list it holds (the bots value bottom-up)."""
-        return self.rows([self.row(argument, kind) for _, argument, kind in effects])
-
-    def rows(self, rows: Sequence[tuple[int, ...]]) -> int:
-        self.lists.append((len(self.items), len(rows)))
-        self.items.extend(rows)
-        return len(self.lists) - 1
-
-    def amounts(self, pairs: Sequence[tuple[int, int]]) -> tuple[int, int]:
-        first = len(self.pairs)
-        self.pairs.extend(pairs)
-        return first, len(pairs)
-
-    def many(self, lists: Sequence[Effects]) -> tuple[int, int]:
-        ids = [self.list(effects) for effects in lists]
-        first = len(self.options)
-        self.options.extend(ids)
-        return first, len(ids)
-
-    def conditions(self, conds: Sequence[tuple[int, int, int, int]]) -> tuple[int, int]:
-        first = len(self.conds)
-        self.conds.extend(conds)
-        return first, len(conds)
+def _op(kind: Any) -> int:
+    """A kind's number in the kernel: its rows start with it. A kind registered after the kernel was loaded has none
+    (the kernel compiles the forms of the kinds it was loaded with)."""
+    compiled = k.FORMS.get(kind.tag)
+    if compiled is None or compiled[0] is not kind:
+        raise NoBatchForm(f"the effect kind '{kind.tag}' was registered after the batch engine was loaded")
+    return k.OPS[kind.tag]
 
 
 def _table(rows: Sequence[Sequence[int]], width: int = 0) -> Ints:
@@ -95,19 +50,8 @@ def _table(rows: Sequence[Sequence[int]], width: int = 0) -> Ints:
 
 def compile_program(rules: Rules) -> Program:
     """The batch engine's arrays for compiled rules; :class:`NoBatchForm` when it cannot play them."""
-    w = Writer()
-    all_out = w.list(rules.all_out)
-    chance_it = w.list(rules.chance_it)
-    board = [w.list(effects) for effects in rules.board]
-    die_steps = [w.list(effects) for effects in rules.die_steps]
-    card_lists, passive, bonus = [], [], []
-    for card in rules.cards:
-        unknown = set(card.modifiers) - set(k.MODIFIERS)
-        if unknown:
-            raise NoBatchForm(f"card '{card.id}' has a modifier the batch engine does not read: {', '.join(sorted(unknown))}")
-        card_lists.append(w.list(card.effects))
-        passive.append(w.rows([w.row(argument, kind) for argument, kind in card.passive]))
-        bonus.append(card.modifiers.get(k.MODIFIERS[0], 0))
+    w = Writer(_op)
+    written = write(rules, w)
     most = max(rules.max_players, *rules.stakes)  # a sheet beyond players.max is allowed (and unused)
     sheets = np.zeros((2, most + 1, most + 1), dtype=np.int64)
     for n, (outs, ins) in rules.stakes.items():
@@ -118,10 +62,10 @@ def compile_program(rules: Rules) -> Program:
     ri[RULE.DICE], ri[RULE.SIDES], ri[RULE.FORCED_AFTER] = rules.dice_count, rules.sides, rules.forced_in_after
     ri[RULE.FACE_UP], ri[RULE.RESHUFFLE], ri[RULE.END_STARS] = rules.face_up, rules.reshuffle_discard, rules.end_stars
     ri[RULE.MAX_ROUNDS], ri[RULE.DECK], ri[RULE.CARDS] = rules.max_rounds, len(rules.deck), len(rules.cards)
-    ri[RULE.ALL_OUT], ri[RULE.CHANCE_IT], ri[RULE.TIES] = all_out, chance_it, len(rules.tiebreak)
+    ri[RULE.ALL_OUT], ri[RULE.CHANCE_IT], ri[RULE.TIES] = written.all_out, written.chance_it, len(rules.tiebreak)
     cards = [
         (k.KINDS.index(card.kind), card.face, card.cost, listed, extra, kept)
-        for card, listed, extra, kept in zip(rules.cards, card_lists, bonus, passive)
+        for card, listed, extra, kept in zip(rules.cards, written.cards, written.bonus, written.passive)
     ]
     regions = {
         REGION.START: _table([rules.start]),
@@ -129,7 +73,7 @@ def compile_program(rules: Rules) -> Program:
         REGION.OUT: sheets[0],
         REGION.IN: sheets[1],
         REGION.TIEBREAK: _table([rules.tiebreak]),
-        REGION.FACES: _table([board, die_steps]),
+        REGION.FACES: _table([written.board, written.die_steps]),
         REGION.ITEMS: _table(w.items, 6),
         REGION.PAIRS: _table(w.pairs, 2),
         REGION.LISTS: _table(w.lists, 2),
