@@ -27,7 +27,7 @@ from workbench import api
 from workbench.games import FAMILIES
 from workbench.sim import compiled
 from workbench.sim.compiled import CACHE_ENV, MANIFEST, CompiledEngine, CompileFailed, cache_root
-from workbench.sim.runner import Handover, run
+from workbench.sim.runner import Chunk, Handover, Task, run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -284,3 +284,48 @@ def test_a_first_run_learns_the_batch_engine_can_play_without_loading_numba(vari
     )
     ran = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert ran.stdout.split() == ["batch", "-", "False"]
+
+
+class _Count:
+    """A tally that only counts games (what the run's hurry reads of a chunk)."""
+
+    def __init__(self, games: int = 0):
+        self.games = games
+
+    def merge(self, other: _Count) -> None:
+        self.games += other.games
+
+    def new_tally(self) -> _Count:  # a factory's simulator, too
+        return _Count()
+
+
+@dataclasses.dataclass
+class _Paced:
+    """A backend whose chunks take a set time a game, each worker's first chunk ``warm_up`` times longer (a worker's
+    first games build the bots' value models and fill their caches): no game is played and no clock is read."""
+
+    per_game: float
+    warm_up: float
+    workers: int = 2
+    name: str = "local"
+
+    def results(self, factories: list[object], tasks: Iterator[Task], stop: object) -> Iterator[Chunk]:
+        for number, (which, start, end, _, on_compiled) in enumerate(tasks):
+            slow = self.warm_up if number < self.workers else 1.0
+            yield Chunk(which, _Count(end - start), [], [], (end - start) * self.per_game * slow, interpreted=not on_compiled)
+
+
+@pytest.mark.parametrize(
+    ("games", "hurried"),
+    [(5000, False), (200_000, True)],
+    ids=["the quick start keeps its cores", "a long run hands over"],
+)
+def test_the_compiler_is_hurried_by_the_interpreters_pace_not_by_a_workers_first_games(games: int, hurried: bool) -> None:
+    """At 1.7 ms a game, 5,000 games on two workers are 4 s of play: the compiler follows the run. Judged on the first
+    chunk alone (8 games at 15 ms each: the warm-up), they looked like 37 s, more than HURRY_SECONDS, and the compile
+    took the cores the run played on (the cold quick start three times slower). 200,000 games (170 s) hurry it."""
+    asked: list[bool] = []
+    handover = Handover(_Count, _Count, ready=lambda: False, hurry=lambda: asked.append(True))
+    played = run(handover, games, backend=_Paced(per_game=0.0017, warm_up=9.0))  # type: ignore[arg-type]
+    assert played.games == played.interpreted == games
+    assert bool(asked) is hurried

@@ -222,22 +222,31 @@ def _compiled_ready(factory: Factory) -> bool:
 #: A run hands over to a compiled engine still to be compiled only when the interpreter would otherwise play on for
 #: longer than this (about what the compile takes): a shorter run keeps every core, and the compile follows it.
 HURRY_SECONDS = 30.0
+#: The interpreter's pace is judged once this many seconds of its play are measured: a worker's first games carry its
+#: warm-up (the bots' value models and caches, four times a game's time), and judged on them alone a short run looked
+#: long enough to hurry the compiler, which then took the cores the run was playing on.
+PACE_SECONDS = 1.0
 
 
 class _Hurry:
     """Hurries the compilers of a run's :class:`Handover` factories once its interpreter chunks show that the games
-    left would take longer than :data:`HURRY_SECONDS` on the interpreter."""
+    left would take longer than :data:`HURRY_SECONDS` on the interpreter (at the pace of every chunk played so far,
+    once :data:`PACE_SECONDS` of them are measured)."""
 
     def __init__(self, factories: list[Factory], games: int, workers: int):
         self.handovers = [factory for factory in factories if isinstance(factory, Handover)]
         self.left = games
         self.workers = workers
+        self.played = 0
+        self.seconds = 0.0
 
     def seen(self, chunk: Chunk) -> None:
         self.left -= chunk.tally.games
         if not self.handovers or not chunk.interpreted or not chunk.tally.games:
             return
-        if self.left * chunk.seconds / chunk.tally.games / self.workers > HURRY_SECONDS:
+        self.played += chunk.tally.games
+        self.seconds += chunk.seconds
+        if self.seconds >= PACE_SECONDS and self.left * self.seconds / self.played / self.workers > HURRY_SECONDS:
             for handover in self.handovers:
                 handover.hurry()
             self.handovers = []
