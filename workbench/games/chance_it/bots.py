@@ -57,6 +57,8 @@ from workbench.sim.stats import Moments
 
 #: An option a search bot weighs: a guide or a market move.
 Option = TypeVar("Option")
+#: The heart changes of no reroll (see :meth:`_Model.over_rerolls`).
+_UNCHANGED = (0.0,)
 
 
 class _Model:
@@ -255,14 +257,13 @@ class _Model:
 
         One reroll is enumerated exactly (a heart-losing face matters); more are taken at their mean.
         """
-        if not rerolls:
-            return self._ending(hearts, holding, gains)
-        changes = self.reroll_hearts
-        hearts += (rerolls - 1) * self.reroll_mean
+        changes = self.reroll_hearts if rerolls else _UNCHANGED
+        if rerolls:
+            hearts += (rerolls - 1) * self.reroll_mean
         p = self.p
         heart, danger, least, ruin = p.heart, p.danger, p.min_hearts, -holding - 10 * p.star
         total = 0.0
-        for change in changes:  # _ending of each, written out (the hot loop)
+        for change in changes:  # hearts_worth plus the gains, written out (the hot loop of every guide)
             left = hearts + change
             if left <= 0:
                 total += ruin
@@ -270,14 +271,6 @@ class _Model:
                 short = least - left
                 total += heart * left - (danger * short if short > 0 else 0.0) + gains
         return total / len(changes)
-
-    def _ending(self, hearts: float, holding: float, gains: float) -> float:
-        """:meth:`hearts_worth` of ``hearts`` plus ``gains`` when the player keeps a heart (written out: the hot loop)."""
-        p = self.p
-        if hearts <= 0:
-            return -holding - 10 * p.star
-        short = p.min_hearts - hearts
-        return p.heart * hearts - (p.danger * short if short > 0 else 0.0) + gains
 
     def others_play_in(self, dice: Sequence[int], alive: int) -> float:
         """How likely another player is to play IN with these dice at a table of ``alive``: how good they look from a
