@@ -15,14 +15,6 @@ ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ROOT / "variants"
 
 
-def test_the_readme_holds_the_current_effect_table() -> None:
-    """Every registered kind, in registry order, with its meaning, example and card text (regenerate with reference_table)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = kinds.reference_table()
-    assert table in readme, "README.md's effect table is out of date: paste workbench.games.chance_it.effects.reference_table()"
-    assert table.count("\n| `") == len(kinds.REGISTRY)
-
-
 def test_the_effect_table_reads_as_the_issue_wrote_the_cards() -> None:
     """The table's card texts are those the card language promises (issue 10, item 4)."""
     table = kinds.reference_table()
@@ -37,9 +29,9 @@ def test_the_effect_table_reads_as_the_issue_wrote_the_cards() -> None:
 
 
 @pytest.mark.slow
-def test_the_readme_figures_of_the_paired_studies_reproduce() -> None:
-    """The figures quoted under "Answers on paired games" (seed 1, 2,000 games) come out of the current code."""
-    FAMILIES["chance-it"].compiled.wait()  # as the README ran it: the batch engine compiled (the figures are the same)
+def test_the_site_figures_of_the_paired_studies_reproduce() -> None:
+    """The figures docs/how-to/compare.md quotes (seed 1, 2,000 games) come out of the current code."""
+    FAMILIES["chance-it"].compiled.wait()  # as the page ran it: the batch engine compiled (the figures are the same)
     compared = studies.compare(
         [VARIANTS / "chance-it.yaml", VARIANTS / "dearer-in.yaml"], players=[4], games=2000, seed=1, backend=Local(2)
     )
@@ -120,8 +112,8 @@ def test_the_chance_chess_tuned_deck_is_the_sweeps_best() -> None:
 
 
 @pytest.mark.slow
-def test_the_readme_figures_of_the_playtest_walk_through_reproduce() -> None:
-    """The figures quoted under "Playtests with people" come out of the current code and the shipped evening."""
+def test_the_site_figures_of_the_playtest_walk_through_reproduce() -> None:
+    """The figures docs/how-to/playtests.md quotes come out of the current code and the shipped evening."""
     from workbench import calibrate, playtests
 
     logs = sorted((ROOT / "examples" / "playtests").glob("game-*.yaml"))

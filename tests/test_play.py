@@ -179,10 +179,11 @@ def test_answers_read_from_a_file_make_the_same_game(tmp_path: Path) -> None:
     assert ran.stdout == again.stdout
 
 
-def test_the_readme_transcript_reproduces() -> None:
-    """Every line of the README's example game (between its "..." cuts) is what the command prints, in order."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme.split("$ yes 1 | .venv/bin/workbench play variants/chance-it.yaml --human 0 --bots heuristic --seed 1\n")[1]
+def test_the_documented_transcript_reproduces() -> None:
+    """Every line of the example game in docs/how-to/play.md (between its "..." cuts) is what the command prints, in
+    order."""
+    page = (ROOT / "docs" / "how-to" / "play.md").read_text(encoding="utf-8")
+    block = page.split("$ yes 1 | .venv/bin/workbench play variants/chance-it.yaml --human 0 --bots heuristic --seed 1\n")[1]
     shown = [line for line in block.split("```")[0].splitlines() if line != "..."]
     ran = play(BASE, "--human", 0, "--bots", "heuristic", "--seed", 1, answers="1\n" * 3000)
     lines = iter(ran.stdout.splitlines())
