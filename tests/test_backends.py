@@ -261,7 +261,7 @@ def _free_port() -> int:
 
 @pytest.fixture
 def real_cluster(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A scheduler and a worker started as the README says (``dask scheduler``, ``dask worker``), each a process."""
+    """A scheduler and a worker started as docs/how-to/dask.md says (``dask scheduler``, ``dask worker``), each a process."""
     dask = Path(sys.executable).parent / "dask"
     address = f"tcp://127.0.0.1:{_free_port()}"
     port = address.rsplit(":", 1)[1]
@@ -285,7 +285,7 @@ def real_cluster(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]
 
 @pytest.mark.slow
 def test_a_real_scheduler_then_its_loss_in_the_middle_of_a_run(real_cluster: tuple[str, Any], tmp_path: Path) -> None:
-    """The README's recipe works (same summary as here); a scheduler that dies mid-run stops the command in one line."""
+    """The Dask guide's recipe works (same summary as here); a scheduler that dies mid-run stops the command in one line."""
     address, scheduler = real_cluster
     common = ["simulate", TARGET, "--games", "300", "--seed", "2"]
     here = workbench(*common, "--workers", "1", "--out", tmp_path / "here")
@@ -304,7 +304,7 @@ def test_a_real_scheduler_then_its_loss_in_the_middle_of_a_run(real_cluster: tup
     stdout, stderr = job.communicate(timeout=HANG)
     ran = Ran(job.returncode, stdout, stderr, 0)
     assert_clean(ran)
-    assert ran.code == 3, ran.stderr  # not the input's fault (1): the README's code for a lost cluster
+    assert ran.code == 3, ran.stderr  # not the input's fault (1): the documented code for a lost cluster
     assert f"the cluster was lost: the Dask scheduler at {address} stopped answering, or every worker" in ran.stderr
     said = [line for line in ran.lines if "the cluster was lost" in line]
     assert len(said) == 1 and said[0].endswith("nothing was written") and "\\x0a" not in said[0], "one line"

@@ -204,7 +204,7 @@ def test_cli_compare_refuses_bad_input_with_a_clear_message(tmp_path: Path, args
 @pytest.mark.slow
 def test_a_dearer_in_sheet_shortens_the_games_over_ten_thousand_games(tmp_path: Path) -> None:
     """More players sit OUT, the all-OUT rule eliminates more of them, and games end sooner: a small effect that
-    2,000 games leave unsettled (see the README), and 10,000 settle."""
+    2,000 games leave unsettled (see docs/how-to/compare.md), and 10,000 settle."""
     result = studies.compare([BASE, dearer_in(tmp_path)], players=[4], games=10_000, seed=1, backend=Local(2))
     rounds = next(s for s in result.runs[0].statistics if s.name == "rounds.mean")
     assert rounds.significant and rounds.differences[0].high < 0

@@ -509,7 +509,7 @@ def test_unsaved_edits_of_a_file_changed_on_disk_since_come_back_and_never_overw
     assert studio.path.read_text() == text + "# my idea\n"
 
 
-# --- the README's picture -----------------------------------------------------------------------------------------
+# --- the studio guide's picture -----------------------------------------------------------------------------------------
 
 
 def test_the_readme_screenshot(page: Page, start_studio: Callable[[str], Served]) -> None:

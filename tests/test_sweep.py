@@ -372,7 +372,7 @@ def test_the_shipped_sweep_gives_the_same_table_locally_and_on_dask(tmp_path: Pa
     assert bought == sorted(bought, reverse=True), "a dearer dagger is bought less"
     at_two = next(r for r in body["table"] if r["point"] == "dagger-cost-2")
     assert all(f["change"]["value"] == 0 for f in at_two["figures"].values()), "the printed price is the base game"
-    # the figures README.md quotes
+    # the figures docs/how-to/sweeps.md quotes
     assert [round(b, 3) for b in bought] == [0.125, 0.082, 0.046, 0.026, 0.013]
     eliminations = [row["figures"]["eliminations.per_game.mean"] for row in body["table"]]
     assert (round(eliminations[0]["value"], 2), round(eliminations[-1]["value"], 2)) == (2.03, 1.99)

@@ -54,8 +54,8 @@ def players_span(low: int, high: int) -> str:
 
 
 class WorkbenchError(Exception):
-    """A user-facing failure: one or more located problems. ``exit_code`` is the command line's for it (the README's
-    table): 1, a problem with the user's input, unless a subclass says otherwise."""
+    """A user-facing failure: one or more located problems. ``exit_code`` is the command line's for it (the table of
+    docs/reference/outputs.md): 1, a problem with the user's input, unless a subclass says otherwise."""
 
     exit_code: ClassVar[int] = 1
 

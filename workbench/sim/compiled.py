@@ -50,7 +50,7 @@ from typing import IO
 
 from workbench.errors import Problem, WorkbenchError
 
-#: The environment variable that moves the cache (a contract: documented in the README).
+#: The environment variable that moves the cache (a contract: documented in docs/how-to/simulate.md).
 CACHE_ENV = "WORKBENCH_CACHE_DIR"
 MANIFEST = "MANIFEST.json"
 #: How often a waiting run looks whether the compiler is done.

@@ -221,7 +221,7 @@ class ChanceIt(FamilyParts):
         return [CardInfo(card.id, card.name, card.cost, card.when) for card in variant.cards]
 
     def ladder(self) -> tuple[str, ...]:
-        """The default skill ladder, weakest first against heuristic bots (measured: README's "Bots"): random,
+        """The default skill ladder, weakest first against heuristic bots (measured: docs/how-to/simulate.md, "Bots"): random,
         heuristic, equilibrium, then search with 4 and 16 playouts."""
         return ("random", "heuristic", "equilibrium", "search-4", "search")
 

@@ -5,8 +5,8 @@ and every choice from a :class:`Decider` per seat, both passed in; the state hol
 neither. A replay is a scripted chance source with scripted deciders, a simulation is
 an RNG with bots: the same code path.
 
-The normative reading of the rulebook this follows is written out in the README
-(section "Rules the engine follows"); the comments below cite its rule numbers.
+The normative reading of the rulebook this follows is written out in
+docs/explanation/rules-chance-it.md; the comments below cite its rule numbers.
 """
 
 from __future__ import annotations

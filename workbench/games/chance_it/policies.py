@@ -17,7 +17,7 @@ Weight = Annotated[float, Field(ge=-100, le=100)]
 
 
 class Weights(Model):
-    """What the heuristic bot weighs (see the README's "Bots"), and with it the search bot's playouts' players."""
+    """What the heuristic bot weighs (see docs/how-to/simulate.md, "Bots"), and with it the search bot's playouts' players."""
 
     star: Weight = Field(1.0, description="Value of a star.")
     heart: Weight = Field(0.4, description="Value of a heart at or above min_hearts.")

@@ -153,7 +153,7 @@ class End(Model):
 
 # --- stakes tuning ---------------------------------------------------------------------------------------------
 
-#: What the stakes tuner compares, by name (see the README's "Tuning stakes sheets").
+#: What the stakes tuner compares, by name (see docs/tutorials/stakes-sheets.md).
 Metric = Literal[
     "rounds_mean",
     "rounds_sd",

@@ -1,4 +1,5 @@
-"""The card language: one module per effect kind, registered here in the order the README lists them.
+"""The card language: one module per effect kind, registered here in the order the reference lists them
+(docs/reference/files.md's effect table).
 
 To add a kind, write a module with one :class:`~.base.PlayerEffect` (or ``DieEffect``,
 ``PassiveEffect``) subclass and register it below; ``tests/test_effects.py`` checks

@@ -403,7 +403,7 @@ class EffectKind(ABC):
     events: ClassVar[tuple[type[EffectEvent], ...]] = ()
     #: The icons it adds to the printed set: name -> SVG drawing on a 24 x 24 view box (``{label}`` is replaced).
     drawings: ClassVar[dict[str, str]] = {}
-    #: What it does, in a line (the README's effect table).
+    #: What it does, in a line (the effect table of docs/reference/files.md).
     meaning: ClassVar[str]
     #: The functions its batch form supplies (:class:`BatchForm`), as its placement asks.
     batch_parts: ClassVar[tuple[str, ...]] = ()

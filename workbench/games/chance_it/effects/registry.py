@@ -126,7 +126,7 @@ def with_effects(schema: dict[str, Any]) -> dict[str, Any]:
         members.append(member)
     definitions[DEFINITION] = {
         "anyOf": members,
-        "description": "An effect: a name (market) or a one-key mapping ({gain: {hearts: 1}}); see the README's effect table.",
+        "description": "An effect: a name (market) or a one-key mapping ({gain: {hearts: 1}}); see the effect table in the documentation (docs/reference/files.md).",
     }
     referred: dict[str, Any] = _refer(schema)
     return referred
@@ -231,7 +231,7 @@ def describe_event(event: dict[str, Any]) -> str | None:
 def reference_table(sides: int = 6) -> str:
     """Every registered kind as a Markdown table: key, meaning, example (as written in YAML), card text.
 
-    The README holds this table verbatim (a test checks it), so the documentation cannot drift from the kinds.
+    The documentation site's file formats page is built with it (docs/hooks.py), so it cannot drift from the kinds.
     """
     rows = ["| key | meaning | example | card text |", "| --- | --- | --- | --- |"]
     for kind in REGISTRY.values():
