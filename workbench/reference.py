@@ -2,9 +2,9 @@
 
 - :func:`commands`: every command of the command line with its usage, help and every
   argument and option as ``--help`` shows them (read from the Typer app, so a new option is
-  in the reference the moment it is in ``--help``: ``tests/test_docs.py`` compares them);
+  in the reference the moment it is in ``--help``: ``tests/test_reference.py`` compares them);
 - :func:`formats`: every file format of every game, key by key, from the JSON Schemas the
-  ``schema`` command prints, and Chance It's effect kinds from their registry.
+  ``schema`` command prints.
 """
 
 from __future__ import annotations
