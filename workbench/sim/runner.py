@@ -223,8 +223,8 @@ def _compiled_ready(factory: Factory) -> bool:
 #: longer than this (about what the compile takes): a shorter run keeps every core, and the compile follows it.
 HURRY_SECONDS = 30.0
 #: The interpreter's pace is judged once this many seconds of its play are measured: a worker's first games carry its
-#: warm-up (the bots' value models and caches, four times a game's time), and judged on them alone a short run looked
-#: long enough to hurry the compiler, which then took the cores the run was playing on.
+#: warm-up (the bots' value models and caches: 15 ms a game against 1.7 ms after), and judged on them alone a short run
+#: looked long enough to hurry the compiler, which then took the cores the run was playing on.
 PACE_SECONDS = 1.0
 
 
