@@ -13,13 +13,16 @@ import dataclasses
 import hashlib
 import importlib
 import json
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -178,6 +181,49 @@ def test_a_compile_that_fails_is_raised_with_the_compilers_last_words(
     assert kept.name.endswith(".failed") and "Traceback" in kept.read_text()
     kept.unlink()
     assert engine.wait() and engine.ready()
+
+
+def _launches(monkeypatch: pytest.MonkeyPatch, *, full_disk: bool = False) -> list[list[str]]:
+    """The compilers :meth:`CompiledEngine.start` launches from now on (spied on, still launched); with
+    ``full_disk``, each may create files but write no byte in them, as on a full disk."""
+    launched: list[list[str]] = []
+    real = subprocess.run
+
+    def no_room() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead of killing
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+
+    def spied(command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        launched.append(command)
+        return real(command, **kwargs, preexec_fn=no_room if full_disk else None)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(compiled.subprocess, "run", spied)
+    return launched
+
+
+def test_a_compiler_on_a_full_disk_is_a_failure_said_not_a_compiler_launched_again_and_again(
+    engine: CompiledEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A compiler that cannot write a byte (not even its pid in its lock file, nor its log) leaves its empty log
+    as its failure, and the run says that instead of launching a new compiler at every poll."""
+    launched = _launches(monkeypatch, full_disk=True)
+    with pytest.raises(CompileFailed, match=r"it stopped without a word: is the disk full\? \(its log: "):
+        engine.wait(stop=lambda: len(launched) > 3)
+    assert len(launched) == 1
+
+
+def test_a_compiler_that_dies_without_a_word_twice_is_said_not_launched_forever(
+    engine: CompiledEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where not even its log can be written (here its log and failure file are folders), a compiler that stopped
+    is launched once more, then the run says so: the wait ends."""
+    for suffix in (".log", ".failed"):
+        (engine.folder.parent / (engine.folder.name + suffix)).mkdir(parents=True, exist_ok=True)
+    (engine.folder.parent / (engine.folder.name + ".failed") / "x").write_text("")
+    launched = _launches(monkeypatch)
+    with pytest.raises(CompileFailed, match="its compiler stopped twice without finishing"):
+        engine.wait(stop=lambda: len(launched) > 3)
+    assert len(launched) == 2
 
 
 def _workbench_imports(module: str) -> set[str]:

@@ -848,6 +848,14 @@ def test_force_never_writes_through_a_link_out_of_the_named_folder(tmp_path: Pat
     assert elsewhere.read_text() == "the designer's notes\n"
 
 
+def test_a_name_too_long_for_the_file_system_is_one_line(tmp_path: Path, no_work: None) -> None:
+    """A name longer than the file system allows (255 bytes here) is refused with its option, not an internal error."""
+    for option in ("--out", "--records", "--record-scenarios"):
+        line = assert_refused(invoke(*sim(option, tmp_path / ("a" * 300), games=HUGE)))
+        assert line.startswith(f"{option} ") and line.endswith("cannot use this path (File name too long)"), line
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_path_under_a_file_names_its_option(tmp_path: Path, no_work: None) -> None:
     (tmp_path / "afile").write_text("mine\n")
     for option, name in (("--out", "x"), ("--records", "x.jsonl"), ("--record-scenarios", "x")):

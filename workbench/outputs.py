@@ -631,10 +631,10 @@ class Outputs:
         if resolved in self.targets:
             claim = self.targets[resolved]
             raise UsageError(parameter, claim.then("names this path as a file"), display_path(folder))
-        if folder.is_symlink() and not folder.exists():  # never make a folder where a broken link points
+        found = _stat(resolved, parameter, folder)  # first: a name the system refuses is said as such
+        if found is None and folder.is_symlink():  # never make a folder where a broken link points
             raise UsageError(parameter, f"a symbolic link to {os.readlink(folder)}, which does not exist", display_path(folder))
         self.folders.setdefault(resolved, parameter)
-        found = _stat(resolved, parameter, folder)
         if found is not None:
             if not stat.S_ISDIR(found.st_mode):
                 raise UsageError(parameter, f"expected a folder, found {_kind(found.st_mode)}", display_path(folder))

@@ -76,7 +76,7 @@ class CompileFailed(WorkbenchError):
 def _last_words(log: str) -> str:
     """The line of a compiler's log that says what went wrong (a traceback's last)."""
     lines = [line.strip() for line in log.strip().splitlines() if line.strip()]
-    return lines[-1] if lines else "it stopped without a word"
+    return lines[-1] if lines else "it stopped without a word: is the disk full?"
 
 
 @cache
@@ -230,16 +230,24 @@ class CompiledEngine:
         writes its pid in the lock file it holds; a file that names nobody is not a compiler at work)."""
         if not self.compiling():
             return
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            os.kill(int(self._lock_path().read_text().split()[0]), HURRY)
+        with contextlib.suppress(OSError, ValueError, IndexError), self._lock_path().open("rb") as lock:
+            os.kill(int(lock.read(32).split()[0]), HURRY)  # a pid's line, whatever else the file holds
 
     def wait(self, stop: Callable[[], bool] = lambda: False) -> bool:
         """Block until the compiled code is there (starting the compiler, or hurrying it, if need be): False when
         ``stop()`` came first. Raises :class:`CompileFailed` when the compiler stops without it."""
         if not self.ready():
             self._set_aside()  # a damaged cache is compiled again (prepare() says so where a run can say it)
+        launched = 0
         while not self.ready():
-            self.start()  # none at work (the first look, or one killed on the way): a new one
+            if not self.compiling():  # none at work: the first look, or one that stopped on the way
+                if launched == 2:  # and did not say why (a failure it could write down is raised by start())
+                    raise CompileFailed(
+                        self.name, f"its compiler stopped twice without finishing or saying why (is the disk of "
+                        f"{self.folder.parent} full?)"
+                    )  # fmt: skip
+                self.start()
+                launched += 1
             self.hurry()
             if stop():
                 return False
@@ -387,26 +395,33 @@ def main(argv: list[str]) -> int:
         os.setsid()  # out of the terminal's session: a Ctrl-C or a closed terminal does not stop it
         hurried: list[int] = []  # a signal handler may only set a flag: no lock (a run sends SIGUSR1 as it polls)
         signal.signal(HURRY, lambda signum, frame: hurried.append(signum))
-        engine._lock_path().write_text(f"{os.getpid()}\n")
         log_path = engine.folder.with_name(engine.folder.name + ".log")
-        with log_path.open("w") as log:
-            os.dup2(log.fileno(), 1)
-            os.dup2(log.fileno(), 2)
-            try:
+        try:  # from here on a failure is kept for the runs to say (a full disk fails as early as the pid's line)
+            with log_path.open("w") as log:
+                os.dup2(log.fileno(), 1)
+                os.dup2(log.fileno(), 2)
+                engine._lock_path().write_text(f"{os.getpid()}\n")
                 _wait_for(int(owner), hurried)
                 signal.signal(HURRY, signal.SIG_IGN)  # hurried or not, it compiles now: later asks change nothing
                 _compile(engine, log)
-            except Exception:  # noqa: BLE001 - the compiler's last words go to its log, for the runs to show
-                import traceback
-
-                traceback.print_exc(file=log)
-                log.flush()
-                log_path.replace(engine._failed_path())
-                os._exit(1)
-            except BaseException:  # noqa: BLE001 - stopped (a signal, an interrupt): not a failure; the next run compiles again
-                os._exit(1)
+        except Exception:  # noqa: BLE001 - the compiler's last words go to its log, for the runs to show
+            _keep_failure(log_path, engine._failed_path())
+            os._exit(1)
+        except BaseException:  # noqa: BLE001 - stopped (a signal, an interrupt): not a failure; the next run compiles again
+            os._exit(1)
         log_path.unlink(missing_ok=True)
     os._exit(0)
+
+
+def _keep_failure(log_path: Path, failed: Path) -> None:
+    """Keep the traceback being handled as the ``.failed`` file the runs say (as much of it as the disk takes; where
+    not even that can be written, the runs find the compiler stopped without a word, see :meth:`~CompiledEngine.wait`)."""
+    import traceback
+
+    with contextlib.suppress(OSError), log_path.open("a") as log:
+        traceback.print_exc(file=log)
+    with contextlib.suppress(OSError):
+        log_path.replace(failed)
 
 
 #: The signal that asks a waiting compiler to start at once (:meth:`CompiledEngine.hurry`).
