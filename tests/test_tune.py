@@ -12,6 +12,7 @@ import math
 import os
 import re
 import shutil
+from collections.abc import Callable
 from itertools import pairwise, product
 from pathlib import Path
 from typing import Any
@@ -898,23 +899,57 @@ def test_write_keeps_crlf_line_endings_and_every_comment_of_a_block_sheet(parent
     assert load_variant(path).variant.stakes[3].source == "proposed"
 
 
+def _edited(path: Path) -> str:
+    path.write_text(path.read_text() + "# edited by the designer while the tuner ran\n")
+    return "changed on disk while the tuner ran; not written"
+
+
+def _removed(path: Path) -> str:
+    path.unlink()
+    return "was removed while the tuner ran; not written"
+
+
+def _made_a_link(path: Path) -> str:  # to a copy of the same text: the file the designer named is no longer there
+    copy = path.with_name("elsewhere.yaml")
+    path.rename(copy)
+    path.symlink_to(copy.name)
+    return "is now a link (to elsewhere.yaml) since the tuner started; not written"
+
+
+def _made_read_only(path: Path) -> str:
+    path.chmod(0o444)
+    return "was made read-only while the tuner ran; not written"
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("change", [_edited, _removed, _made_a_link, _made_read_only])
 def test_write_refuses_when_the_variant_changed_during_the_run(
-    full: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    full: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Callable[[Path], str]
 ) -> None:
+    """The variant file is written back only if it is still the file, and the text, the tuner read; whatever the
+    designer did to it meanwhile stays done."""
     path = Path(shutil.copy(full, tmp_path / "variant.yaml"))
     real = tune.tune_stakes
+    said: list[str] = []
 
-    def edit_meanwhile(*args: Any, **kwargs: Any) -> Report:
+    def change_meanwhile(*args: Any, **kwargs: Any) -> Report:
         report = real(*args, **kwargs)
-        path.write_text(path.read_text() + "# edited by the designer while the tuner ran\n")
+        said.append(change(path))
         return report
 
-    monkeypatch.setattr(tune, "tune_stakes", edit_meanwhile)
+    monkeypatch.setattr(tune, "tune_stakes", change_meanwhile)
     result = run_cli("tune-stakes", path, "-p", 3, "--budget", 100, "--workers", 1, "--out", tmp_path / "p.yaml", "--write")
-    assert result.exit_code == 1 and "changed on disk while the tuner ran; not written" in result.output
-    assert path.read_text().endswith("# edited by the designer while the tuner ran\n")
-    assert (tmp_path / "p.yaml").exists(), "the proposal itself is kept"
+    assert result.exit_code == 1 and said[0] in result.output and "(the proposal is in " in result.output, result.output
+    assert "Traceback" not in result.output
+    left = {p.name: (p.is_symlink(), p.read_bytes() if p.exists() else None) for p in tmp_path.glob("*.yaml")}
+    text = full.read_bytes()
+    expected = {
+        _edited: {"variant.yaml": (False, text + b"# edited by the designer while the tuner ran\n")},
+        _removed: {},
+        _made_a_link: {"variant.yaml": (True, text), "elsewhere.yaml": (False, text)},
+        _made_read_only: {"variant.yaml": (False, text)},
+    }[change]
+    assert left == {**expected, "p.yaml": left["p.yaml"]}, "the proposal itself is kept, the variant left as it was made"
 
 
 @pytest.mark.slow

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from workbench.expect import Replay
 from workbench.games import FAMILIES, Family, Loaded, Notated, Printable, Tunable, family_of_file, replay_scenario
 from workbench.games import load_variant as _load_variant
 from workbench.loading import did_you_mean, read_yaml
-from workbench.outputs import Outputs, Scripts, check_writable
+from workbench.outputs import FileChanged, Outputs, Scripts, check_writable, sha256_of_data
 from workbench.play import Answer, check_seats
 from workbench.policies import said
 from workbench.recording import SCRIPT_NAME
@@ -669,15 +670,31 @@ def _proposal_files(
 def _write_sheets(
     family: Tunable, path: Path, real: Path, before: bytes, report: Any, proposal: Path | None, page: Path | None
 ) -> None:
-    """Put the proposed sheets into the variant file (``real``: with symlinks followed), unless it changed on disk
-    since ``before`` was read; the proposal is written already, so a refusal says where it is."""
+    """Put the proposed sheets into the variant file (``real``: with symlinks followed), only if it is still the
+    writable file, with the text ``before``, that the tuner read (checked again as the new text takes its place);
+    the proposal is written already, so a refusal says where it is."""
     where = display_path(proposal) if proposal else "the returned report"
-    if real.read_bytes() != before:
-        raise UsageError(
-            None, f"{display_path(path)} changed on disk while the tuner ran; not written (the proposal is in {where})"
-        )
+
+    def refused(why: str) -> UsageError:
+        return UsageError(None, f"{display_path(path)} {why}; not written (the proposal is in {where})")
+
     try:
-        family.write_sheets(real, report, os.path.relpath(page, real.parent) if page is not None else None)
+        found = real.lstat()
+    except FileNotFoundError:
+        raise refused("was removed while the tuner ran") from None
+    except OSError as exc:
+        raise refused(f"cannot be read after the tuner ran ({exc.strerror})") from None
+    if stat.S_ISLNK(found.st_mode):
+        raise refused(f"is now a link (to {os.readlink(real)}) since the tuner started")
+    if not found.st_mode & 0o222:
+        raise refused("was made read-only while the tuner ran")
+    relative = os.path.relpath(page, real.parent) if page is not None else None
+    try:
+        family.write_sheets(real, report, relative, still=sha256_of_data(before))
+    except FileChanged:
+        raise refused("was removed while the tuner ran" if not real.exists() else "changed on disk while the tuner ran") from None
+    except OSError as exc:  # read again to be edited: gone or unreadable since the look above
+        raise refused(f"cannot be read after the tuner ran ({exc.strerror})") from None
     except WorkbenchError as exc:  # the variant is as it was
         raise WorkbenchError(exc.problems, f"{display_path(path)} is unchanged; the proposal is in {where}") from None
 

@@ -833,7 +833,8 @@ def _remove_left_behind(target: Path) -> None:
                     os.unlink(entry.path)
 
 
-def _digest(data: bytes | str) -> str:
+def sha256_of_data(data: bytes | str) -> str:
+    """The sha256 of ``data`` (text as UTF-8), as :func:`sha256_of` gives it for a file of these bytes."""
     return hashlib.sha256(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
 
 
@@ -877,7 +878,7 @@ class Scripts:
                 os.fsync(handle.fileno())
         except OSError as exc:
             raise OutputError(self.folder / name, _reason(exc)) from None
-        self.hashes[name] = _digest(data)
+        self.hashes[name] = sha256_of_data(data)
 
     def recorded(self, manifest: dict[str, str]) -> dict[str, str]:
         """The folder's ``manifest`` once the staged scripts are in and the workbench's earlier ones gone (an

@@ -254,8 +254,9 @@ class Tunable(Family, Protocol):
     def tuning_variant(self, path: Path, counts: list[int]) -> Any:
         """The variant as the tuner reads it (the sheets it is to tune may be missing)."""
 
-    def write_sheets(self, path: Path, report: Any, page: str | None) -> None:
-        """Put a tuning run's proposals into the variant file, changing only their lines."""
+    def write_sheets(self, path: Path, report: Any, page: str | None, still: str | None = None) -> None:
+        """Put a tuning run's proposals into the variant file, changing only their lines (only if the file still has
+        the sha256 ``still``, when given: else :class:`~workbench.outputs.FileChanged`)."""
 
 
 class Notated(Family, Protocol):

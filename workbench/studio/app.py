@@ -32,7 +32,6 @@ from __future__ import annotations
 import contextlib
 import datetime
 import difflib
-import hashlib
 import hmac
 import json
 import os
@@ -57,7 +56,7 @@ from workbench import api
 from workbench.errors import Problem, ScenarioError, WorkbenchError, display_path
 from workbench.games import family_of_file
 from workbench.loading import MAX_BYTES, read_yaml, readable_only
-from workbench.outputs import ABSENT, FileChanged, write_atomic, write_beside
+from workbench.outputs import ABSENT, FileChanged, sha256_of_data, write_atomic, write_beside
 from workbench.studio.sessions import Asking, Job, Recording, Table, said
 
 #: The header that carries the page's token on every ``/api`` request.
@@ -82,7 +81,7 @@ class Refused(Exception):
 
 def version_of(data: bytes) -> str:
     """The version of a file's bytes, as the page holds it: their sha256."""
-    return hashlib.sha256(data).hexdigest()
+    return sha256_of_data(data)
 
 
 class Studio:

@@ -276,11 +276,11 @@ class ChanceIt(FamilyParts):
 
         tune.check_write_back(path, counts)
 
-    def write_sheets(self, path: Path, report: Any, page: str | None) -> None:
-        """Put a tuning run's proposals into the variant file, changing only their lines."""
+    def write_sheets(self, path: Path, report: Any, page: str | None, still: str | None = None) -> None:
+        """Put a tuning run's proposals into the variant file, changing only their lines (if it still has ``still``)."""
         from workbench.games.chance_it import tune
 
-        tune.write_back(path, report, page)
+        tune.write_back(path, report, page, still=still)
 
     def replay_batch(self, doc: Document, variant: Variant) -> Replay:
         """Replay a scenario document with the batch engine."""

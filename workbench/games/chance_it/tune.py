@@ -994,12 +994,13 @@ def check_write_back(path: Path, counts: list[int]) -> None:
         put_entry(text, path, "stakes", n, {"out": [0] * (n - 1) + ["all_out"], "in": [0] * n, "source": "proposed"})
 
 
-def write_back(path: Path, report: Report, page: str | None = None) -> None:
+def write_back(path: Path, report: Report, page: str | None = None, *, still: str | None = None) -> None:
     """Put the proposed sheets into the variant file, changing only their lines (see :func:`workbench.yamledit.put_entry`).
 
     Every other byte stays as the designer wrote it: comments (those inside a replaced
     block-style sheet move above or after its new line), key order, spacing, line endings.
-    The file is replaced atomically, so an interrupted write leaves it as it was.
+    The file is replaced atomically, so an interrupted write leaves it as it was; with ``still`` (a sha256), only if
+    it still has those bytes as it is replaced (else :class:`~workbench.outputs.FileChanged`, the file left as it is).
     """
     text = path.read_bytes().decode("utf-8")
     for tuned in report.tuned:
@@ -1010,7 +1011,7 @@ def write_back(path: Path, report: Report, page: str | None = None) -> None:
             "provenance": report.provenance(tuned, page),
         }
         text = put_entry(text, path, "stakes", tuned.players, sheet)
-    write_atomic(path, text.encode("utf-8"))
+    write_atomic(path, text.encode("utf-8"), still=still)
 
 
 __all__ = [
