@@ -881,6 +881,35 @@ def test_an_output_edited_during_the_run_is_not_replaced(tmp_path: Path, monkeyp
     assert files(tmp_path) == edited and leftovers(tmp_path) == []
 
 
+@pytest.mark.parametrize("option", ["--out", "--records", "--record-scenarios"])
+def test_an_output_folder_swapped_for_a_link_during_the_run_is_refused_and_nothing_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    """The folder checked before the games is the one written into: one replaced by a link meanwhile (here to a
+    folder elsewhere) is said in one line, and nothing is written on either side of the link."""
+    folder, elsewhere = tmp_path / "named", tmp_path / "elsewhere"
+    folder.mkdir()
+    elsewhere.mkdir()
+    target = folder / "games.jsonl" if option == "--records" else folder
+    real = runs.run
+
+    def swap_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        folder.rename(tmp_path / "moved")
+        folder.symlink_to(elsewhere)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runs, "run", swap_meanwhile)
+    ran = invoke(*sim(option, target))
+    line = ran.stderr.splitlines()[-1]
+    assert ran.code == 1 and "Traceback" not in ran.stderr
+    assert (
+        line.startswith(f"{option} ")
+        and "was replaced by a link (to " in line
+        and "since the run started; nothing was written" in line
+    ), line
+    assert files(elsewhere) == {} and files(tmp_path / "moved") == {}
+
+
 def test_every_file_a_variant_is_made_of_is_an_input_even_with_force(tmp_path: Path, no_work: None) -> None:
     variant = tmp_path / "short.yaml"
     variant.write_text(f"extends: {BASE}\nname: Short\nend: {{stars: 12}}\n")

@@ -580,6 +580,8 @@ class Outputs:
     _staged: list[_Staged] = field(default_factory=list)
     _made: list[Path] = field(default_factory=list)  #: folders made by :meth:`ready`, outermost first
     _held: dict[Path, Hold | None] = field(default_factory=dict)  #: output folders held for this run
+    #: each output folder as checked (resolved) -> the parameter that names it, as given, and its (device, inode)
+    _checked: dict[Path, tuple[str, Path, tuple[int, int]]] = field(default_factory=dict)
     _ready: bool = False
 
     def __enter__(self) -> Outputs:
@@ -598,6 +600,25 @@ class Outputs:
         """Hold an existing output folder (resolved; ``shown`` as given) for this run, unless it is held already."""
         if folder not in self._held:
             self._held[folder] = hold(folder, parameter, shown)
+            found = _stat(folder, parameter, shown)
+            if found is not None:
+                self._checked[folder] = (parameter, shown, (found.st_dev, found.st_ino))
+
+    def _check_folders(self) -> None:
+        """Refuse to write when an output folder is no longer the one checked: replaced (by a link to elsewhere, or
+        another folder) since the run started. Nothing is written then, on either side."""
+        for folder, (parameter, shown, identity) in self._checked.items():
+            try:
+                found = os.lstat(folder)
+            except OSError:
+                found = None
+            if found is not None and (found.st_dev, found.st_ino) == identity:
+                continue
+            if found is not None and stat.S_ISLNK(found.st_mode):
+                why = f"was replaced by a link (to {os.readlink(folder)})"
+            else:
+                why = "was removed" if found is None else "was replaced"
+            raise UsageError(parameter, f"{why} since the run started; nothing was written", display_path(shown))
 
     def _claim(self, path: Path, parameter: str) -> Path:
         resolved = _resolve(path, parameter)
@@ -716,7 +737,7 @@ class Outputs:
                     raise UsageError(parameter, f"expected a file, found {kind}", display_path(Path(entry.path)))
                 elif not self.force and not is_ours(Path(entry.path), manifest, replacing):
                     raise UsageError(parameter, _named_like_ours, display_path(Path(entry.path)))
-        staged = Scripts(resolved, parameter, pattern, folder)
+        staged = Scripts(resolved, parameter, pattern, folder, check=self._check_folders)
         self.scripted[resolved] = staged
         return staged
 
@@ -748,10 +769,11 @@ class Outputs:
     @contextlib.contextmanager
     def stream(self, path: Path, *, text: bool = True) -> Iterator[HashingWriter]:
         """Stage a target written piece by piece (``--records``): kept when the block ends without an error."""
+        self.ready()
+        self._check_folders()
         resolved = Path(path).resolve()
         if self.targets.get(resolved) is None or resolved in {s.target for s in self._staged}:
             raise ValueError(f"{path} was not named as a target before the work started, or is staged already")
-        self.ready()
         digest = hashlib.sha256()
         with _temporary(resolved, text=text, newline="" if text else None) as temporary:
             yield HashingWriter(temporary.handle, digest)
@@ -764,6 +786,7 @@ class Outputs:
         file is replaced (unless ``force``): the set goes in whole or not at all.
         """
         self.ready()
+        self._check_folders()
         for staged in self._staged:
             if not self.force and _signature(staged.target) != self._seen.get(staged.target):
                 raise UsageError(None, _changed_meanwhile(staged.named))
@@ -793,11 +816,12 @@ class Outputs:
     def discard(self) -> None:
         """Drop whatever is staged (the targets keep their earlier contents)."""
         for staged in self._staged:
-            with contextlib.suppress(OSError):
-                staged.temporary.unlink()
+            held = self._held.get(staged.temporary.parent)
+            with contextlib.suppress(OSError):  # in the folder held, even if its name now leads elsewhere
+                os.unlink(staged.temporary.name if held else staged.temporary, dir_fd=held.descriptor if held else None)
         self._staged.clear()
-        for scripts in self.scripted.values():
-            scripts.discard()
+        for folder, scripts in self.scripted.items():
+            scripts.discard(self._held.get(folder))
         for folder in reversed(self._made):  # folders made for a command that wrote nothing there go again
             with contextlib.suppress(OSError):
                 folder.rmdir()  # only an empty folder: one that holds outputs (or anything else) stays
@@ -865,6 +889,9 @@ class Scripts:
     hashes: dict[str, str] = field(default_factory=dict)
     kept: list[str] = field(default_factory=list)  #: stale files left because they were changed since written
     _gone: list[str] = field(default_factory=list)  #: earlier scripts of the workbench that go (see :meth:`recorded`)
+    #: raises when an output folder is no longer the one checked (:meth:`Outputs.scripts` sets it): a failed write
+    #: says that, rather than the system's word for a path that now leads elsewhere
+    check: Callable[[], None] = lambda: None
 
     def add(self, name: str, data: str | bytes) -> None:
         """Stage one file (a script, an image) in the private staging folder (flushed and fsynced; nobody sees it
@@ -877,6 +904,7 @@ class Scripts:
                 handle.flush()
                 os.fsync(handle.fileno())
         except OSError as exc:
+            self.check()
             raise OutputError(self.folder / name, _reason(exc)) from None
         self.hashes[name] = sha256_of_data(data)
 
@@ -910,10 +938,12 @@ class Scripts:
         self.discard()
         return len(self.hashes)
 
-    def discard(self) -> None:
-        """Remove the staging folder and whatever is still in it."""
+    def discard(self, held: Hold | None = None) -> None:
+        """Remove the staging folder and whatever is still in it (in the ``held`` folder, when given, even if its
+        name now leads elsewhere)."""
         if self.staging is not None:
-            shutil.rmtree(self.staging, ignore_errors=True)
+            name = self.staging.name if held else self.staging
+            shutil.rmtree(name, ignore_errors=True, dir_fd=held.descriptor if held else None)
 
 
 __all__ = [
