@@ -296,18 +296,21 @@ def test_a_command_started_with_the_signals_ignored_stops_from_its_first_moment(
     assert (child.returncode, child.stderr) == (130, "interrupted\n"), "stopped, and said so, as at any other moment"
 
 
-#: A child that runs the command line and sends itself a signal right after ``os.replace`` put one named file in place:
+#: A child that runs the command line and sends itself a signal right after ``os.replace`` (or ``os.link``) put one named
+#: file in place:
 #: a Ctrl-C (or SIGTERM) that lands while a finished run commits its outputs.
 SIGNAL_DURING_COMMIT = """
 import os, signal, sys
-real_replace, trigger, signum = os.replace, sys.argv[1], getattr(signal, sys.argv[2])
+trigger, signum = sys.argv[1], getattr(signal, sys.argv[2])
 
-def replace(source, target, *args, **kwargs):
-    real_replace(source, target, *args, **kwargs)
-    if os.path.basename(os.fspath(target)) == trigger:
-        os.kill(os.getpid(), signum)
+def signalling(real):  # os.replace puts an output in place; os.link a file written only if it is unchanged
+    def named(source, target, *args, **kwargs):
+        real(source, target, *args, **kwargs)
+        if os.path.basename(os.fspath(target)) == trigger:
+            os.kill(os.getpid(), signum)
+    return named
 
-os.replace = replace
+os.replace, os.link = signalling(os.replace), signalling(os.link)
 sys.argv = ["workbench", *sys.argv[3:]]
 from workbench.cli import main
 main()
@@ -765,3 +768,87 @@ def test_a_ctrl_c_while_a_command_imports_the_library_says_interrupted(tmp_path:
     )
     assert (child.returncode, child.stderr) == (130, "interrupted\n")
     assert not (tmp_path / "out").exists()
+
+
+#: A child interrupted while ``workbench.__main__`` itself loads (its import of ``workbench.errors``), before main().
+SIGNAL_AS_THE_ENTRY_POINT_LOADS = """
+import builtins, os, signal, sys
+real_import = builtins.__import__
+
+def importing(name, *args, **kwargs):
+    if name == "workbench.errors":
+        os.kill(os.getpid(), stop)
+    return real_import(name, *args, **kwargs)
+
+stop = getattr(signal, sys.argv[1])
+builtins.__import__ = importing
+sys.argv = ["workbench", "--help"]
+from workbench.__main__ import main
+main()
+"""
+
+
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_a_signal_while_the_entry_point_loads_is_said_not_a_traceback(signum: str) -> None:
+    child = subprocess.run(
+        [sys.executable, "-c", SIGNAL_AS_THE_ENTRY_POINT_LOADS, signum], capture_output=True, text=True, timeout=HANG
+    )
+    assert (child.returncode, child.stderr, child.stdout) == (130, "interrupted\n", "")
+
+
+#: A child interrupted while Typer reads its command line (where a command's lazy imports run): Typer made it a silent 130.
+SIGNAL_AS_THE_COMMAND_LINE_IS_READ = """
+import os, signal, sys
+import typer.core
+
+real = typer.core.TyperGroup.parse_args
+
+def reading(self, *args, **kwargs):
+    os.kill(os.getpid(), signal.SIGINT)
+    return real(self, *args, **kwargs)
+
+typer.core.TyperGroup.parse_args = reading
+sys.argv = ["workbench", "validate", sys.argv[1]]
+from workbench.__main__ import main
+main()
+"""
+
+
+def test_a_ctrl_c_while_the_command_line_is_read_says_interrupted() -> None:
+    child = subprocess.run(
+        [sys.executable, "-c", SIGNAL_AS_THE_COMMAND_LINE_IS_READ, str(BASE)], capture_output=True, text=True, timeout=HANG
+    )
+    assert (child.returncode, child.stderr, child.stdout) == (130, "interrupted\n", "")
+
+
+#: A child whose Ctrl-C lands in a finaliser, where Python ignores any exception ("Exception ignored in ..."), as it
+#: does in the import system's lock callbacks; then the command's own work goes on.
+SIGNAL_SWALLOWED_BY_PYTHON = """
+import os, signal, sys, time
+import workbench.validation as validation
+
+real = validation.validate
+
+class Finalised:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # the handler runs in here: what it raises, Python ignores
+
+def validate(*args, **kwargs):
+    Finalised()
+    for _ in range(100):
+        time.sleep(0.001)
+    return real(*args, **kwargs)
+
+validation.validate = validate
+sys.argv = ["workbench", "validate", sys.argv[1]]
+from workbench.__main__ import main
+main()
+"""
+
+
+def test_a_ctrl_c_python_swallowed_still_stops_the_command() -> None:
+    child = subprocess.run(
+        [sys.executable, "-c", SIGNAL_SWALLOWED_BY_PYTHON, str(BASE)], capture_output=True, text=True, timeout=HANG
+    )
+    assert (child.returncode, child.stderr, child.stdout) == (130, "interrupted\n", "")

@@ -30,12 +30,14 @@ def test_a_run_is_judged_once_it_has_played_long_enough_and_refused_past_a_day()
     clock, stop = Clock(), Stop()
     patience = runs.Patience(100_000_000, stop, clock)
     clock.now = 1.0
-    patience(1_000)
-    assert not stop(), "not judged before JUDGED_AFTER seconds (the first chunks are small)"
+    patience(1_000)  # the first games: the clock starts here
     clock.now = 2.0
+    patience(1_000)
+    assert not stop(), "not judged before JUDGED_AFTER seconds of play after the first games"
+    clock.now = 3.0
     patience(1_000)  # 2,000 games in 2 s: 100,000,000 games take 100,000 s, more than a day
     assert stop() and patience.estimate == pytest.approx(100_000.0)
-    clock.now = 3.0
+    clock.now = 4.0
     patience(500)  # the games under way when it was stopped: the estimate and its speed stay those it was judged by
     with pytest.raises(UsageError) as refused:
         patience.check()
@@ -47,12 +49,26 @@ def test_a_run_is_judged_once_it_has_played_long_enough_and_refused_past_a_day()
 def test_a_run_within_a_day_goes_on() -> None:
     clock, stop = Clock(), Stop()
     patience = runs.Patience(80_000_000, stop, clock)
-    clock.now = 2.0
+    clock.now = 1.0
+    patience(1_000)
+    clock.now = 3.0
     patience(2_000)  # 80,000 s: under a day
     clock.now = 100.0
     patience(50_000)  # slower later: judged once, a run found reasonable is never stopped hours in
     assert not stop() and patience.estimate is None
     patience.check()
+
+
+def test_the_first_games_which_wait_for_the_engine_are_not_counted() -> None:
+    """On a busy machine the batch engine took 6 s to load before its first 8 games: judged on them, 200,000 games
+    looked like 1.7 days and were refused, although the engine then played 2,000 games a second."""
+    clock, stop = Clock(), Stop()
+    patience = runs.Patience(200_000, stop, clock)
+    clock.now = 6.0
+    patience(8)
+    clock.now = 8.0
+    patience(4_000)
+    assert patience.judged and patience.speed == pytest.approx(2_000.0) and not stop()
 
 
 def test_a_count_too_long_at_any_speed_is_refused_before_a_game_is_measured() -> None:
@@ -114,3 +130,32 @@ def test_a_tuning_beyond_reason_is_refused_on_its_budget(tmp_path: Path, monkeyp
     assert f"--budget {ABSURD}: {ABSURD:,} games would take about" in ran.stderr
     assert "give fewer games, or --yes to play them all the same" in ran.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_tunings_measure_of_a_stronger_bot_beyond_reason_is_refused_on_its_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reasonable budget judged reasonable, then --exploit-games of a hundred billion: its row is judged too."""
+    monkeypatch.setattr(runs, "JUDGED_AFTER", 0.0)
+    ran = invoke(
+        "tune-stakes", BASE, "--players", "3", "--budget", "100", "--bots", "random", "--exploit-bot", "heuristic",
+        "--exploit-games", str(ABSURD), "--engine", "interpreter", "--workers", "1", "--out", tmp_path / "stakes.yaml",
+    )  # fmt: skip
+    assert ran.code == 1, ran.stderr
+    assert f"--exploit-games {ABSURD}: " in ran.stderr and "games would take about" in ran.stderr
+    assert "give fewer games, or --yes to play them all the same" in ran.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_games_beyond_those_first_said_are_judged_at_the_speed_measured() -> None:
+    clock, stop = Clock(), Stop()
+    patience = runs.Patience(1_000, stop, clock)
+    clock.now = 1.0
+    patience(500)
+    clock.now = 3.0
+    patience(1_000)  # 500 games a second: 1,000 games are nothing
+    assert patience.judged and not stop()
+    patience.expect(10_000_000)  # 20,000 s more: still within a day
+    assert not stop()
+    patience.expect(50_000_000)  # 120,002 s in all
+    assert stop() and patience.estimate == pytest.approx(60_001_000 / 500)

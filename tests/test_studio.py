@@ -6,6 +6,7 @@ The browser's side is in tests/test_studio_e2e.py.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import shutil
@@ -22,6 +23,7 @@ from pypdf import PdfReader
 from starlette.testclient import TestClient
 
 from workbench import api
+from workbench.errors import display_path
 from workbench.play import Question
 from workbench.studio import bind
 from workbench.studio.app import MAX_BODY, TOKEN_HEADER, Studio, create_app, version_of
@@ -545,6 +547,24 @@ def test_a_folder_is_not_opened_as_a_variant(tmp_path: Path) -> None:
         timeout=HANG,
     )
     assert ran.returncode == 1 and ran.stderr.strip().endswith(": not a variant file (a folder? a pipe?)")
+
+
+def test_a_playtest_folder_that_cannot_be_made_is_said_not_a_traceback(
+    client: TestClient, studio: Studio, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A variant on a read-only disk: the studio says why it cannot start the game, naming the folder."""
+    real = Path.mkdir
+
+    def read_only(self: Path, *args: Any, **kwargs: Any) -> None:
+        if self == studio.playtests:
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(self))
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", read_only)
+    answer = client.post("/api/playtest", json={"players": 4, "names": "a,b,c,d"})
+    assert answer.status_code == 500
+    assert answer.json() == {"error": f"{display_path(studio.playtests)}: Read-only file system"}
+    assert not studio.playtests.exists()
 
 
 def test_a_playtest_with_notes_too_long_to_read_back_is_refused_before_anything_is_written(

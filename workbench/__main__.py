@@ -1,20 +1,58 @@
 """The ``workbench`` command, and ``python -m workbench``."""
 
-import atexit
-import contextlib
-import io
 import os
 import signal
-import sys
-import threading
-from types import FrameType
-from typing import NoReturn
 
-from workbench.errors import BROKEN_PIPE
+
+def _quit(signum: int, frame: object) -> None:
+    """While this module loads (before :func:`main`): a stop ends the process at once, said, with nothing to undo."""
+    os.write(2, b"interrupted\n")
+    os._exit(130)
+
+
+def _while_loading() -> dict[int, object]:
+    """Stop quietly while this module loads; the handlers found, to put back once it is loaded (a program that
+    imports it keeps its own). None set from another thread than the main one, where they cannot be."""
+    try:
+        return {signum: signal.signal(signum, _quit) for signum in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:
+        return {}
+
+
+_FOUND = _while_loading()
+
+import atexit  # noqa: E402 - each import below runs with the handlers above: a Ctrl-C in them is said, not a traceback
+import contextlib  # noqa: E402
+import io  # noqa: E402
+import sys  # noqa: E402
+import threading  # noqa: E402
+from types import FrameType  # noqa: E402
+from typing import NoReturn  # noqa: E402
+
+from workbench.errors import BROKEN_PIPE  # noqa: E402
+
+for _signum, _handler in _FOUND.items():
+    signal.signal(_signum, _handler)  # type: ignore[arg-type]  # as signal.signal gave it
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
+
+
+def _swallowed(unraisable: "sys.UnraisableHookArgs") -> None:
+    """A stop raised where Python can only ignore an exception (a finaliser, a weakref callback such as the import
+    system's locks) is raised again a millisecond later, in the command's own code (again if it lands in another such
+    place); any other exception is said as Python says it."""
+    if unraisable.exc_type is None or not issubclass(unraisable.exc_type, KeyboardInterrupt):
+        sys.__unraisablehook__(unraisable)
+        return
+    try:
+        signal.signal(signal.SIGALRM, _stop)
+        signal.setitimer(signal.ITIMER_REAL, 0.001)
+    except (ValueError, AttributeError):  # not the main thread, or no SIGALRM (Windows): the main thread is told
+        import _thread
+
+        _thread.interrupt_main()
 
 
 class _FlushedText(io.TextIOWrapper):
@@ -39,13 +77,16 @@ def _whole_writes() -> None:
 
 def main() -> None:
     """Entry point of the ``workbench`` script. Ctrl-C and SIGTERM stop any command from its first moment, even one
-    started with them ignored (``command &`` in a script, ``nohup``): each raises KeyboardInterrupt until a run
-    installs its own stop handling. (Before this runs, in Python's own start-up, a few hundredths of a second, a
-    signal is Python's: it ends the process, or is ignored if the process was started ignoring it.) The command line is loaded here, so that a Ctrl-C during start-up ends quietly;
-    a KeyboardInterrupt that still gets out of it (one raised while it was already ending) ends with 130 too, never
+    started with them ignored (``command &`` in a script, ``nohup``): while this module loads, each ends the process
+    at once, said (:func:`_quit`); then each raises KeyboardInterrupt until a run installs its own stop handling, and
+    one that Python swallowed (:func:`_swallowed`) is raised again. (Before this module loads, in Python's own
+    start-up, a few hundredths of a second, a signal is Python's: it ends the process, or is ignored if the process
+    was started ignoring it.) The command line is loaded here, so that a Ctrl-C during start-up ends quietly; a
+    KeyboardInterrupt that still gets out of it (one raised while it was already ending) ends with 130 too, never
     with Python's traceback or its death by the signal (``python -m workbench`` re-raises an uncaught one)."""
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _stop)
+    sys.unraisablehook = _swallowed
     _whole_writes()
     code: int | str | None = 0
     try:

@@ -590,7 +590,12 @@ def tune_stakes(
         proposal, page = _proposal_files(work.outputs, out, create_folders)
         real = path.resolve()  # a symlinked variant is written where it really is
         before = _writable_variant(family, real, counts) if write else None
-        with work.running() as halt, work.patient(budget * len(counts), "budget", budget) as rows:
+        with (
+            work.running() as halt,
+            work.patient(
+                budget * len(counts), "budget", budget, None if exploit_games is None else ("exploit_games", exploit_games)
+            ) as rows,
+        ):
             report = family.tune_stakes(
                 path,
                 counts,

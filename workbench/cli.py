@@ -80,6 +80,13 @@ class _Commands(TyperGroup):
             sys.exit(130)
         sys.exit(code if isinstance(code, int) else 0)
 
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:  # while the command line is read (a command's lazy imports): Typer exits 130 silently
+            warn("interrupted")
+            raise typer.Exit(130) from None
+
     def invoke(self, ctx: Any) -> Any:
         _heard.clear()
         _written.clear()

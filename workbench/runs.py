@@ -71,7 +71,8 @@ class RunOptions:
 
 #: The longest run played without being asked (``yes``): a day, at the speed measured in its first seconds.
 LONGEST_RUN = 24 * 3600.0
-#: How long a run plays before its speed is judged (its first chunks are small, and the first may wait for the engine).
+#: How long a run plays, from its first finished games, before its speed is judged: the first games carry the engine's
+#: start (loading compiled code, the bots' first value models), seconds on a busy machine, and are not counted.
 JUDGED_AFTER = 2.0
 #: Games a second that no engine or cluster here reaches: a run longer than :data:`LONGEST_RUN` even at this speed is
 #: refused before it is measured.
@@ -79,7 +80,7 @@ FASTEST = 10_000_000.0
 
 
 class Patience:
-    """Judges a run's speed once, when it has played :data:`JUDGED_AFTER` seconds: a run that would take longer than
+    """Judges a run's speed once, :data:`JUDGED_AFTER` seconds after its first games: a run that would take longer than
     :data:`LONGEST_RUN` in all is stopped, and :meth:`check` refuses it, saying the estimate as a problem of the
     parameter ``field`` that set the number of games, given as ``given`` (``clock``: seconds, for tests to give their
     own)."""
@@ -95,8 +96,8 @@ class Patience:
     ):
         self.games, self.stop, self.clock = games, stop, clock
         self.field, self.given = field, games if given is None else given
-        self.started = clock()
         self.finished = 0
+        self.first: tuple[float, int] | None = None  #: when the first games finished, and how many
         self.judged = False  #: once: a run found reasonable is never stopped later
         self.estimate: float | None = None  #: the whole run's seconds, once judged too long
         self.speed = 0.0  #: games a second when it was judged (the estimate's)
@@ -106,15 +107,28 @@ class Patience:
 
     def __call__(self, finished: int) -> None:
         """Games just finished (the runner's progress)."""
+        now = self.clock()
+        if self.first is None:  # the first games carry the engine's start (loading it, the bots' first models)
+            self.first = (now, finished)
         self.finished += finished
-        elapsed = self.clock() - self.started
-        if not self.judged and self.finished and elapsed >= JUDGED_AFTER:
+        since, before = self.first
+        if not self.judged and self.finished > before and now - since >= JUDGED_AFTER:
             self.judged = True
-            self.speed = self.finished / elapsed
-            whole = self.games / self.speed
-            if whole > LONGEST_RUN:
-                self.estimate = whole
-                self.stop.request()
+            self.speed = (self.finished - before) / (now - since)
+            self._judge()
+
+    def expect(self, games: int) -> None:
+        """``games`` more than the run first said (a later stage that plays a number of games of its own, such as
+        the tuner's measure of a stronger bot): judged at once when the speed is known, else with the rest."""
+        self.games += games
+        if self.judged and self.estimate is None:
+            self._judge()
+
+    def _judge(self) -> None:
+        whole = self.games / self.speed
+        if whole > LONGEST_RUN:
+            self.estimate = whole
+            self.stop.request()
 
     def check(self) -> None:
         """Refuse the run if it was judged too long (nothing of it is written)."""
@@ -473,18 +487,26 @@ class Job:
         return result
 
     @contextmanager
-    def patient(self, games: int, field: str, given: int) -> Iterator[Progress | None]:
+    def patient(self, games: int, field: str, given: int, beyond: tuple[str, int] | None = None) -> Iterator[Progress | None]:
         """For a run that plays ``games`` in all through its own machinery (the tuner's races; ``field`` set them, as
         ``given``): the progress rows to give it, which also judge its speed (:class:`Patience`, unless ``yes``); a
         run judged too long is stopped and, as it ends (its own way: :class:`~workbench.errors.Interrupted`),
-        refused."""
+        refused. Rows of more games than ``games`` in all are judged too, as set by ``beyond`` (field, given value:
+        the tuner's ``exploit_games``), when given."""
         progress = self.options.progress
         if self.options.yes:
             yield progress
             return
         patience = Patience(games, self.halt, field=field, given=given)
+        announced = [0]  # the games of the rows so far: beyond ``games``, the run plays more than it said
 
         def rows(label: str, count: int) -> Callable[[int], None]:
+            more = max(0, announced[0] + count - games) - max(0, announced[0] - games)
+            announced[0] += count
+            if more:
+                if beyond is not None:
+                    patience.field, patience.given = beyond
+                patience.expect(more)
             heard = _both(progress(label, count) if progress is not None else None, patience)
             return heard if heard is not None else patience
 

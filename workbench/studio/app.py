@@ -514,6 +514,9 @@ def create_app(studio: Studio, hosts: set[str] | None) -> Starlette:
                 return JSONResponse({"error": said(exc)}, 422)
             except ValueError as exc:
                 return JSONResponse({"error": str(exc)}, 400)
+            except OSError as exc:  # the studio's own reads and writes (a read-only disk, a full one): said, no traceback
+                where = f"{display_path(Path(exc.filename))}: " if exc.filename else ""
+                return JSONResponse({"error": f"{where}{exc.strerror or exc}"}, 500)
             return answer if isinstance(answer, Response) else JSONResponse(answer)
 
         return endpoint
