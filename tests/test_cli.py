@@ -200,6 +200,8 @@ def test_an_option_out_of_its_bounds_is_said_in_the_workbenchs_words(arguments: 
         "odds variants/chance-it.yaml",  # rich's tables
         "validate variants/chance-it.yaml variants/card-lab.yaml variants/target-dice.yaml",  # plain lines (it exited 1)
         "replay tests/scenarios/rule01-setup.yaml --trace",
+        "--help",  # the command line's own help (Typer exited 1 for it)
+        "simulate --help",
     ],
 )
 def test_a_reader_that_stops_reading_ends_the_command_quietly(command: str) -> None:
@@ -214,6 +216,17 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(command: str) -> N
     finally:
         os.close(writer)
     assert (ran.returncode, ran.stderr) == (141, "")
+
+
+@pytest.mark.parametrize("command", ["", "--debug", "simulate", "--debug print"])
+def test_a_command_line_with_nothing_to_work_on_exits_1(command: str) -> None:
+    """Bare ``workbench`` (or a command without its file) shows the help, or says what is missing, and ends with 1 as
+    any missing input does (the framework's 2 is the workbench's code for an internal error)."""
+    ran = subprocess.run([sys.executable, "-m", "workbench", *command.split()], cwd=ROOT, capture_output=True, text=True)
+    assert ran.returncode == 1, ran.stderr
+    said = ran.stdout + ran.stderr
+    assert said.startswith("Usage: python -m workbench [OPTIONS] COMMAND") or "missing" in said.lower(), said
+    assert "Traceback" not in ran.stderr
 
 
 def read_until(pipe: BinaryIO, text: bytes) -> bool:

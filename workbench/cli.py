@@ -61,9 +61,9 @@ class _Commands(TyperGroup):
             code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         except _ReaderGone:
             _reader_gone()
-        except click_errors.NoArgsIsHelpError as exc:
+        except click_errors.NoArgsIsHelpError as exc:  # nothing to work on: the help, and 1 as for any missing input
             exc.show()
-            sys.exit(exc.exit_code)
+            sys.exit(1)
         except click_errors.BadParameter as exc:
             command = exc.ctx.command_path if exc.ctx is not None else "workbench"
             warn(f"{command}: {_in_our_words(exc, list(args) if args is not None else sys.argv[1:])} (see {command} --help)")
@@ -83,6 +83,8 @@ class _Commands(TyperGroup):
     def make_context(self, *args: Any, **kwargs: Any) -> Any:
         try:
             return super().make_context(*args, **kwargs)
+        except BrokenPipeError:  # ``workbench --help | head -0``: Typer would exit 1
+            raise _ReaderGone from None
         except KeyboardInterrupt:  # while the command line is read (a command's lazy imports): Typer exits 130 silently
             warn("interrupted")
             raise typer.Exit(130) from None
