@@ -229,6 +229,36 @@ def test_a_command_line_with_nothing_to_work_on_exits_1(command: str) -> None:
     assert "Traceback" not in ran.stderr
 
 
+@pytest.mark.parametrize(
+    ("command", "written"),
+    [
+        ("print variants/chance-it.yaml --only calibration --out {tmp}/set.pdf", ["set.pdf"]),
+        ("schema --game chance-it --out {tmp}/schemas", ["schemas"]),
+    ],
+)
+def test_a_reader_gone_before_a_writing_command_says_what_it_wrote_stands(
+    tmp_path: Path, command: str, written: list[str]
+) -> None:
+    """The files are in place before the command's first line: 141 for the closed pipe, and standard error names
+    them (print ended with 141 and nothing said, its PDF written)."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        ran = subprocess.run(
+            [sys.executable, "-m", "workbench", *command.format(tmp=tmp_path).split()],
+            cwd=ROOT,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    finally:
+        os.close(writer)
+    assert ran.returncode == 141, ran.stderr
+    line = ran.stderr.strip().splitlines()[-1]
+    assert line.startswith("the reader of the output stopped reading once the results were written; they stand: ")
+    assert all(name in line and (tmp_path / name).exists() for name in written), line
+
+
 def read_until(pipe: BinaryIO, text: bytes) -> bool:
     """Read ``pipe`` a byte at a time until ``text`` has come (True) or the pipe ends (False)."""
     seen = b""

@@ -1115,7 +1115,7 @@ def calibrate(
     often it strays from the best choice; written as a persona every command takes with --personas."""
     from workbench import calibrate as calibrating
 
-    with _reported():
+    with _results(), _reported():
         found = calibrating.calibrate(
             variant,
             logs,
@@ -1539,7 +1539,7 @@ def print_set(
 
     stem = f"{variant.stem}-changed" if changed_since is not None else variant.stem  # a reprint goes beside the set
     default = FORMATS.get(form, FORMATS["sheets"]).out.format(stem=stem)
-    with _reported():
+    with _results(), _reported():
         written = api.print_set(
             variant,
             out_file or Path("reports") / default,
@@ -1581,7 +1581,7 @@ def schema(
     """Print (or write) the JSON Schema of a game's file formats: variant, scenario and the others it has."""
     from workbench import api
 
-    with _reported():
+    with _results(), _reported():
         if out_dir is None:
             chosen = api.schemas(game, kind)
             say_json(chosen[kind] if kind else chosen, indent=2)
