@@ -130,7 +130,8 @@ def test_replay_json_prints_the_normative_output() -> None:
     ("args", "message"),
     [
         (["simulate", BASE, "--games", "0"], "workbench simulate: --games 0: give 1 or more"),
-        (["simulate", BASE, "--gmaes", "5"], "workbench simulate: No such option: --gmaes"),
+        (["simulate", BASE, "--gmaes", "5"], "workbench simulate: no option --gmaes (did you mean '--games'?)"),
+        (["simulate", BASE, "--nosuch"], "workbench simulate: no option --nosuch (see"),  # no guess from a few letters
         (["simulate"], "workbench simulate: VARIANT is missing (variant file)"),
         (["playtests", BASE], "workbench playtests: LOG is missing (games played at a table: scenario scripts of"),
         (["record", BASE], "workbench record: --out is missing (scenario file to write the game to"),

@@ -139,3 +139,10 @@ def test_a_variant_may_not_redefine_a_built_in_bot(tmp_path: Path) -> None:
     (problem,) = caught.value.problems
     assert (problem.file, problem.line, problem.path) == (variant, 5, "bots.search")
     assert problem.message == "'search' is a built-in bot name; give the persona another name"
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n"])
+def test_an_empty_personas_file_says_it_is_empty(tmp_path: Path, text: str) -> None:
+    """Not 'got nothing (null removes an inherited key ...)': a personas file inherits nothing."""
+    problem = only(problems(tmp_path, text))
+    assert (problem.line, problem.path, problem.message) == (1, "", "the file is empty: expected a mapping of keys")

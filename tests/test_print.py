@@ -440,15 +440,21 @@ def test_a_shop_that_takes_images_gets_one_a_card_face_at_its_size(tmp_path: Pat
             "--only stakes: with --format cards-pdf, the cards: choose from cards, guides",
         ),
         (["--format", "cards-pdf", "--bleed", "4"], "--bleed 4: a card's PDF holds a bleed of at most 3.5 mm"),
-        (["--base-url", "https://example.org"], "--base-url https://example.org: only with --format tts"),
-        (["--format", "tts", "--base-url", "ftp://example.org"], "--base-url ftp://example.org: only with --format tts: the"),
+        (
+            ["--base-url", "https://example.org"],
+            "--base-url https://example.org: only with --format tts (where the images of an online table are)",
+        ),
+        (
+            ["--format", "tts", "--base-url", "ftp://example.org"],
+            "--base-url ftp://example.org: expected the https:// (or http://) address",
+        ),
         (["--format", "tts", "--html"], "--html: with --format tts the folder is the set"),
         (["--format", "tts", "--changed-since", "old.pdf"], "--changed-since old.pdf: an online table takes the whole set"),
         (["--format", "png", "--dpi", "0"], "--dpi 0: give whole dots per inch from 72 to 1200"),
         (["--format", "tts", "--no-backs"], "--backs: an online table's decks have backs"),
-        (["--format", "tts", "--base-url", "https://"], "--base-url https://: only with --format tts: the https://"),
+        (["--format", "tts", "--base-url", "https://"], "--base-url https://: expected the https:// (or http://) address"),
         (["--format", "tts", "--base-url", "https://h/?a=1#f"], "--base-url https://h/?a=1#f: the address of a folder"),
-        (["--format", "tts", "--base-url", "https://h/a b/"], "--base-url https://h/a b/: only with --format tts"),
+        (["--format", "tts", "--base-url", "https://h/a b/"], "--base-url https://h/a b/: expected the https://"),
     ],
 )
 def test_bad_shop_options_exit_1(tmp_path: Path, args: list[str], message: str) -> None:

@@ -855,8 +855,12 @@ def _check_base_url(base_url: str, format: str) -> None:
 
     parts = urlsplit(base_url)
     plain = not any(c.isspace() or c in "\"'<>\\" for c in base_url)
-    if format != "tts" or parts.scheme.lower() not in ("http", "https") or not parts.netloc or not plain:
-        said = "only with --format tts: the https:// (or http://) address of the folder the images will be put in"
+    if format != "tts":
+        raise UsageError(
+            "base_url", lambda name: f"only with {name('format')} tts (where the images of an online table are)", base_url
+        )
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc or not plain:
+        said = "expected the https:// (or http://) address of the folder the images will be put in"
         raise UsageError("base_url", said, base_url)
     if parts.query or parts.fragment:
         raise UsageError("base_url", "the address of a folder: no ? or # part", base_url)

@@ -68,6 +68,13 @@ class _Commands(TyperGroup):
             command = exc.ctx.command_path if exc.ctx is not None else "workbench"
             warn(f"{command}: {_in_our_words(exc, list(args) if args is not None else sys.argv[1:])} (see {command} --help)")
             sys.exit(1)
+        except click_errors.NoSuchOption as exc:  # the framework's guess is any option sharing a few letters
+            from workbench.loading import did_you_mean
+
+            command = exc.ctx.command_path if exc.ctx is not None else "workbench"
+            known = [name for p in exc.ctx.command.params for name in p.opts + p.secondary_opts] if exc.ctx else []
+            warn(f"{command}: no option {exc.option_name}{did_you_mean(exc.option_name, known)} (see {command} --help)")
+            sys.exit(1)
         except click_errors.UsageError as exc:
             command = exc.ctx.command_path if exc.ctx is not None else "workbench"
             warn(f"{command}: {exc.format_message()} (see {command} --help)")

@@ -902,6 +902,8 @@ def explain(err: ErrorDetails, model: type[BaseModel], *, inherits: bool = True)
     if kind in ("string_type",):
         return f"expected text, got {_show(value)}"
     nothing = " (null removes an inherited key, but there is none to remove here)" if value is None and inherits else ""
+    if value is None and not err["loc"]:  # the whole file: nothing in it (or only comments)
+        return "the file is empty: expected a mapping of keys"
     if kind in ("dict_type", "model_type", "model_attributes_type"):
         return f"expected a mapping of keys, got {_kind(value)}{nothing}"
     if kind in ("list_type", "tuple_type"):
