@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 import yaml
+from output_helpers import HANG
 from typed import Typed
 from typer.testing import CliRunner
 
 from workbench import api, playtest
 from workbench.cli import app
-from workbench.errors import ScenarioError, UsageError
+from workbench.errors import ScenarioError, UsageError, display_path
 from workbench.play import Chance, Left, Question, Table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,6 +140,25 @@ def test_the_terminal_keeps_a_stopped_game_and_says_how_to_go_on(tmp_path: Path)
     early = CliRunner().invoke(app, ["record", str(BASE), "--out", str(tmp_path / "early.yaml")], input="1\n")
     assert early.exit_code == 1 and "nothing was kept: the game stopped before its setup was entered" in early.output
     assert not (tmp_path / "early.yaml").exists()
+
+
+def test_a_ctrl_c_at_the_table_keeps_the_game_and_says_how_to_go_on(tmp_path: Path) -> None:
+    """Ctrl-C while the terminal waits for the next entry: the game so far is kept, and the command says how to go on
+    with it, as when the input ends (it said only 'interrupted')."""
+    out = tmp_path / "evening.yaml"
+    command = [sys.executable, "-m", "workbench", "record", str(BASE), "--out", str(out), "--names", "Ann,Bo,Cy,Di"]
+    child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stdin is not None
+    child.stdin.write("1\n1\n1\n1\n")  # the setup's cards: the game is saved, and waits for the first roll
+    child.stdin.flush()
+    deadline = time.monotonic() + HANG
+    while not out.exists() and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=HANG)
+    assert child.returncode == 130, err
+    assert "interrupted" in err and f"kept unfinished in {display_path(out)}" in err and "--resume" in err, err
+    assert yaml.safe_load(out.read_text())["playtest"]["unfinished"] is True
 
 
 @pytest.mark.parametrize(

@@ -589,7 +589,9 @@ def record(
             recording = playtest.record(
                 variant, out, table, players, resume=resume, force=force, names=listed, notes=notes, date=day, saved=saved
             )
-    except typer.Exit:
+    except (typer.Exit, KeyboardInterrupt) as stopped:
+        if isinstance(stopped, KeyboardInterrupt):  # Ctrl-C at the table: said here, with what was kept
+            warn("interrupted")
         if not saved and not resume and terminal.seen + terminal.entries:
             warn("nothing was kept: the game stopped before its setup was entered")
         if saved:
@@ -599,6 +601,8 @@ def record(
                 f"entered (not the one in play): go on with workbench record {shlex.quote(str(variant))} --out "
                 f"{shlex.quote(display_path(kept.path))} --resume"
             )
+        if isinstance(stopped, KeyboardInterrupt):
+            raise typer.Exit(130) from None
         raise
     output, family = recording.script["expect"], recording.family
     winners = ", ".join(family.figures.seat(seat) for seat in output["winners"]) or "nobody"
