@@ -177,6 +177,15 @@ def test_a_recording_that_cannot_start_is_refused_before_any_question(tmp_path: 
     assert "which card" not in result.output.lower()
 
 
+def test_a_recording_under_a_file_names_the_file_in_the_way(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine\n")
+    target = tmp_path / "notes.txt" / "evening" / "game.yaml"
+    result = CliRunner().invoke(app, ["record", str(BASE), "--out", str(target)], input="")
+    assert result.exit_code == 1
+    assert f"its folder cannot be made ({display_path(tmp_path / 'notes.txt')} is a file, not a folder)" in result.output
+    assert (tmp_path / "notes.txt").read_text() == "mine\n"
+
+
 def test_nothing_the_user_wrote_is_replaced_and_an_ended_game_is_not_resumed(tmp_path: Path) -> None:
     mine = tmp_path / "mine.yaml"
     mine.write_text("my notes\n")

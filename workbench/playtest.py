@@ -174,7 +174,9 @@ def _check_new(target: Path, force: bool) -> None:
         try:  # a new folder for the evening's games: made now, before the first question
             folder.mkdir(parents=True)
         except OSError as exc:
-            raise UsageError("out", f"its folder cannot be made ({exc.strerror or exc})", display_path(target)) from None
+            blocking = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+            why = f"{display_path(blocking)} is a file, not a folder" if blocking else exc.strerror or str(exc)
+            raise UsageError("out", f"its folder cannot be made ({why})", display_path(target)) from None
     check_writable(folder, "out")
 
 
