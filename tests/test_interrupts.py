@@ -852,3 +852,40 @@ def test_a_ctrl_c_python_swallowed_still_stops_the_command() -> None:
         [sys.executable, "-c", SIGNAL_SWALLOWED_BY_PYTHON, str(BASE)], capture_output=True, text=True, timeout=HANG
     )
     assert (child.returncode, child.stderr, child.stdout) == (130, "interrupted\n", "")
+
+
+#: A child whose signal lands once its command is over: as the command line exits with the command's code (the
+#: framework's ``sys.exit``), or as the process ends (``os._exit``, after the exit handlers).
+SIGNAL_AS_THE_COMMAND_ENDS = """
+import os, signal, sys, time
+hook, signum = sys.argv[1], getattr(signal, sys.argv[2])
+module = sys if hook == "sys.exit" else os
+real = getattr(module, hook.split(".")[1])
+
+def ending(code=0):
+    os.kill(os.getpid(), signum)
+    time.sleep(0.05)  # the handler runs here
+    real(code)
+
+setattr(module, hook.split(".")[1], ending)
+sys.argv = ["workbench", *sys.argv[3:]]
+from workbench.__main__ import main
+main()
+"""
+
+
+@pytest.mark.parametrize("hook", ["sys.exit", "os._exit"])
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_a_signal_as_the_command_ends_is_said_and_changes_nothing(tmp_path: Path, hook: str, signum: str) -> None:
+    """The results are written and said: a stop then is said as a finished run's (it was ignored without a word, or
+    said 'interrupted' with exit 130 although everything stood)."""
+    args = ["simulate", str(BASE), "--games", "5", "--workers", "1", "--bots", "random", "--out", str(tmp_path / "o")]
+    child = subprocess.run(
+        [sys.executable, "-c", SIGNAL_AS_THE_COMMAND_ENDS, hook, signum, *args],
+        capture_output=True,
+        text=True,
+        timeout=HANG,
+    )
+    assert child.returncode == 0, child.stderr[-2000:]
+    assert child.stdout.rstrip().endswith(LATE_STOP) and "interrupted" not in child.stderr, child.stdout[-500:]
+    assert (tmp_path / "o" / "summary.json").is_file()

@@ -54,7 +54,7 @@ from output_helpers import (
 )
 
 from workbench import api, outputs, runs
-from workbench.errors import display_path
+from workbench.errors import display_name, display_path
 from workbench.games.chance_it import FAMILY
 from workbench.outputs import read_manifest, write_atomic
 from workbench.render import printing as print_set
@@ -903,7 +903,7 @@ def test_an_output_folder_swapped_for_a_link_during_the_run_is_refused_and_nothi
     line = ran.stderr.splitlines()[-1]
     assert ran.code == 1 and "Traceback" not in ran.stderr
     assert (
-        line.startswith(f"{option} ")
+        line.startswith(f"{option} {display_name(folder)}: ")  # the folder as named, not where the link leads
         and "was replaced by a link (to " in line
         and "since the run started; nothing was written" in line
     ), line

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench import GENERATOR
-from workbench.errors import Remark, UsageError, WorkbenchError, display_path
+from workbench.errors import Remark, UsageError, WorkbenchError, display_name, display_path
 from workbench.expect import Replay
 from workbench.games import FAMILIES, Family, Loaded, Notated, Printable, Tunable, family_of_file, replay_scenario
 from workbench.games import load_variant as _load_variant
@@ -681,7 +681,7 @@ def _write_sheets(
     where = display_path(proposal) if proposal else "the returned report"
 
     def refused(why: str) -> UsageError:
-        return UsageError(None, f"{display_path(path)} {why}; not written (the proposal is in {where})")
+        return UsageError(None, f"{display_name(path)} {why}; not written (the proposal is in {where})")
 
     try:
         found = real.lstat()

@@ -102,16 +102,18 @@ class _Commands(TyperGroup):
         previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
         try:
             done = super().invoke(ctx)
+            _ending["finished"] = not _heard  # a stop heard with the results written is said below, else by _over
         except BrokenPipeError:
             raise _ReaderGone from None
         except KeyboardInterrupt:  # not taken by a run's stop handling (the command's imports, its checks): said, where
             # Typer would exit 130 silently
             warn("interrupted")
             raise typer.Exit(130) from None
-        finally:  # the handlers of _results are this command's (a notebook or a test runs several)
+        finally:  # the handlers of _results are this command's (a notebook or a test runs several); the command
+            # line's process ends with its command: from now on a signal is only heard (_over)
             with contextlib.suppress(ValueError, TypeError):  # ValueError: not the main thread
                 for signum, handler in previous.items():
-                    signal.signal(signum, handler)
+                    signal.signal(signum, _over if "main" in _ending else handler)
         if _heard:
             _heard.clear()
             say(LATE_STOP)
@@ -1601,9 +1603,23 @@ def schema(
     say(f"wrote {', '.join(display_path(target) for target in written)}" if written else "the schema files are current")
 
 
+#: The command line's process (set by :func:`main`): ``finished`` once its command has ended well (see :func:`_over`).
+_ending: dict[str, bool] = {}
+
+
+def _over(signum: int, frame: FrameType | None) -> None:
+    """A Ctrl-C or SIGTERM once the command is over: what it wrote and its exit code stand. A command that ended well
+    says so, once, as a stop heard after its results were written (the process ends anyway, in a moment); after a
+    failure or an interruption, already said, it changes nothing."""
+    if _ending.pop("finished", False):
+        with contextlib.suppress(OSError):
+            os.write(sys.stdout.fileno(), f"{LATE_STOP}\n".encode())
+
+
 def main() -> None:
     """Run the command line (the ``workbench`` script, whose entry point makes SIGTERM stop any command as Ctrl-C
     does: exit 130)."""
+    _ending["main"] = True
     try:
         app()
     except KeyboardInterrupt:
@@ -1612,5 +1628,5 @@ def main() -> None:
     except BrokenPipeError:  # the reader of standard output stopped, out of a command (in Python's last flush)
         _reader_gone()
     finally:  # the command is over: a late Ctrl-C or SIGTERM must not break the interpreter's shutdown
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, _over)
+        signal.signal(signal.SIGTERM, _over)

@@ -48,6 +48,12 @@ def display_path(path: Path) -> str:
     return shlex.quote(shown) if shown != shown.strip() else shown
 
 
+def display_name(path: Path) -> str:
+    """:func:`display_path` of a path as named: a link shown as itself, not as where it leads (its folder's links are
+    followed)."""
+    return str(Path(display_path(path.parent)) / path.name)
+
+
 def players_span(low: int, high: int) -> str:
     """The player counts a variant is for, as a message says them: ``exactly 2``, ``3 to 6``."""
     return f"exactly {low}" if low == high else f"{low} to {high}"

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from workbench import GENERATOR, __version__
-from workbench.errors import Naming, Problem, Reason, UsageError, WorkbenchError, display_path
+from workbench.errors import Naming, Problem, Reason, UsageError, WorkbenchError, display_name, display_path
 from workbench.holding import Hold, hold
 
 #: The record of what the workbench wrote in a folder: file name -> sha256 of its bytes.
@@ -534,7 +534,7 @@ def _check_not_out_of(path: Path, folders: Mapping[Path, str], parameter: str) -
                 f"a link to {display_path(target)}, out of the folder {display_path(path.parent)}: the workbench writes "
                 f"no file through it, even with {name('force')} (remove the link)"
             ),
-            str(Path(display_path(path.parent)) / path.name),  # the link's own name (display_path follows it)
+            display_name(path),
         )
 
 
@@ -618,7 +618,7 @@ class Outputs:
                 why = f"was replaced by a link (to {os.readlink(folder)})"
             else:
                 why = "was removed" if found is None else "was replaced"
-            raise UsageError(parameter, f"{why} since the run started; nothing was written", display_path(shown))
+            raise UsageError(parameter, f"{why} since the run started; nothing was written", display_name(shown))
 
     def _claim(self, path: Path, parameter: str) -> Path:
         resolved = _resolve(path, parameter)
