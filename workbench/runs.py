@@ -19,6 +19,7 @@ this module::
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -36,7 +37,7 @@ from workbench.outputs import Outputs
 from workbench.policies import said
 from workbench.sim.compiled import CompiledEngine, CompileFailed
 from workbench.sim.paired import PairedFactory, PairedTally
-from workbench.sim.runner import LOCAL, Backend, Factory, Handover, Run, Stop, run, signals_held
+from workbench.sim.runner import LOCAL, Backend, Factory, Handover, Local, Run, Stop, run, signals_held
 
 #: A progress display: called with a label and a number of games, returns the function to call as games finish.
 Progress = Callable[[str, int], Callable[[int], None]]
@@ -93,9 +94,13 @@ class Patience:
         *,
         field: str = "games",
         given: int | None = None,
+        parallel: int | None = None,
     ):
         self.games, self.stop, self.clock = games, stop, clock
         self.field, self.given = field, games if given is None else given
+        self.parallel = parallel  #: games played at once, when known (see :meth:`idle`)
+        self.started = clock()
+        self.idle_for: float | None = None  #: seconds with no game finished, when judged on them (:meth:`idle`)
         self.finished = 0
         self.first: tuple[float, int] | None = None  #: when the first games finished, and how many
         self.judged = False  #: once: a run found reasonable is never stopped later
@@ -117,6 +122,37 @@ class Patience:
             self.speed = (self.finished - before) / (now - since)
             self._judge()
 
+    def idle(self) -> None:
+        """Judge a run none of whose games has finished yet (a bot slow enough never to finish a first game): with
+        ``parallel`` games at once and none done after ``elapsed`` seconds, each takes longer, and the run at least
+        games / parallel times that."""
+        if self.judged or self.first is not None or not self.parallel:
+            return
+        elapsed = self.clock() - self.started
+        least = self.games / self.parallel * elapsed
+        if elapsed >= JUDGED_AFTER and least > LONGEST_RUN:
+            self.judged, self.estimate, self.speed, self.idle_for = True, least, self.parallel / elapsed, elapsed
+            self.stop.request()
+
+    @contextmanager
+    def watching(self, every: float = 1.0) -> Iterator[None]:
+        """Around a run: :meth:`idle` asked every ``every`` seconds by a thread of its own, until the run ends."""
+        import threading
+
+        ended = threading.Event()
+
+        def watch() -> None:
+            while not ended.wait(every) and not self.judged and not self.stop():
+                self.idle()
+
+        watcher = threading.Thread(target=watch, name="patience", daemon=True)
+        watcher.start()
+        try:
+            yield
+        finally:
+            ended.set()
+            watcher.join()
+
     def expect(self, games: int) -> None:
         """``games`` more than the run first said (a later stage that plays a number of games of its own, such as
         the tuner's measure of a stronger bot): judged at once when the speed is known, else with the rest."""
@@ -134,16 +170,20 @@ class Patience:
         """Refuse the run if it was judged too long (nothing of it is written)."""
         if self.estimate is None:
             return
-        at = (
-            f"even at {FASTEST:,.0f} games a second (no engine here is faster)"
-            if self.speed == FASTEST
-            else f"at the speed measured ({self.speed:,.1f} games a second)"
-        )
+        if self.idle_for is not None:
+            about = f"at least {_duration(self.estimate or 0.0)}"
+            at = f"(no game finished in its first {self.idle_for:.0f} s, {self.parallel} played at once)"
+        else:
+            about = f"about {_duration(self.estimate or 0.0)}"
+            at = (
+                f"even at {FASTEST:,.0f} games a second (no engine here is faster)"
+                if self.speed == FASTEST
+                else f"at the speed measured ({self.speed:,.1f} games a second)"
+            )
         raise UsageError(
             self.field,
             lambda name: (
-                f"{self.games:,} games would take about {_duration(self.estimate or 0.0)} {at}: give fewer games, "
-                f"or {name('yes')} to play them all the same"
+                f"{self.games:,} games would take {about} {at}: give fewer games, or {name('yes')} to play them all the same"
             ),
             f"{self.given}",
         )
@@ -469,15 +509,11 @@ class Job:
         called ``label``; the notice hears how the engines shared them when the compiled one was not ready for all."""
         progress = self.options.progress
         shown = progress(label, games) if progress is not None else None
-        patience = None if self.options.yes else Patience(games, self.halt)
-        result = run(
-            factory,
-            games,
-            backend=self.options.backend,
-            progress=_both(shown, patience),
-            stop=self.halt,
-            **outputs,
-        )
+        backend = self.options.backend
+        parallel = backend.workers if isinstance(backend, Local) and backend.workers > 1 else None  # a pool stops mid-game
+        patience = None if self.options.yes else Patience(games, self.halt, parallel=parallel)
+        with patience.watching() if patience is not None and parallel else contextlib.nullcontext():
+            result = run(factory, games, backend=backend, progress=_both(shown, patience), stop=self.halt, **outputs)
         if patience is not None:
             patience.check()
         shared = result.handover()
