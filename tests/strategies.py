@@ -450,7 +450,8 @@ def _when_face(draw: Any, data: dict) -> Expected:
 def _missing_face(draw: Any, data: dict) -> Expected:
     face = draw(st.integers(1, data["dice"]["sides"]))
     del data["board"][face]
-    return Expected("board missing a face", ("board",), f"no entry for face {face}")
+    top = face > max(data["board"], default=0)  # the die has more sides than the board faces: said at the dice
+    return Expected("board missing a face", ("dice", "sides") if top else ("board",), f"no entry for face {face}")
 
 
 def _duplicate_id(draw: Any, data: dict) -> Expected:

@@ -1397,3 +1397,14 @@ def test_an_option_written_beside_its_effect_is_said_to_belong_inside(tmp_path: 
     )
     problem = only(reject(tmp_path, text))
     check(problem, 4, "cards_add.0.effects.0", "'from' belongs inside 'steal'", "{steal: {..., from: ...}}")
+
+
+def test_dice_with_more_sides_than_the_board_are_located_at_the_dice(tmp_path: Path) -> None:
+    """A variant that extends the base game and gives it 8-sided dice: said at its own dice line (it was said at the
+    base game's board, a file the designer did not change)."""
+    child = tmp_path / "eight.yaml"
+    child.write_text(f"extends: {Path(__file__).parent.parent / 'variants' / 'chance-it.yaml'}\nname: Eight\n"
+                     "dice: {count: 5, sides: 8}\n")  # fmt: skip
+    problem = only(rejected(child))
+    assert (problem.file, problem.line, problem.path) == (child, 3, "dice.sides")
+    assert problem.message.startswith("dice of 8 sides, but the board has no entry for face 7, 8 (add `7: []` to")

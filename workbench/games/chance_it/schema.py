@@ -339,7 +339,14 @@ class Variant(VariantModel):
         missing = [face for face in range(1, sides + 1) if face not in self.board]
         if missing:
             faces = ", ".join(map(str, missing))
-            yield ("board",), f"no entry for face {faces} (write `{missing[0]}: []` for a face that does nothing)"
+            if self.board and missing[0] > max(self.board):  # more sides than the board has faces: located at the
+                # dice, where a variant that extends another changed them (its board is the other file's)
+                yield ("dice", "sides"), (
+                    f"dice of {sides} sides, but the board has no entry for face {faces} (add `{missing[0]}: []` to the "
+                    "board for a face that does nothing)"
+                )  # fmt: skip
+            else:
+                yield ("board",), f"no entry for face {faces} (write `{missing[0]}: []` for a face that does nothing)"
         for face, effects in self.board.items():
             yield from self._check_effects(effects, ("board", face), "board", face=face)
             steps = [index for index, effect in enumerate(effects) if isinstance(kind_of(effect), DieEffect)]
