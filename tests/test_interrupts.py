@@ -814,13 +814,6 @@ main()
 """
 
 
-def test_a_ctrl_c_while_the_command_line_is_read_says_interrupted() -> None:
-    child = subprocess.run(
-        [sys.executable, "-c", SIGNAL_AS_THE_COMMAND_LINE_IS_READ, str(BASE)], capture_output=True, text=True, timeout=HANG
-    )
-    assert (child.returncode, child.stderr, child.stdout) == (130, "interrupted\n", "")
-
-
 #: A child whose Ctrl-C lands in a finaliser, where Python ignores any exception ("Exception ignored in ..."), as it
 #: does in the import system's lock callbacks; then the command's own work goes on.
 SIGNAL_SWALLOWED_BY_PYTHON = """
@@ -847,10 +840,11 @@ main()
 """
 
 
-def test_a_ctrl_c_python_swallowed_still_stops_the_command() -> None:
-    child = subprocess.run(
-        [sys.executable, "-c", SIGNAL_SWALLOWED_BY_PYTHON, str(BASE)], capture_output=True, text=True, timeout=HANG
-    )
+@pytest.mark.parametrize(
+    "script", [SIGNAL_AS_THE_COMMAND_LINE_IS_READ, SIGNAL_SWALLOWED_BY_PYTHON], ids=["command-line-read", "swallowed"]
+)
+def test_a_ctrl_c_typer_or_python_would_hide_stops_the_command_and_says_so(script: str) -> None:
+    child = subprocess.run([sys.executable, "-c", script, str(BASE)], capture_output=True, text=True, timeout=HANG)
     assert (child.returncode, child.stderr, child.stdout) == (130, "interrupted\n", "")
 
 
