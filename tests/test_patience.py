@@ -162,20 +162,22 @@ def test_games_beyond_those_first_said_are_judged_at_the_speed_measured() -> Non
 
 
 def test_a_run_whose_first_games_never_end_is_judged_on_the_time_without_one() -> None:
-    """Two games at a time, none finished after 40 s: each takes longer, and 5,000 games at least 5,000 / 2 x 40 s
-    = 27.8 hours, more than a day (a search persona of 10,000 playouts played on for hours)."""
+    """Two games at a time, none finished after IDLE_AFTER (300 s): each takes longer, and 5,000 games at least
+    5,000 / 2 x 300 s = 8.7 days (a search persona of 10,000 playouts played on for hours). Before then nothing is
+    judged, however many games: the first games wait for the engine (a loaded CI machine took 2 s before the first
+    of 200,000 batch games, and a judge at 2 s refused them)."""
     clock, stop = Clock(), Stop()
     patience = runs.Patience(5_000, stop, clock, parallel=2)
-    clock.now = 30.0
-    patience.idle()  # at least 75,000 s: not yet a day
+    clock.now = 299.0
+    patience.idle()  # at least 747,500 s already, but not yet judged on the time without a game
     assert not stop()
-    clock.now = 40.0
+    clock.now = 300.0
     patience.idle()
-    assert stop() and patience.estimate == pytest.approx(100_000.0)
+    assert stop() and patience.estimate == pytest.approx(750_000.0)
     with pytest.raises(UsageError) as refused:
         patience.check()
     said = refused.value.text(lambda name: f"--{name}")
-    assert said.startswith("--games 5000: 5,000 games would take at least 1.2 days (no game finished in its first 40 s")
+    assert said.startswith("--games 5000: 5,000 games would take at least 8.7 days (no game finished in its first 300 s")
     assert "2 played at once): give fewer games, or --yes to play them all the same" in said
     unknown = runs.Patience(5_000, Stop(), clock)  # how many play at once unknown (one process, a cluster): not judged
     clock.now = 10_000.0
@@ -186,7 +188,7 @@ def test_a_run_whose_first_games_never_end_is_judged_on_the_time_without_one() -
 def test_a_simulation_whose_games_never_end_is_refused_by_its_watch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A persona so slow that no game ends in the test's time, on two worker processes: the run's watch stops it and
     the command says why, writing nothing."""
-    monkeypatch.setattr(runs, "JUDGED_AFTER", 0.0)
+    monkeypatch.setattr(runs, "IDLE_AFTER", 0.0)
     monkeypatch.setattr(runs, "LONGEST_RUN", 1.0)  # a day here is a second: the watch judges at its first look
     personas = tmp_path / "slow.yaml"
     personas.write_text("bots:\n  ponderer: {policy: search, playouts: 10000}\n")

@@ -1080,7 +1080,7 @@ def test_a_variant_that_cannot_be_written_after_the_tune_says_where_the_proposal
     variant = tunable_variant(tmp_path / "v")
     before = variant.read_bytes()
 
-    def full_disk(path: Path, data: bytes | str) -> None:
+    def full_disk(path: Path, data: bytes | str, *, still: str | None = None) -> None:
         raise OutputError(path, "No space left on device")
 
     monkeypatch.setattr(tune, "write_atomic", full_disk)  # the variant's write, after the proposal went in

@@ -75,6 +75,9 @@ LONGEST_RUN = 24 * 3600.0
 #: How long a run plays, from its first finished games, before its speed is judged: the first games carry the engine's
 #: start (loading compiled code, the bots' first value models), seconds on a busy machine, and are not counted.
 JUDGED_AFTER = 2.0
+#: How long a run plays with no game finished before it is judged on that (:meth:`Patience.idle`): minutes, far beyond
+#: any engine's start on a busy machine (seconds), so that only bots too slow to finish a game are judged so.
+IDLE_AFTER = 300.0
 #: Games a second that no engine or cluster here reaches: a run longer than :data:`LONGEST_RUN` even at this speed is
 #: refused before it is measured.
 FASTEST = 10_000_000.0
@@ -130,7 +133,7 @@ class Patience:
             return
         elapsed = self.clock() - self.started
         least = self.games / self.parallel * elapsed
-        if elapsed >= JUDGED_AFTER and least > LONGEST_RUN:
+        if elapsed >= IDLE_AFTER and least > LONGEST_RUN:
             self.judged, self.estimate, self.speed, self.idle_for = True, least, self.parallel / elapsed, elapsed
             self.stop.request()
 
